@@ -1,0 +1,46 @@
+/* flowgrad Poisson solvers for the pressure projection.
+
+   Solves L x = b for the discrete Laplacian of the MAC grid at cell centres,
+     (L x)_c = sum_d (x_{c+e_d} - 2 x_c + x_{c-e_d}) / h_d^2,
+   closed at each domain face by a ghost value:
+     FG_PBC_PERIODIC   wrap-around (both faces of a periodic direction)
+     FG_PBC_NEUMANN    x_ghost =  x_boundary-cell   (zero normal derivative at the face)
+     FG_PBC_DIRICHLET  x_ghost = -x_boundary-cell   (zero value at the face)
+   L is symmetric. When no face is Dirichlet, L is singular with the constants as null space:
+   Solve() then removes the mean of b (the projection onto the range of L) and returns the
+   zero-mean solution, which makes the solve the Moore-Penrose pseudo-inverse (symmetric too).
+
+   Types:
+     FG_POISSON_FFTW  direct: FFTW-MPI real-to-real transforms in every direction, the exact
+                      eigenvalues of L, plans made once. Needs the grid's FG_DECOMP_SLAB.
+     FG_POISSON_KSP   PETSc KSP on the assembled -L (SPD): CG + GAMG by default, options
+                      prefix "poisson_" (-poisson_ksp_type, -poisson_pc_type, ...), the Neumann
+                      null space attached. Any decomposition.
+
+   SolveTranspose() applies the transpose of the solve operator (needed by the adjoint). */
+#ifndef FG_POISSON_H
+#define FG_POISSON_H
+
+#include <fg/grid.h>
+#include <fg/case.h>
+
+typedef enum { FG_PBC_PERIODIC = 0, FG_PBC_NEUMANN, FG_PBC_DIRICHLET } FGPoissonBC;
+PETSC_EXTERN const char *const FGPoissonBCNames[];
+
+typedef struct _p_FGPoisson *FGPoisson;
+
+/* bc[d][FG_FACE_LO|FG_FACE_HI]; periodic exactly where the grid is periodic. */
+PETSC_EXTERN PetscErrorCode FGPoissonCreate(FGGrid, FGPoissonType, const FGPoissonBC[3][2], FGPoisson *);
+PETSC_EXTERN PetscErrorCode FGPoissonSetTolerances(FGPoisson, PetscReal, PetscInt);
+PETSC_EXTERN PetscErrorCode FGPoissonSetUp(FGPoisson);
+PETSC_EXTERN PetscErrorCode FGPoissonSolve(FGPoisson, Vec, Vec);
+PETSC_EXTERN PetscErrorCode FGPoissonSolveTranspose(FGPoisson, Vec, Vec);
+PETSC_EXTERN PetscErrorCode FGPoissonApply(FGPoisson, Vec, Vec);
+PETSC_EXTERN PetscErrorCode FGPoissonIsSingular(FGPoisson, PetscBool *);
+PETSC_EXTERN PetscErrorCode FGPoissonGetIterations(FGPoisson, PetscInt *);
+PETSC_EXTERN PetscErrorCode FGPoissonDestroy(FGPoisson *);
+
+/* The pressure boundary kinds that go with the velocity boundary kinds of a case. */
+PETSC_EXTERN PetscErrorCode FGPoissonBCFromCase(const FGCase *, FGPoissonBC[3][2]);
+
+#endif

@@ -1,0 +1,42 @@
+/* flowgrad system layer: initialization, error classes, exit codes, library-call checks. */
+#ifndef FG_SYS_H
+#define FG_SYS_H
+
+#include <petscsys.h>
+
+/* Process exit codes (documented in README.md, "Exit codes"). */
+#define FG_EXIT_OK        0
+#define FG_EXIT_INTERNAL  1  /* a bug or an unexpected library failure */
+#define FG_EXIT_INPUT     2  /* bad input or usage: case file, command line, output directory */
+#define FG_EXIT_NUMERICAL 3  /* numerical failure: NaN, CFL over limit, solver not converged */
+#define FG_EXIT_IO        4  /* I/O failure while running: HDF5 read/write, damaged checkpoint */
+#define FG_EXIT_REQUEUE   75 /* EX_TEMPFAIL: stopped on a signal after a checkpoint; requeue */
+
+/* Error classes, as PETSc error codes, so that PetscCheck/SETERRQ carry them:
+     FG_ERR_INPUT  bad input (exit 2)         FG_ERR_NUMERIC numerical failure (exit 3)
+     FG_ERR_IO_*   I/O failure (exit 4)        FG_ERR_SIGNAL  stopped on a signal (exit 75) */
+#define FG_ERR_INPUT    PETSC_ERR_USER_INPUT
+#define FG_ERR_NUMERIC  PETSC_ERR_NOT_CONVERGED
+#define FG_ERR_IO_READ  PETSC_ERR_FILE_READ
+#define FG_ERR_IO_WRITE PETSC_ERR_FILE_WRITE
+#define FG_ERR_IO_OPEN  PETSC_ERR_FILE_OPEN
+#define FG_ERR_SIGNAL   PETSC_ERR_SIG
+
+/* Check an HDF5 call (returns herr_t or hid_t; negative means failure). */
+#define FGCallHDF5(func, args) \
+  do { \
+    long long _fg_s = (long long)(func args); \
+    PetscCheck(_fg_s >= 0, PETSC_COMM_SELF, FG_ERR_IO_WRITE, "HDF5 call %s failed (%lld)", #func, _fg_s); \
+  } while (0)
+
+PETSC_EXTERN PetscErrorCode FGInitialize(int *, char ***, const char *);
+PETSC_EXTERN PetscErrorCode FGFinalize(void);
+PETSC_EXTERN int            FGExitCode(PetscErrorCode);
+PETSC_EXTERN PetscErrorCode FGErrorReport(PetscErrorCode, int *);
+PETSC_EXTERN const char    *FGExitCodeName(int);
+PETSC_EXTERN PetscErrorCode FGMakeDirectory(const char *);
+
+/* Output only from rank 0 of PETSC_COMM_WORLD. */
+#define FGInfoPrintf(...) PetscPrintf(PETSC_COMM_WORLD, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,11 @@
+/* flowgrad: umbrella header. */
+#ifndef FLOWGRAD_H
+#define FLOWGRAD_H
+
+#include <fg/sys.h>
+#include <fg/case.h>
+#include <fg/grid.h>
+#include <fg/poisson.h>
+#include <fg/io.h>
+
+#endif

@@ -1,0 +1,172 @@
+/*
+  The Cartesian MAC grid on a PETSc DMDA (see include/fg/grid.h for the layout).
+
+  Slab decomposition. FFTW-MPI distributes the first (slowest) array dimension of a row-major
+  array: for our cell-indexed arrays a[k][j][i] that is z in 3D and y in 2D. We ask FFTW for its
+  local sizes (fftw_mpi_local_size_many_transposed, the call the r2r plans use) and give them to
+  the DMDA as its ownership ranges along that direction, so a DMDA global Vec's local array *is*
+  FFTW's local input block and no data moves between layouts.
+*/
+#include <fg/grid.h>
+#include <fftw3-mpi.h>
+
+const char *const FGDecompNames[]   = {"slab", "block", "FGDecomp", "FG_DECOMP_", NULL};
+const char *const FGLocationNames[] = {"cell", "face_x", "face_y", "face_z", "FGLocation", "FG_LOC_", NULL};
+
+/* FFTW's slab sizes along the slowest direction (every rank computes the same array). */
+static PetscErrorCode FGGridSlabSizes_Private(MPI_Comm comm, PetscInt dim, const PetscInt n[], PetscInt *sizes)
+{
+  ptrdiff_t   nn[3], local_n0, local_0_start, local_n1, local_1_start;
+  PetscMPIInt size;
+  PetscInt    mine;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  for (PetscInt d = 0; d < dim; d++) nn[d] = (ptrdiff_t)n[dim - 1 - d]; /* row-major: slowest first */
+  (void)fftw_mpi_local_size_many_transposed((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, comm, &local_n0, &local_0_start, &local_n1, &local_1_start);
+  mine = (PetscInt)local_n0;
+  PetscCallMPI(MPI_Allgather(&mine, 1, MPIU_INT, sizes, 1, MPIU_INT, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGGridSlabCheck - whether FFTW's slab decomposition gives every rank at least one plane.
+
+  Collective. On failure `msg` explains why (for a validation error that names the key).
+@*/
+PetscErrorCode FGGridSlabCheck(MPI_Comm comm, PetscInt dim, const PetscInt n[], PetscBool *ok, char *msg, size_t len)
+{
+  PetscMPIInt size;
+  PetscInt   *sizes;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMalloc1(size, &sizes));
+  PetscCall(FGGridSlabSizes_Private(comm, dim, n, sizes));
+  PetscInt with = 0;
+  for (PetscMPIInt r = 0; r < size; r++)
+    if (sizes[r] >= 1) with++;
+  *ok = (PetscBool)(with == size);
+  if (!*ok && msg)
+    snprintf(msg, len, "the FFT Poisson solver splits %c (%" PetscInt_FMT " cells) into slabs, and FFTW gives planes to only %" PetscInt_FMT " of the %d ranks; run on at most %" PetscInt_FMT " ranks or use poisson.type: ksp", "xyz"[dim - 1], n[dim - 1], with, (int)size, with);
+  PetscCall(PetscFree(sizes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGGridCreate - create a uniform MAC grid.
+
+  Collective.
+
+  Input Parameters:
++ comm     - communicator
+. dim      - 2 or 3
+. n        - cells per direction (dim entries)
+. L        - domain lengths
+. x0       - lower corner (NULL: the origin)
+. periodic - periodic per direction
+- decomp   - FG_DECOMP_SLAB (FFTW) or FG_DECOMP_BLOCK (PETSc decides)
+@*/
+PetscErrorCode FGGridCreate(MPI_Comm comm, PetscInt dim, const PetscInt n[], const PetscReal L[], const PetscReal x0[], const PetscBool periodic[], FGDecomp decomp, FGGrid *grid)
+{
+  FGGrid         g;
+  DMBoundaryType bt[3];
+  PetscMPIInt    size;
+  PetscInt      *slab = NULL;
+  PetscInt       xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm;
+
+  PetscFunctionBeginUser;
+  PetscCheck(dim == 2 || dim == 3, comm, FG_ERR_INPUT, "grid dimension must be 2 or 3, got %" PetscInt_FMT, dim);
+  PetscCall(PetscNew(&g));
+  g->comm   = comm;
+  g->dim    = dim;
+  g->decomp = decomp;
+  for (PetscInt d = 0; d < 3; d++) {
+    g->n[d]        = d < dim ? n[d] : 1;
+    g->L[d]        = d < dim ? L[d] : 1.0;
+    g->x0[d]       = (d < dim && x0) ? x0[d] : 0.0;
+    g->periodic[d] = d < dim ? periodic[d] : PETSC_FALSE;
+    g->h[d]        = g->L[d] / (PetscReal)g->n[d];
+    bt[d]          = g->periodic[d] ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_GHOSTED;
+    PetscCheck(g->n[d] >= 1, comm, FG_ERR_INPUT, "grid: %" PetscInt_FMT " cells along %c", g->n[d], "xyz"[d]);
+    PetscCheck(g->L[d] > 0, comm, FG_ERR_INPUT, "grid: length %g along %c", (double)g->L[d], "xyz"[d]);
+  }
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (decomp == FG_DECOMP_SLAB) {
+    PetscBool ok;
+    char      msg[512];
+    PetscCall(FGGridSlabCheck(comm, dim, g->n, &ok, msg, sizeof(msg)));
+    PetscCheck(ok, comm, FG_ERR_INPUT, "%s", msg);
+    PetscCall(PetscMalloc1(size, &slab));
+    PetscCall(FGGridSlabSizes_Private(comm, dim, g->n, slab));
+  }
+  if (dim == 2) {
+    PetscInt py = decomp == FG_DECOMP_SLAB ? size : PETSC_DECIDE;
+    PetscInt px = decomp == FG_DECOMP_SLAB ? 1 : PETSC_DECIDE;
+    PetscCall(DMDACreate2d(comm, bt[0], bt[1], DMDA_STENCIL_BOX, g->n[0], g->n[1], px, py, 1, 1, NULL, slab, &g->da));
+  } else {
+    PetscInt pz = decomp == FG_DECOMP_SLAB ? size : PETSC_DECIDE;
+    PetscInt pxy = decomp == FG_DECOMP_SLAB ? 1 : PETSC_DECIDE;
+    PetscCall(DMDACreate3d(comm, bt[0], bt[1], bt[2], DMDA_STENCIL_BOX, g->n[0], g->n[1], g->n[2], pxy, pxy, pz, 1, 1, NULL, NULL, slab, &g->da));
+  }
+  PetscCall(DMSetOptionsPrefix(g->da, "fg_grid_"));
+  PetscCall(DMSetUp(g->da));
+  PetscCall(PetscFree(slab));
+  PetscCall(DMDASetUniformCoordinates(g->da, g->x0[0] + 0.5 * g->h[0], g->x0[0] + g->L[0] - 0.5 * g->h[0], g->x0[1] + 0.5 * g->h[1], g->x0[1] + g->L[1] - 0.5 * g->h[1], g->x0[2] + 0.5 * g->h[2], g->x0[2] + g->L[2] - 0.5 * g->h[2]));
+  PetscCall(DMDAGetInfo(g->da, NULL, NULL, NULL, NULL, &g->nproc[0], &g->nproc[1], &g->nproc[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  if (dim == 2) g->nproc[2] = 1;
+  PetscCall(DMDAGetCorners(g->da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetGhostCorners(g->da, &gxs, &gys, &gzs, &gxm, &gym, &gzm));
+  if (dim == 2) {
+    zs = 0, zm = 1, gzs = 0, gzm = 1;
+  }
+  g->box.lo[0] = xs, g->box.hi[0] = xs + xm, g->box.glo[0] = gxs, g->box.ghi[0] = gxs + gxm;
+  g->box.lo[1] = ys, g->box.hi[1] = ys + ym, g->box.glo[1] = gys, g->box.ghi[1] = gys + gym;
+  g->box.lo[2] = zs, g->box.hi[2] = zs + zm, g->box.glo[2] = gzs, g->box.ghi[2] = gzs + gzm;
+  g->box.s[0] = 1, g->box.s[1] = gxm, g->box.s[2] = dim == 3 ? gxm * gym : 0;
+  g->box.os[0] = 1, g->box.os[1] = xm, g->box.os[2] = dim == 3 ? xm * ym : 0;
+  *grid = g;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGGridDestroy(FGGrid *grid)
+{
+  PetscFunctionBeginUser;
+  if (!*grid) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDestroy(&(*grid)->da));
+  PetscCall(PetscFree(*grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGGridCoordinate - coordinate along direction d of index i for a field at location loc.
+@*/
+PetscReal FGGridCoordinate(FGGrid g, FGLocation loc, PetscInt d, PetscInt i)
+{
+  PetscBool onface = (PetscBool)((loc == FG_LOC_FACE_X && d == 0) || (loc == FG_LOC_FACE_Y && d == 1) || (loc == FG_LOC_FACE_Z && d == 2));
+  return g->x0[d] + ((PetscReal)i + (onface ? 1.0 : 0.5)) * g->h[d];
+}
+
+/*@C
+  FGGridView - print the grid and its decomposition (collective).
+@*/
+PetscErrorCode FGGridView(FGGrid g, PetscViewer viewer)
+{
+  PetscMPIInt size;
+  PetscInt    nloc = 1, lo, hi;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(g->comm, &size));
+  for (PetscInt d = 0; d < g->dim; d++) nloc *= g->box.hi[d] - g->box.lo[d];
+  PetscCall(MPIU_Allreduce(&nloc, &lo, 1, MPIU_INT, MPI_MIN, g->comm));
+  PetscCall(MPIU_Allreduce(&nloc, &hi, 1, MPIU_INT, MPI_MAX, g->comm));
+  if (g->dim == 2) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "grid: %" PetscInt_FMT " x %" PetscInt_FMT " cells, %g x %g, h = %g x %g, periodic %s/%s\n", g->n[0], g->n[1], (double)g->L[0], (double)g->L[1], (double)g->h[0], (double)g->h[1], g->periodic[0] ? "yes" : "no", g->periodic[1] ? "yes" : "no"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition: %s, %d ranks as %" PetscInt_FMT " x %" PetscInt_FMT ", cells per rank %" PetscInt_FMT "..%" PetscInt_FMT "\n", FGDecompNames[g->decomp], (int)size, g->nproc[0], g->nproc[1], lo, hi));
+  } else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "grid: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " cells, %g x %g x %g, h = %g x %g x %g, periodic %s/%s/%s\n", g->n[0], g->n[1], g->n[2], (double)g->L[0], (double)g->L[1], (double)g->L[2], (double)g->h[0], (double)g->h[1], (double)g->h[2], g->periodic[0] ? "yes" : "no",
+                                     g->periodic[1] ? "yes" : "no", g->periodic[2] ? "yes" : "no"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition: %s, %d ranks as %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", cells per rank %" PetscInt_FMT "..%" PetscInt_FMT "\n", FGDecompNames[g->decomp], (int)size, g->nproc[0], g->nproc[1], g->nproc[2], lo, hi));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,177 @@
+/*
+  flowgrad system layer.
+
+  Errors. Every flowgrad function returns a PetscErrorCode. flowgrad replaces PETSc's traceback
+  printer with a handler that records the *first* error (its code, message, origin and the
+  communicator it was raised on) and lets the code unwind. main() then turns it into one clear
+  message and an exit code (FGErrorReport):
+
+    - an error raised on a communicator that spans every rank (PetscCheck(..., PETSC_COMM_WORLD,
+      ...) on all ranks alike, as input validation and reduced health checks do) is printed once
+      by rank 0; every rank finalizes and exits with the code;
+    - an error raised on one rank only (PETSC_COMM_SELF) is printed by that rank with its number
+      and the job is ended with MPI_Abort(exit code), since the other ranks may be waiting in a
+      collective call.
+*/
+#include <fg/sys.h>
+#include <fftw3-mpi.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct {
+  PetscBool      set;
+  PetscErrorCode code;
+  PetscBool      collective;
+  int            line;
+  char           func[128];
+  char           file[256];
+  char           message[4096];
+} FGErrorRecord;
+
+static FGErrorRecord fg_error;
+
+static PetscErrorCode FGErrorHandler_Private(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  if (p == PETSC_ERROR_INITIAL && !fg_error.set) {
+    PetscMPIInt csize = 1, wsize = 1;
+    fg_error.set  = PETSC_TRUE;
+    fg_error.code = n;
+    fg_error.line = line;
+    if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &csize);
+    MPI_Comm_size(PETSC_COMM_WORLD, &wsize);
+    fg_error.collective = (PetscBool)(csize == wsize);
+    snprintf(fg_error.func, sizeof(fg_error.func), "%s", func ? func : "?");
+    snprintf(fg_error.file, sizeof(fg_error.file), "%s", file ? file : "?");
+    if (mess && mess[0]) snprintf(fg_error.message, sizeof(fg_error.message), "%s", mess);
+    else {
+      const char *text = NULL;
+      PetscErrorMessage(n, &text, NULL);
+      snprintf(fg_error.message, sizeof(fg_error.message), "%s", text ? text : "unknown error");
+    }
+  }
+  return n;
+}
+
+/*@C
+  FGInitialize - PetscInitialize, FFTW-MPI, and flowgrad's error handler.
+@*/
+PetscErrorCode FGInitialize(int *argc, char ***argv, const char *help)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(argc, argv, NULL, help));
+  fftw_mpi_init();
+  memset(&fg_error, 0, sizeof(fg_error));
+  PetscCall(PetscPushErrorHandler(FGErrorHandler_Private, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGFinalize(void)
+{
+  PetscFunctionBeginUser;
+  fftw_mpi_cleanup();
+  PetscCall(PetscFinalize());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGExitCode - the process exit code of an error class (see fg/sys.h)
+@*/
+int FGExitCode(PetscErrorCode ierr)
+{
+  switch (ierr) {
+  case PETSC_SUCCESS:
+    return FG_EXIT_OK;
+  case PETSC_ERR_USER_INPUT:
+    return FG_EXIT_INPUT;
+  case PETSC_ERR_NOT_CONVERGED:
+  case PETSC_ERR_CONV_FAILED:
+  case PETSC_ERR_FP:
+    return FG_EXIT_NUMERICAL;
+  case PETSC_ERR_FILE_OPEN:
+  case PETSC_ERR_FILE_READ:
+  case PETSC_ERR_FILE_WRITE:
+  case PETSC_ERR_FILE_UNEXPECTED:
+    return FG_EXIT_IO;
+  case PETSC_ERR_SIG:
+    return FG_EXIT_REQUEUE;
+  default:
+    return FG_EXIT_INTERNAL;
+  }
+}
+
+const char *FGExitCodeName(int code)
+{
+  switch (code) {
+  case FG_EXIT_OK:
+    return "success";
+  case FG_EXIT_INPUT:
+    return "bad input";
+  case FG_EXIT_NUMERICAL:
+    return "numerical failure";
+  case FG_EXIT_IO:
+    return "I/O failure";
+  case FG_EXIT_REQUEUE:
+    return "stopped on a signal, requeue";
+  default:
+    return "internal error";
+  }
+}
+
+/*@C
+  FGErrorReport - print the recorded error once and give the exit code.
+
+  Returns PETSC_SUCCESS when the error was collective (every rank should now finalize and exit
+  with *code); for an error on one rank only it prints it and calls MPI_Abort (does not return).
+@*/
+PetscErrorCode FGErrorReport(PetscErrorCode ierr, int *code)
+{
+  PetscMPIInt rank = 0, size = 1;
+  const char *what;
+
+  *code = FGExitCode(fg_error.set ? fg_error.code : ierr);
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  what = fg_error.set ? fg_error.message : "unknown error";
+  if (!fg_error.set || fg_error.collective || size == 1) {
+    if (rank == 0) {
+      fprintf(stderr, "flowgrad: error: %s\n", what);
+      if (*code == FG_EXIT_INTERNAL) fprintf(stderr, "flowgrad: (internal error %d in %s() at %s:%d)\n", (int)fg_error.code, fg_error.func, fg_error.file, fg_error.line);
+      fflush(stderr);
+    }
+    return PETSC_SUCCESS;
+  }
+  fprintf(stderr, "flowgrad: error on rank %d: %s\n", rank, what);
+  if (*code == FG_EXIT_INTERNAL) fprintf(stderr, "flowgrad: (internal error %d in %s() at %s:%d)\n", (int)fg_error.code, fg_error.func, fg_error.file, fg_error.line);
+  fflush(stderr);
+  MPI_Abort(PETSC_COMM_WORLD, *code);
+  return PETSC_SUCCESS;
+}
+
+/*@C
+  FGMakeDirectory - mkdir -p (not collective; call it on one rank). Errors are FG_ERR_INPUT:
+  the output location comes from the case file or the command line.
+@*/
+PetscErrorCode FGMakeDirectory(const char *path)
+{
+  char   buf[PETSC_MAX_PATH_LEN];
+  size_t len;
+
+  PetscFunctionBeginUser;
+  PetscCheck(path && path[0], PETSC_COMM_SELF, FG_ERR_INPUT, "empty directory name");
+  len = strlen(path);
+  PetscCheck(len < sizeof(buf), PETSC_COMM_SELF, FG_ERR_INPUT, "directory name too long: %s", path);
+  memcpy(buf, path, len + 1);
+  for (size_t i = 1; i <= len; i++) {
+    if (buf[i] == '/' || buf[i] == '\0') {
+      char        c = buf[i];
+      struct stat st;
+      buf[i] = '\0';
+      if (stat(buf, &st) != 0) {
+        PetscCheck(mkdir(buf, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, FG_ERR_INPUT, "cannot create directory %s: %s", buf, strerror(errno));
+      } else PetscCheck(S_ISDIR(st.st_mode), PETSC_COMM_SELF, FG_ERR_INPUT, "%s exists and is not a directory", buf);
+      buf[i] = c;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
