@@ -28,6 +28,10 @@ PETSC_EXTERN const char *const FGProfileNames[];
 typedef enum { FG_POISSON_FFTW = 0, FG_POISSON_KSP } FGPoissonType;
 PETSC_EXTERN const char *const FGPoissonTypeNames[];
 
+/* Initial conditions (src/solver/initial.c). */
+typedef enum { FG_IC_REST = 0, FG_IC_UNIFORM, FG_IC_TAYLOR_GREEN, FG_IC_ABC, FG_IC_FILE } FGInitialType;
+PETSC_EXTERN const char *const FGInitialTypeNames[];
+
 typedef struct {
   FGBCKind  kind;
   PetscReal velocity[3]; /* wall velocity (lid) or inflow velocity (inflow), m/s */
@@ -41,6 +45,7 @@ typedef struct {
 typedef struct {
   char file[PETSC_MAX_PATH_LEN]; /* the case file as given on the command line */
   char name[256];                /* case.name; default: the file's base name without .yaml */
+  char description[1024];        /* case.description; default "" */
 
   struct {
     PetscInt  dim;                        /* 2 or 3; default: the length of grid.cells */
@@ -58,9 +63,17 @@ typedef struct {
   } flow;
 
   struct {
-    PetscReal dt;    /* time step */
-    PetscInt  steps; /* number of steps */
+    PetscReal dt;      /* time step */
+    PetscInt  steps;   /* number of steps */
+    PetscReal cfl_max; /* the run stops when the CFL number exceeds it */
   } time;
+
+  struct {
+    FGInitialType type;                        /* rest, uniform, taylor_green (2D), abc (3D), file */
+    PetscReal     velocity[FG_CASE_MAX_DIM];   /* uniform: the velocity */
+    PetscReal     amplitude;                   /* taylor_green, abc: the amplitude */
+    char          file[PETSC_MAX_PATH_LEN];    /* file: a flowgrad fields file to start from */
+  } initial;
 
   FGBoundaryFace boundary[FG_CASE_MAX_DIM][2]; /* [direction][FG_FACE_LO|FG_FACE_HI] */
 
@@ -74,6 +87,8 @@ typedef struct {
     char     dir[PETSC_MAX_PATH_LEN]; /* output directory; default out/<case.name> */
     PetscInt fields_every;            /* write fields every K steps (0: only at the end) */
     PetscInt monitor_every;           /* print and log the monitor every K steps */
+    char     dir_from[PETSC_MAX_PATH_LEN + 32]; /* where output.dir came from, to start messages: "FILE:LINE: output.dir",
+                                                   "--set output.dir=DIR" or "FILE: output.dir (default)" */
   } output;
 
   char               resolved[65536]; /* the resolved case as YAML text */

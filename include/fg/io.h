@@ -1,15 +1,22 @@
 /* flowgrad field output: parallel HDF5 (global arrays, collective) + XDMF sidecars.
 
    One HDF5 file per output time. Each field is a dataset "/<name>" holding the global array in
-   natural order, shape (ny, nx) in 2D and (nz, ny, nx) in 3D (C order, x fastest), written
-   collectively, so it reads back on any number of ranks. Attributes:
-     on "/":        time (double), step (int), dim (int), cells (int[3], x y z), lengths,
-                    origin, spacing (double[3]), case_hash (string, 16 hex digits),
-                    case_name (string), flowgrad_version (string)
+   natural order, shape (ny, nx) in 2D and (nz, ny, nx) in 3D (C order, x fastest), IEEE double
+   little-endian, contiguous, written collectively (MPI-IO), so it reads back on any number of
+   ranks and any decomposition. Attributes:
+     on "/":        time (double), step (int64), dim (int64), cells (int64[3], x y z), lengths,
+                    origin, spacing (double[3], x y z; in 2D the z entries are 1, 1, 0, 1),
+                    case_hash (string, 16 lower-case hex digits), case_name (string),
+                    flowgrad_version (string)
      on a dataset:  location ("cell", "face_x", "face_y", "face_z")
-   The file is written as <path>.tmp and renamed to <path> once complete. The XDMF sidecar
-   (<path without .h5>.xmf) describes each field where it lives: cell fields on the cell grid
-   (Center="Cell"), face fields as point data on the grid of their face centres. */
+   Strings are fixed-length, null-terminated ASCII. Field names are 1-64 characters from
+   [A-Za-z0-9_.+-] (they appear in HDF5 paths and XML).
+
+   The file is written as <path>.tmp and renamed to <path> once complete, so a crash never leaves
+   a partial file under the final name. The XDMF sidecar (<path without .h5>.xmf, also written
+   through a .tmp) describes each field where it lives: cell fields on the cell grid
+   (Center="Cell"), face fields as point data on the grid of their face centres; it refers to the
+   HDF5 file by its base name, so the directory can be moved. */
 #ifndef FG_IO_H
 #define FG_IO_H
 
@@ -25,11 +32,18 @@ typedef struct {
   PetscReal          time;
   PetscInt           step;
   unsigned long long case_hash;
-  const char        *case_name;
+  const char        *case_name; /* NULL: ""; at most 255 characters */
 } FGIOMeta;
 
 PETSC_EXTERN PetscErrorCode FGIOWriteFields(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);
 PETSC_EXTERN PetscErrorCode FGIOReadField(FGGrid, const char *, const char *, Vec);
 PETSC_EXTERN PetscErrorCode FGIOReadMeta(MPI_Comm, const char *, FGIOMeta *, char *, size_t);
+
+/* The sidecar alone (FGIOWriteFields calls it): collective, rank 0 writes. */
+PETSC_EXTERN PetscErrorCode FGIOWriteXDMF(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);
+/* <path without .h5>.xmf (or <path>.xmf when path does not end in .h5); not collective. */
+PETSC_EXTERN PetscErrorCode FGIOXDMFPath(const char *, char *, size_t);
+/* Whether a field list is valid for the grid (names, uniqueness, locations); not collective. */
+PETSC_EXTERN PetscErrorCode FGIOCheckFields(FGGrid, PetscInt, const FGIOField[], PetscBool *, char *, size_t);
 
 #endif

@@ -12,17 +12,21 @@
 
    Types:
      FG_POISSON_FFTW  direct: FFTW-MPI real-to-real transforms in every direction, the exact
-                      eigenvalues of L, plans made once. Needs the grid's FG_DECOMP_SLAB.
+                      eigenvalues of L, plans made once (FFTW_MEASURE; -fg_fftw_planner
+                      estimate|measure|patient|exhaustive). Needs the grid's FG_DECOMP_SLAB.
      FG_POISSON_KSP   PETSc KSP on the assembled -L (SPD): CG + GAMG by default, options
                       prefix "poisson_" (-poisson_ksp_type, -poisson_pc_type, ...), the Neumann
-                      null space attached. Any decomposition.
+                      null space attached. Any decomposition. rtol (default 1e-10) applies to the
+                      unpreconditioned residual; not converged is FG_ERR_NUMERIC.
 
-   SolveTranspose() applies the transpose of the solve operator (needed by the adjoint). */
+   SolveTranspose() applies the transpose of the solve operator (needed by the adjoint). Vecs are
+   global Vecs of the grid's DMDA; Solve(p, b, b) is allowed. Implementation: src/pressure/. */
 #ifndef FG_POISSON_H
 #define FG_POISSON_H
 
 #include <fg/grid.h>
 #include <fg/case.h>
+#include <petscksp.h>
 
 typedef enum { FG_PBC_PERIODIC = 0, FG_PBC_NEUMANN, FG_PBC_DIRICHLET } FGPoissonBC;
 PETSC_EXTERN const char *const FGPoissonBCNames[];
@@ -39,6 +43,8 @@ PETSC_EXTERN PetscErrorCode FGPoissonApply(FGPoisson, Vec, Vec);
 PETSC_EXTERN PetscErrorCode FGPoissonIsSingular(FGPoisson, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGPoissonGetIterations(FGPoisson, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGPoissonDestroy(FGPoisson *);
+/* The KSP of a FG_POISSON_KSP solver after FGPoissonSetUp() (NULL for FFTW). */
+PETSC_EXTERN PetscErrorCode FGPoissonGetKSP(FGPoisson, KSP *);
 
 /* The pressure boundary kinds that go with the velocity boundary kinds of a case. */
 PETSC_EXTERN PetscErrorCode FGPoissonBCFromCase(const FGCase *, FGPoissonBC[3][2]);

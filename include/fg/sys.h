@@ -4,6 +4,11 @@
 
 #include <petscsys.h>
 
+/* PETSc < 3.19 (Debian 12 ships 3.18) has no PETSC_SUCCESS. */
+#if PETSC_VERSION_LT(3, 19, 0) && !defined(PETSC_SUCCESS)
+  #define PETSC_SUCCESS ((PetscErrorCode)0)
+#endif
+
 /* Process exit codes (documented in README.md, "Exit codes"). */
 #define FG_EXIT_OK        0
 #define FG_EXIT_INTERNAL  1  /* a bug or an unexpected library failure */
@@ -21,13 +26,6 @@
 #define FG_ERR_IO_WRITE PETSC_ERR_FILE_WRITE
 #define FG_ERR_IO_OPEN  PETSC_ERR_FILE_OPEN
 #define FG_ERR_SIGNAL   PETSC_ERR_SIG
-
-/* Check an HDF5 call (returns herr_t or hid_t; negative means failure). */
-#define FGCallHDF5(func, args) \
-  do { \
-    long long _fg_s = (long long)(func args); \
-    PetscCheck(_fg_s >= 0, PETSC_COMM_SELF, FG_ERR_IO_WRITE, "HDF5 call %s failed (%lld)", #func, _fg_s); \
-  } while (0)
 
 PETSC_EXTERN PetscErrorCode FGInitialize(int *, char ***, const char *);
 PETSC_EXTERN PetscErrorCode FGFinalize(void);

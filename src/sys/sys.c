@@ -70,6 +70,7 @@ PetscErrorCode FGFinalize(void)
 {
   PetscFunctionBeginUser;
   fftw_mpi_cleanup();
+  PetscCall(PetscPopErrorHandler());
   PetscCall(PetscFinalize());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Quick start, second command: install what is missing, build, run the whole test suite.
+#   bash .ci/test.sh            (CTest; pass extra ctest arguments, e.g. -R poisson)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/build.sh
+BUILD_DIR=${BUILD_DIR:-build}
+ctest --test-dir "$BUILD_DIR" --output-on-failure --timeout 900 "$@"

@@ -1,0 +1,33 @@
+/* flowgrad application layer: the command line and the subcommands. */
+#ifndef FG_APP_H
+#define FG_APP_H
+
+#include <fg/case.h>
+#include <fg/grid.h>
+
+typedef enum { FG_CMD_NONE = 0, FG_CMD_RUN, FG_CMD_ADJOINT, FG_CMD_CHECK, FG_CMD_OPTIMIZE, FG_CMD_INFO } FGCommand;
+
+#define FG_CLI_MAX_SET 256
+
+typedef struct {
+  FGCommand   command;
+  const char *command_name;
+  const char *case_file;
+  PetscInt    nset;
+  const char *set[FG_CLI_MAX_SET]; /* "key=value" */
+  PetscBool   help, version, keys;
+  int         petsc_argc; /* argv for PetscInitialize: program name + PETSc options */
+  char      **petsc_argv;
+} FGCommandLine;
+
+/* Parse argv (before MPI starts). Returns 0 or an exit code, with a message in msg. */
+PETSC_EXTERN int  FGCommandLineParse(int, char **, FGCommandLine *, char *, size_t);
+PETSC_EXTERN void FGCommandLinePrintHelp(FILE *);
+PETSC_EXTERN void FGCommandLinePrintVersion(FILE *);
+PETSC_EXTERN int  FGLaunchRank(void);
+
+PETSC_EXTERN PetscErrorCode FGInfo(MPI_Comm, const FGCase *);
+PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *);
+PETSC_EXTERN PetscErrorCode FGGridCreateFromCase(MPI_Comm, const FGCase *, FGGrid *);
+
+#endif

@@ -1,0 +1,43 @@
+/* flowgrad operators on the MAC grid (one file each under src/ops/).
+
+   Conventions. u[a] is velocity component a at the +a face of each cell (include/fg/grid.h).
+   "Local" Vecs are ghosted (DMGetLocalVector of grid->da) and have had FGOpFillBoundary applied;
+   "global" Vecs are owned values. Operators loop over raw arrays with FGBox strides.
+
+   Unknown faces of component a: all faces along a periodic direction; along a bounded direction
+   the faces 0..n_a-2, plus the upper boundary face n_a-1 when that face is an outflow. The other
+   boundary faces hold prescribed values (FGOpSetBoundaryFaces) that the step never changes.
+
+   Every operator is smooth (polynomial) in the velocity: no max/min/abs/branches on values,
+   so its tangent and adjoint (later, next to it in the same file) are exact. */
+#ifndef FG_OPS_H
+#define FG_OPS_H
+
+#include <fg/grid.h>
+#include <fg/case.h>
+
+/* Velocity boundary conditions of the six faces, as the operators need them. */
+typedef struct {
+  FGBCKind  kind[3][2];
+  PetscReal velocity[3][2][3]; /* [dir][side][component] */
+  FGProfile profile[3][2];
+  PetscReal convective_speed;  /* outflow: u_t + U_c du/dn = 0 */
+} FGBoundary;
+
+/* Index range [lo, hi) of the owned faces of component a that the momentum equation updates
+   (interior faces; boundary faces excluded). */
+PETSC_EXTERN void FGOpInteriorFaces(FGGrid, const FGBoundary *, PetscInt, PetscInt[3], PetscInt[3]);
+/* The same including an outflow face: every unknown face of component a. */
+PETSC_EXTERN void FGOpUnknownFaces(FGGrid, const FGBoundary *, PetscInt, PetscInt[3], PetscInt[3]);
+
+PETSC_EXTERN PetscErrorCode FGBoundaryFromCase(const FGCase *, FGBoundary *);
+PETSC_EXTERN PetscErrorCode FGOpSetBoundaryFaces(FGGrid, const FGBoundary *, PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpFillBoundary(FGGrid, const FGBoundary *, PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpOutflow(FGGrid, const FGBoundary *, Vec[], Vec[]);
+
+PETSC_EXTERN PetscErrorCode FGOpAdvection(FGGrid, const FGBoundary *, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpDiffusion(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpDivergence(FGGrid, Vec[], Vec);
+PETSC_EXTERN PetscErrorCode FGOpGradientCorrect(FGGrid, const FGBoundary *, PetscReal, Vec, Vec[]);
+
+#endif

@@ -1,0 +1,146 @@
+/*
+  The flowgrad command line, parsed before MPI starts:
+
+    flowgrad run|adjoint|check|optimize|info CASE.yaml [--set key=value ...] [PETSc options]
+    flowgrad info --keys
+    flowgrad --help | --version
+
+  Arguments that start with a single '-' (and everything after the first of them that is not a
+  --set) go to PetscInitialize: -log_view, -poisson_ksp_type cg, -options_file f, ...
+*/
+#include <fg/app.h>
+#include <fg/sys.h>
+#include <fftw3.h>
+#include <hdf5.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+  const char *name;
+  FGCommand   cmd;
+  const char *what;
+} fg_commands[] = {
+  {"run",      FG_CMD_RUN,      "forward simulation: fields, history, checkpoints"},
+  {"adjoint",  FG_CMD_ADJOINT,  "forward + discrete adjoint: gradient and gradient fields"},
+  {"check",    FG_CMD_CHECK,    "gradient verification: dot-product, Taylor and FD tests"},
+  {"optimize", FG_CMD_OPTIMIZE, "optimization with PETSc TAO"},
+  {"info",     FG_CMD_INFO,     "validate the case; print it resolved, the decomposition, a memory estimate"},
+};
+
+/* The launcher's rank of this process before MPI_Init (so only one rank prints usage errors). */
+int FGLaunchRank(void)
+{
+  const char *vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
+  for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v) return atoi(v);
+  }
+  return 0;
+}
+
+void FGCommandLinePrintHelp(FILE *fp)
+{
+  fprintf(fp, "flowgrad %s - differentiable incompressible Navier-Stokes solver (MPI, PETSc, FFTW, HDF5)\n\n", FG_VERSION_STRING);
+  fprintf(fp, "Usage:\n  mpiexec -n N flowgrad COMMAND CASE.yaml [--set key=value ...] [PETSc options]\n  flowgrad info --keys\n  flowgrad --help | --version\n\nCommands:\n");
+  for (size_t i = 0; i < sizeof(fg_commands) / sizeof(fg_commands[0]); i++) fprintf(fp, "  %-9s %s\n", fg_commands[i].name, fg_commands[i].what);
+  fprintf(fp, "\nOptions:\n"
+              "  --set key=value  override a case-file key (repeatable), e.g. --set flow.re=200\n"
+              "                   --set grid.cells=[128,128]\n"
+              "  --keys           (info) print every case-file key with type, default and range\n"
+              "  --help, -h       this text\n"
+              "  --version        versions of flowgrad and of the libraries it was built with\n"
+              "  -<petsc option>  passed to PETSc, e.g. -log_view, -poisson_ksp_monitor\n"
+              "\nExit codes:\n"
+              "  0  success                      3  numerical failure (NaN, CFL, solver)\n"
+              "  1  internal error               4  I/O failure (HDF5, damaged checkpoint)\n"
+              "  2  bad input or usage           75 stopped on a signal after a checkpoint (requeue)\n");
+}
+
+void FGCommandLinePrintVersion(FILE *fp)
+{
+  char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+  int  len = 0;
+  MPI_Get_library_version(mpi, &len);
+  for (int i = 0; i < len; i++)
+    if (mpi[i] == '\n' || mpi[i] == ',') {
+      mpi[i] = '\0';
+      break;
+    }
+  fprintf(fp, "flowgrad %s\n", FG_VERSION_STRING);
+  fprintf(fp, "  PETSc %d.%d.%d, HDF5 %d.%d.%d, %s, %s\n", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE, fftw_version, mpi);
+}
+
+/*@C
+  FGCommandLineParse - split argv into the flowgrad command, case file, --set pairs and PETSc
+  options. Not collective (runs before MPI). Returns 0, or FG_EXIT_INPUT with a message.
+@*/
+int FGCommandLineParse(int argc, char **argv, FGCommandLine *cl, char *msg, size_t len)
+{
+  int i = 1;
+
+  memset(cl, 0, sizeof(*cl));
+  cl->petsc_argv = (char **)calloc((size_t)argc + 1, sizeof(char *));
+  if (!cl->petsc_argv) {
+    snprintf(msg, len, "out of memory");
+    return FG_EXIT_INTERNAL;
+  }
+  cl->petsc_argv[cl->petsc_argc++] = argv[0];
+  if (argc < 2) {
+    snprintf(msg, len, "no command given (try flowgrad --help)");
+    return FG_EXIT_INPUT;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "-help") || !strcmp(argv[1], "help")) {
+    cl->help = PETSC_TRUE;
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-version")) {
+    cl->version = PETSC_TRUE;
+    return 0;
+  }
+  for (size_t c = 0; c < sizeof(fg_commands) / sizeof(fg_commands[0]); c++)
+    if (!strcmp(argv[1], fg_commands[c].name)) {
+      cl->command      = fg_commands[c].cmd;
+      cl->command_name = fg_commands[c].name;
+    }
+  if (cl->command == FG_CMD_NONE) {
+    snprintf(msg, len, "unknown command '%s' (commands: run, adjoint, check, optimize, info; try flowgrad --help)", argv[1]);
+    return FG_EXIT_INPUT;
+  }
+  for (i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      cl->help = PETSC_TRUE;
+    } else if (!strcmp(a, "--set") || !strncmp(a, "--set=", 6)) {
+      const char *kv = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
+      if (!kv) {
+        snprintf(msg, len, "--set needs an argument key=value");
+        return FG_EXIT_INPUT;
+      }
+      if (cl->nset >= FG_CLI_MAX_SET) {
+        snprintf(msg, len, "too many --set arguments (at most %d)", FG_CLI_MAX_SET);
+        return FG_EXIT_INPUT;
+      }
+      cl->set[cl->nset++] = kv;
+    } else if (!strcmp(a, "--keys") && cl->command == FG_CMD_INFO) {
+      cl->keys = PETSC_TRUE;
+    } else if (!strncmp(a, "--", 2)) {
+      snprintf(msg, len, "unknown option '%s' (try flowgrad --help)", a);
+      return FG_EXIT_INPUT;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      /* a PETSc option, and its value if the next argument is not an option itself */
+      cl->petsc_argv[cl->petsc_argc++] = argv[i];
+      if (i + 1 < argc && argv[i + 1][0] != '-') cl->petsc_argv[cl->petsc_argc++] = argv[++i];
+    } else if (!cl->case_file) {
+      cl->case_file = a;
+    } else {
+      snprintf(msg, len, "unexpected argument '%s' (one case file per run)", a);
+      return FG_EXIT_INPUT;
+    }
+  }
+  if (!cl->help && !cl->keys && !cl->case_file) {
+    snprintf(msg, len, "flowgrad %s: no case file given (usage: flowgrad %s CASE.yaml [--set key=value ...])", cl->command_name, cl->command_name);
+    return FG_EXIT_INPUT;
+  }
+  return 0;
+}

@@ -1,0 +1,77 @@
+/*
+  flowgrad info: validate a case, print it resolved, its decomposition and a memory estimate.
+
+  Memory estimate (per rank, ghosted arrays, 8-byte reals), for the forward solver:
+    fields   dim velocity components x 4 arrays (state, two RK right-hand sides, work)
+             + pressure + correction + divergence            -> (4 dim + 3) ghosted arrays
+    fftw     alloc_local reals (FFTW's buffer) + one eigenvalue array of the same size
+    ksp      the assembled 2*dim+1 point matrix (12 bytes a nonzero) x 1.5 for the AMG hierarchy
+             + 6 Krylov/preconditioner work vectors
+  plus PETSc/MPI/FFTW fixed costs (~50 MiB a rank, not included). Later issues add the adjoint.
+*/
+#include <fg/app.h>
+#include <fg/poisson.h>
+#include <fftw3-mpi.h>
+
+PetscErrorCode FGGridCreateFromCase(MPI_Comm comm, const FGCase *c, FGGrid *grid)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGGridCreate(comm, c->grid.dim, c->grid.cells, c->grid.lengths, c->grid.origin, c->grid.periodic, c->poisson.type == FG_POISSON_FFTW ? FG_DECOMP_SLAB : FG_DECOMP_BLOCK, grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGInfoMemory_Private(FGGrid g, const FGCase *c, double *mine)
+{
+  PetscInt  nghost = 1, nown = 1;
+  const int dim    = (int)g->dim;
+
+  PetscFunctionBeginUser;
+  for (int d = 0; d < dim; d++) {
+    nghost *= g->box.ghi[d] - g->box.glo[d];
+    nown *= g->box.hi[d] - g->box.lo[d];
+  }
+  mine[0] = (double)(4 * dim + 3) * (double)nghost * 8.0;
+  if (c->poisson.type == FG_POISSON_FFTW) {
+    ptrdiff_t nn[3], n0, s0, n1, s1, alloc;
+    for (int d = 0; d < dim; d++) nn[d] = (ptrdiff_t)g->n[dim - 1 - d];
+    alloc   = fftw_mpi_local_size_many_transposed(dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &n0, &s0, &n1, &s1);
+    mine[1] = 2.0 * (double)alloc * 8.0;
+  } else {
+    mine[1] = 1.5 * (double)(2 * dim + 1) * (double)nown * 12.0 + 6.0 * (double)nown * 8.0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGInfo - print the resolved case, the grid decomposition and a memory estimate. Collective.
+@*/
+PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
+{
+  FGGrid      g;
+  FGPoissonBC pbc[3][2];
+  double      mine[3], maxr[3], sum[3];
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscPrintf(comm, "flowgrad %s: case '%s' from %s (hash %016llx)\n", FG_VERSION_STRING, c->name, c->file, c->hash));
+  PetscCall(PetscPrintf(comm, "\n# resolved case (written as case.resolved.yaml by run/adjoint/optimize)\n%s\n", c->resolved));
+  PetscCall(FGGridCreateFromCase(comm, c, &g));
+  PetscCall(PetscPrintf(comm, "# decomposition\n"));
+  PetscCall(FGGridView(g, PETSC_VIEWER_STDOUT_(comm)));
+  PetscCall(FGPoissonBCFromCase(c, pbc));
+  PetscCall(PetscPrintf(comm, "pressure Poisson: %s, boundaries", FGPoissonTypeNames[c->poisson.type]));
+  for (PetscInt d = 0; d < g->dim; d++) PetscCall(PetscPrintf(comm, " %c %s/%s", "xyz"[d], FGPoissonBCNames[pbc[d][0]], FGPoissonBCNames[pbc[d][1]]));
+  PetscCall(PetscPrintf(comm, "\n"));
+
+  PetscCall(FGInfoMemory_Private(g, c, mine));
+  mine[2] = mine[0] + mine[1];
+  PetscCall(MPIU_Allreduce(mine, maxr, 3, MPI_DOUBLE, MPI_MAX, comm));
+  PetscCall(MPIU_Allreduce(mine, sum, 3, MPI_DOUBLE, MPI_SUM, comm));
+  PetscCall(PetscPrintf(comm, "\n# memory estimate (forward run; excludes ~50 MiB/rank of library overhead)\n"));
+  PetscCall(PetscPrintf(comm, "fields:  %10.1f MiB total, %10.1f MiB on the largest rank\n", sum[0] / 1048576.0, maxr[0] / 1048576.0));
+  PetscCall(PetscPrintf(comm, "poisson: %10.1f MiB total, %10.1f MiB on the largest rank (%s)\n", sum[1] / 1048576.0, maxr[1] / 1048576.0, FGPoissonTypeNames[c->poisson.type]));
+  PetscCall(PetscPrintf(comm, "total:   %10.1f MiB total, %10.1f MiB on the largest rank, %d ranks\n", sum[2] / 1048576.0, maxr[2] / 1048576.0, (int)size));
+  PetscCall(FGGridDestroy(&g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

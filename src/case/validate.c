@@ -1,0 +1,350 @@
+/*
+  Validation of a parsed case, in this order (each step may rely on the ones before):
+
+    1. required keys are present;
+    2. the dimension: grid.dim, or the length of grid.cells;
+    3. no key or section of a face that does not exist (z faces in 2D);
+    4. every list has grid.dim entries;
+    5. defaults: first the literal ones of the table, then the computed ones (in table order:
+       name before output.dir; grid.periodic before the face types; u_ref, l_ref before nu, re);
+    6. a key given where it does not apply is an error (a wall's velocity), then the cross-checks.
+
+  Types and ranges were checked by the parser. Every error names the file and line (or the --set
+  argument) of the key at fault.
+*/
+#include "caseimpl.h"
+#include <math.h>
+#include <string.h>
+
+static const char FGAxis_Private[] = "xyz";
+
+/* Whether the key exists in this case: face keys only up to the dimension. */
+PetscBool FGCaseKeyExists_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  return (PetscBool)(ref->axis < ctx->dim);
+}
+
+static PetscInt FGCaseFind_Private(FGCaseCtx ctx, const char *path)
+{
+  for (PetscInt i = 0; i < ctx->nkeys; i++)
+    if (!strcmp(ctx->keys[i].path, path)) return i;
+  return -1;
+}
+
+/* The key `leaf` of the same face as ref (boundary.x_lo.velocity -> boundary.x_lo.type). */
+static PetscInt FGCaseSibling_Private(FGCaseCtx ctx, const FGKeyRef *ref, const char *leaf)
+{
+  char        path[FG_CASE_PATH_LEN];
+  const char *dot = strrchr(ref->path, '.');
+  snprintf(path, sizeof(path), "%.*s.%s", (int)(dot - ref->path), ref->path, leaf);
+  return FGCaseFind_Private(ctx, path);
+}
+
+static FGBoundaryFace *FGCaseFace_Private(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  return &ctx->c->boundary[ref->axis][ref->side];
+}
+
+PetscErrorCode FGCaseComputeName_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const char *base = strrchr(ctx->file, '/');
+  size_t      len;
+
+  PetscFunctionBeginUser;
+  base = base ? base + 1 : ctx->file;
+  len  = strlen(base);
+  if (len > 5 && !strcmp(base + len - 5, ".yaml")) len -= 5;
+  else if (len > 4 && !strcmp(base + len - 4, ".yml")) len -= 4;
+  if (!len) base = "case", len = 4;
+  PetscCheck(len < sizeof(ctx->c->name), ctx->comm, FG_ERR_INPUT, "%s: name: the file name is too long to be the case name (at most %zu bytes); set name", ctx->file, sizeof(ctx->c->name) - 1);
+  PetscCall(PetscStrncpy(ctx->c->name, base, len + 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGCaseComputeOutputDir_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  int n = snprintf(ctx->c->output.dir, sizeof(ctx->c->output.dir), "out/%s", ctx->c->name);
+
+  PetscFunctionBeginUser;
+  PetscCheck(n > 0 && (size_t)n < sizeof(ctx->c->output.dir), ctx->comm, FG_ERR_INPUT, "%s: output.dir: out/<name> is too long; set output.dir", ctx->file);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGCaseComputeFaceType_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscFunctionBeginUser;
+  FGCaseFace_Private(ctx, ref)->kind = ctx->c->grid.periodic[ref->axis] ? FG_BC_PERIODIC : FG_BC_WALL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* nu from re; when neither is given, the missing-key error. */
+PetscErrorCode FGCaseComputeNu_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGCase  *c  = ctx->c;
+  PetscInt kr = FGCaseFind_Private(ctx, "flow.re");
+
+  PetscFunctionBeginUser;
+  if (!ctx->vals[kr].set) {
+    int line;
+    PetscCall(FGCaseSectionLine_Internal(ctx, "flow", &line));
+    PetscCheck(!line, ctx->comm, FG_ERR_INPUT, "%s:%d: flow.nu: missing required key: give flow.nu or flow.re (section flow has neither)", ctx->file, line);
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: flow.nu: missing required key: give flow.nu or flow.re (the file has no section flow)", ctx->file);
+  }
+  c->flow.nu = c->flow.u_ref * c->flow.l_ref / c->flow.re;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGCaseComputeRe_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGCase *c = ctx->c;
+
+  PetscFunctionBeginUser;
+  c->flow.re = c->flow.u_ref * c->flow.l_ref / c->flow.nu;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Both nu and re given: they must agree. */
+PetscErrorCode FGCaseCheckRe_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGCase   *c  = ctx->c;
+  PetscInt  kn = FGCaseFind_Private(ctx, "flow.nu"), kr = FGCaseFind_Private(ctx, "flow.re");
+  PetscReal nu = c->flow.u_ref * c->flow.l_ref / c->flow.re;
+  char      where[FG_CASE_WHERE_LEN], wnu[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (!ctx->vals[kn].set || !ctx->vals[kr].set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, kr, where, sizeof(where)));
+  PetscCall(FGCaseWhere_Internal(ctx, kn, wnu, sizeof(wnu)));
+  if (PetscAbsReal(nu - c->flow.nu) > 1e-12 * PetscMax(PetscAbsReal(nu), PetscAbsReal(c->flow.nu))) {
+    char sre[32], snu[32], sfrom[32];
+    PetscCall(FGCaseFormatReal_Internal(c->flow.re, sre, sizeof(sre)));
+    PetscCall(FGCaseFormatReal_Internal(c->flow.nu, snu, sizeof(snu)));
+    PetscCall(FGCaseFormatReal_Internal(nu, sfrom, sizeof(sfrom)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: re = %s disagrees with nu = %s (from %s): u_ref*l_ref/re = %s; give only one of flow.nu and flow.re", where, sre, snu, wnu, sfrom);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A periodic axis has periodic faces; a periodic face needs a periodic axis. */
+PetscErrorCode FGCaseCheckFaceType_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGBCKind kind = FGCaseFace_Private(ctx, ref)->kind;
+  char     where[FG_CASE_WHERE_LEN];
+  char     ax = FGAxis_Private[ref->axis];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  if (ctx->c->grid.periodic[ref->axis]) PetscCheck(kind == FG_BC_PERIODIC, ctx->comm, FG_ERR_INPUT, "%s: %s, but %c is periodic (grid.periodic), so both %c faces must be periodic (or omitted)", where, FGBCKindNames[kind], ax, ax);
+  else PetscCheck(kind != FG_BC_PERIODIC, ctx->comm, FG_ERR_INPUT, "%s: periodic, but %c is not a periodic direction (make it periodic in grid.periodic, or use wall, lid, slip, inflow or outflow)", where, ax);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A lid moves in its own plane. */
+PetscErrorCode FGCaseCheckFaceVelocity_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGBoundaryFace *f = FGCaseFace_Private(ctx, ref);
+  char            where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (f->kind != FG_BC_LID) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  if (f->velocity[ref->axis] != 0) {
+    char v[32];
+    PetscCall(FGCaseFormatReal_Internal(f->velocity[ref->axis], v, sizeof(v)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: a lid moves in its own plane: the normal (%c) component must be 0, got %s", where, FGAxis_Private[ref->axis], v);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool FGCaseFaceIs_Private(FGCaseCtx ctx, const FGKeyRef *ref, PetscBool lid, PetscBool inflow, const char *what, char *why, size_t len)
+{
+  FGBCKind kind = FGCaseFace_Private(ctx, ref)->kind;
+  PetscInt kt   = FGCaseSibling_Private(ctx, ref, "type");
+
+  if ((lid && kind == FG_BC_LID) || (inflow && kind == FG_BC_INFLOW)) return PETSC_TRUE;
+  snprintf(why, len, "only %s; this face is %s%s", what, FGBCKindNames[kind], kt >= 0 && !ctx->vals[kt].set ? " (the default: set its type)" : "");
+  return PETSC_FALSE;
+}
+
+PetscBool FGCaseAppliesFaceVelocity_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseFaceIs_Private(ctx, ref, PETSC_TRUE, PETSC_TRUE, "lid and inflow faces have a velocity", why, len);
+}
+
+PetscBool FGCaseAppliesFaceProfile_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseFaceIs_Private(ctx, ref, PETSC_FALSE, PETSC_TRUE, "inflow faces have a profile", why, len);
+}
+
+/* initial.type: the analytic fields exist in one dimension only; `file` needs initial.file. */
+PetscErrorCode FGCaseCheckInitialType_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGInitialType type = ctx->c->initial.type;
+  PetscInt      kf   = FGCaseFind_Private(ctx, "initial.file");
+  char          where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  PetscCheck(type != FG_IC_TAYLOR_GREEN || ctx->dim == 2, ctx->comm, FG_ERR_INPUT, "%s: taylor_green is a 2D initial condition, and this case is %" PetscInt_FMT "D", where, ctx->dim);
+  PetscCheck(type != FG_IC_ABC || ctx->dim == 3, ctx->comm, FG_ERR_INPUT, "%s: abc is a 3D initial condition, and this case is %" PetscInt_FMT "D", where, ctx->dim);
+  PetscCheck(type != FG_IC_FILE || (kf >= 0 && ctx->vals[kf].set), ctx->comm, FG_ERR_INPUT, "%s: file, but initial.file is missing (required for type file)", where);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool FGCaseInitialIs_Private(FGCaseCtx ctx, PetscBool uniform, PetscBool analytic, PetscBool file, const char *what, char *why, size_t len)
+{
+  FGInitialType type = ctx->c->initial.type;
+
+  if ((uniform && type == FG_IC_UNIFORM) || (analytic && (type == FG_IC_TAYLOR_GREEN || type == FG_IC_ABC)) || (file && type == FG_IC_FILE)) return PETSC_TRUE;
+  snprintf(why, len, "only %s; initial.type is %s", what, FGInitialTypeNames[type]);
+  return PETSC_FALSE;
+}
+
+PetscBool FGCaseAppliesInitialVelocity_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseInitialIs_Private(ctx, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, "a uniform initial condition has a velocity", why, len);
+}
+
+PetscBool FGCaseAppliesInitialAmplitude_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseInitialIs_Private(ctx, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, "taylor_green and abc have an amplitude", why, len);
+}
+
+PetscBool FGCaseAppliesInitialFile_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseInitialIs_Private(ctx, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, "initial.type file reads a file", why, len);
+}
+
+/* Step 1: required keys. */
+static PetscErrorCode FGCaseCheckRequired_Private(FGCaseCtx ctx)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < ctx->nkeys; k++) {
+    const FGKeyRef *ref = &ctx->keys[k];
+    const char     *dot = strrchr(ref->path, '.');
+    char            sec[FG_CASE_PATH_LEN] = "";
+    int             line                  = 0;
+
+    if (!ref->def->required || ctx->vals[k].set || !FGCaseKeyExists_Internal(ctx, ref)) continue;
+    if (dot) {
+      PetscCall(PetscStrncpy(sec, ref->path, (size_t)(dot - ref->path) + 1));
+      PetscCall(FGCaseSectionLine_Internal(ctx, sec, &line));
+    }
+    PetscCheck(!line, ctx->comm, FG_ERR_INPUT, "%s:%d: %s: missing required key (section %s has no %s)", ctx->file, line, ref->path, sec, dot + 1);
+    PetscCheck(!dot, ctx->comm, FG_ERR_INPUT, "%s: %s: missing required key (the file has no section %s)", ctx->file, ref->path, sec);
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %s: missing required key", ctx->file, ref->path);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Steps 2-4: the dimension, keys that do not exist in it, list lengths. */
+static PetscErrorCode FGCaseCheckShape_Private(FGCaseCtx ctx)
+{
+  FGCase  *c     = ctx->c;
+  PetscInt kdim  = FGCaseFind_Private(ctx, "grid.dim");
+  PetscInt kcell = FGCaseFind_Private(ctx, "grid.cells");
+  char     where[FG_CASE_WHERE_LEN], wdim[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCheck(kdim >= 0 && kcell >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key table lacks grid.dim or grid.cells");
+  if (!ctx->vals[kdim].set) {
+    PetscCall(FGCaseWhere_Internal(ctx, kcell, where, sizeof(where)));
+    PetscCheck(ctx->vals[kcell].n >= 2, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entry, but a case has 2 or 3 dimensions (one entry per direction)", where, ctx->vals[kcell].n);
+    c->grid.dim = ctx->vals[kcell].n;
+  }
+  ctx->dim = c->grid.dim;
+  PetscCall(FGCaseWhere_Internal(ctx, kdim, wdim, sizeof(wdim)));
+
+  for (PetscInt k = 0; k < ctx->nkeys; k++) {
+    const FGKeyRef *ref = &ctx->keys[k];
+    if (!ctx->vals[k].set || FGCaseKeyExists_Internal(ctx, ref)) continue;
+    PetscCall(FGCaseWhere_Internal(ctx, k, where, sizeof(where)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %c faces exist only in 3D cases, and this case is %" PetscInt_FMT "D", where, FGAxis_Private[ref->axis], ctx->dim);
+  }
+  /* a section all of whose keys do not exist (`z_lo: {}` in 2D) */
+  for (PetscInt s = 0; s < ctx->nsec; s++) {
+    size_t    len    = strlen(ctx->sec[s].path);
+    PetscBool exists = PETSC_FALSE;
+    for (PetscInt k = 0; k < ctx->nkeys && !exists; k++)
+      if (!strncmp(ctx->keys[k].path, ctx->sec[s].path, len) && ctx->keys[k].path[len] == '.' && FGCaseKeyExists_Internal(ctx, &ctx->keys[k])) exists = PETSC_TRUE;
+    PetscCheck(exists, ctx->comm, FG_ERR_INPUT, "%s:%d: %s: this face exists only in 3D cases, and this case is %" PetscInt_FMT "D", ctx->file, ctx->sec[s].line, ctx->sec[s].path, ctx->dim);
+  }
+
+  for (PetscInt k = 0; k < ctx->nkeys; k++) {
+    const FGKeyRef *ref = &ctx->keys[k];
+    if (!ref->def->list || !ctx->vals[k].set || !FGCaseKeyExists_Internal(ctx, ref) || ctx->vals[k].n == ctx->dim) continue;
+    PetscCall(FGCaseWhere_Internal(ctx, k, where, sizeof(where)));
+    if (ctx->vals[kdim].set) SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, but grid.dim is %" PetscInt_FMT " (from %s; one entry per direction)", where, ctx->vals[k].n, ctx->dim, wdim);
+    PetscCall(FGCaseWhere_Internal(ctx, kcell, wdim, sizeof(wdim)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, but grid.cells has %" PetscInt_FMT " (from %s; one entry per direction)", where, ctx->vals[k].n, ctx->dim, wdim);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Step 5: defaults. */
+static PetscErrorCode FGCaseDefaults_Private(FGCaseCtx ctx)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < ctx->nkeys; k++) {
+    const FGKeyRef *ref = &ctx->keys[k];
+    const FGKeyDef *def = ref->def;
+    char            where[FG_CASE_WHERE_LEN];
+    PetscInt        n = def->list ? ctx->dim : 1;
+
+    if (ctx->vals[k].set || !def->def || !FGCaseKeyExists_Internal(ctx, ref)) continue;
+    snprintf(where, sizeof(where), "%s: %s (default)", ctx->file, ref->path);
+    for (PetscInt i = 0; i < n; i++) PetscCall(FGCaseScalar_Internal(ctx, ref, where, def->def, strlen(def->def), (PetscBool)(def->type != FG_KEY_STRING), (char *)ctx->c + ref->offset + (size_t)i * FGCaseElementSize_Internal(def)));
+  }
+  for (PetscInt k = 0; k < ctx->nkeys; k++) {
+    const FGKeyRef *ref = &ctx->keys[k];
+    if (ctx->vals[k].set || !ref->def->compute || !FGCaseKeyExists_Internal(ctx, ref)) continue;
+    PetscCall(ref->def->compute(ctx, ref));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Step 6: keys given where they do not apply, then the cross-checks. */
+static PetscErrorCode FGCaseCrossCheck_Private(FGCaseCtx ctx)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < ctx->nkeys; k++) {
+    const FGKeyRef *ref = &ctx->keys[k];
+    char            why[512], where[FG_CASE_WHERE_LEN];
+    if (!ctx->vals[k].set || !ref->def->applies || !FGCaseKeyExists_Internal(ctx, ref) || ref->def->applies(ctx, ref, why, sizeof(why))) continue;
+    PetscCall(FGCaseWhere_Internal(ctx, k, where, sizeof(where)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %s", where, why);
+  }
+  for (PetscInt k = 0; k < ctx->nkeys; k++) {
+    const FGKeyRef *ref = &ctx->keys[k];
+    if (ref->def->check && FGCaseKeyExists_Internal(ctx, ref)) PetscCall(ref->def->check(ctx, ref));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Validate the parsed case and fill in every default (see the steps above). */
+PetscErrorCode FGCaseValidate_Internal(FGCaseCtx ctx)
+{
+  FGCase  *c  = ctx->c;
+  PetscInt ko = FGCaseFind_Private(ctx, "output.dir");
+
+  PetscFunctionBeginUser;
+  PetscCall(FGCaseCheckRequired_Private(ctx));
+  PetscCall(FGCaseCheckShape_Private(ctx));
+  PetscCall(FGCaseDefaults_Private(ctx));
+  PetscCall(FGCaseCrossCheck_Private(ctx));
+  /* entries past the dimension: a neutral third direction in 2D */
+  for (PetscInt d = ctx->dim; d < FG_CASE_MAX_DIM; d++) {
+    c->grid.cells[d]    = 1;
+    c->grid.lengths[d]  = 1.0;
+    c->grid.origin[d]   = 0.0;
+    c->grid.periodic[d] = PETSC_FALSE;
+  }
+  for (PetscInt d = 0; d < FG_CASE_MAX_DIM; d++)
+    for (PetscInt s = 0; s < 2; s++)
+      for (PetscInt e = ctx->dim; e < FG_CASE_MAX_DIM; e++) c->boundary[d][s].velocity[e] = 0.0;
+  for (PetscInt e = ctx->dim; e < FG_CASE_MAX_DIM; e++) c->initial.velocity[e] = 0.0;
+  PetscCheck(ko >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key table lacks output.dir");
+  if (ctx->vals[ko].set) PetscCall(FGCaseWhere_Internal(ctx, ko, c->output.dir_from, sizeof(c->output.dir_from)));
+  else snprintf(c->output.dir_from, sizeof(c->output.dir_from), "%s: output.dir (default)", ctx->file);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,221 @@
+/*
+  XDMF sidecars: a small XML file next to each field file that tells ParaView (and VisIt) what the
+  HDF5 datasets are. (Debian's VTK 9.1 vtkHDFReader crashes on 2D ImageData, hence XDMF.)
+
+  A uniform grid is an XDMF CoRectMesh: node dimensions, origin and spacing, all listed slowest
+  direction first ("nz ny nx", "z0 y0 x0", "hz hy hx"; 2D drops z). The file holds a spatial
+  collection with one uniform grid per location that has fields:
+
+    cell     nodes = cell corners: Dimensions n+1, Origin x0, Spacing h; attributes Center="Cell"
+    face_x   nodes = the face centres themselves: Dimensions n (the data's shape), Origin shifted
+             to (x0 + h, y0 + h/2, z0 + h/2) (see FGGridCoordinate), attributes Center="Node";
+             face_y and face_z alike.
+
+  Each attribute's DataItem is Format="HDF", NumberType="Float" Precision="8", Dimensions = the
+  dataset's shape, text "<base name of the .h5>:/<name>" (relative to the .xmf, so the pair can
+  be moved together). Rank 0 writes <xmf>.tmp, syncs it and renames it into place.
+*/
+#define _POSIX_C_SOURCE 200809L /* fsync, fileno, O_DIRECTORY under -std=c11 */
+#include <fg/io.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/*@C
+  FGIOXDMFPath - the sidecar's name for a field file: <path without .h5>.xmf.
+
+  Not collective.
+
+  Input Parameters:
++ path - the HDF5 file name
+- len  - length of xmf
+
+  Output Parameter:
+. xmf - the sidecar's name (<path>.xmf when path does not end in .h5)
+@*/
+PetscErrorCode FGIOXDMFPath(const char *path, char *xmf, size_t len)
+{
+  size_t n;
+
+  PetscFunctionBeginUser;
+  PetscCheck(path && path[0], PETSC_COMM_SELF, FG_ERR_INPUT, "field output: empty file name");
+  n = strlen(path);
+  if (n > 3 && !strcmp(path + n - 3, ".h5")) n -= 3;
+  PetscCheck(n + 5 <= len, PETSC_COMM_SELF, FG_ERR_INPUT, "field output: file name too long: %s", path);
+  snprintf(xmf, len, "%.*s.xmf", (int)n, path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* s with XML's five special characters escaped */
+static void FGXDMFPutEscaped_Private(FILE *fp, const char *s)
+{
+  for (; *s; s++) {
+    switch (*s) {
+    case '&':
+      fputs("&amp;", fp);
+      break;
+    case '<':
+      fputs("&lt;", fp);
+      break;
+    case '>':
+      fputs("&gt;", fp);
+      break;
+    case '"':
+      fputs("&quot;", fp);
+      break;
+    case '\'':
+      fputs("&apos;", fp);
+      break;
+    default:
+      fputc(*s, fp);
+    }
+  }
+}
+
+/* "a b c" slowest first, from per-direction values (x y z order) */
+static void FGXDMFPutReals_Private(FILE *fp, PetscInt dim, const double v[])
+{
+  for (PetscInt d = dim - 1; d >= 0; d--) fprintf(fp, "%s%.17g", d == dim - 1 ? "" : " ", v[d]);
+}
+
+static void FGXDMFPutInts_Private(FILE *fp, PetscInt dim, const PetscInt v[], PetscInt add)
+{
+  for (PetscInt d = dim - 1; d >= 0; d--) fprintf(fp, "%s%" PetscInt_FMT, d == dim - 1 ? "" : " ", v[d] + add);
+}
+
+/* One uniform grid: the nodes of location loc and its fields. */
+static void FGXDMFPutGrid_Private(FILE *fp, FGGrid grid, FGLocation loc, double time, const char *h5base, PetscInt nfields, const FGIOField fields[])
+{
+  PetscInt  dim  = grid->dim;
+  PetscBool cell = (PetscBool)(loc == FG_LOC_CELL);
+  double    origin[3], spacing[3];
+
+  for (PetscInt d = 0; d < 3; d++) {
+    /* cell grid: the corner; face grids: the first face centre (FGGridCoordinate of index 0) */
+    origin[d]  = cell ? (double)grid->x0[d] : (double)FGGridCoordinate(grid, loc, d, 0);
+    spacing[d] = (double)grid->h[d];
+  }
+  fprintf(fp, "      <Grid Name=\"%s\" GridType=\"Uniform\">\n", FGLocationNames[loc]);
+  fprintf(fp, "        <Time Value=\"%.17g\"/>\n", time);
+  fprintf(fp, "        <Topology TopologyType=\"%dDCoRectMesh\" Dimensions=\"", (int)dim);
+  FGXDMFPutInts_Private(fp, dim, grid->n, cell ? 1 : 0);
+  fprintf(fp, "\"/>\n");
+  fprintf(fp, "        <Geometry GeometryType=\"%s\">\n", dim == 2 ? "ORIGIN_DXDY" : "ORIGIN_DXDYDZ");
+  fprintf(fp, "          <DataItem Name=\"Origin\" Dimensions=\"%d\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">", (int)dim);
+  FGXDMFPutReals_Private(fp, dim, origin);
+  fprintf(fp, "</DataItem>\n");
+  fprintf(fp, "          <DataItem Name=\"Spacing\" Dimensions=\"%d\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">", (int)dim);
+  FGXDMFPutReals_Private(fp, dim, spacing);
+  fprintf(fp, "</DataItem>\n");
+  fprintf(fp, "        </Geometry>\n");
+  for (PetscInt f = 0; f < nfields; f++) {
+    if (fields[f].location != loc) continue;
+    fprintf(fp, "        <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"%s\">\n", fields[f].name, cell ? "Cell" : "Node");
+    fprintf(fp, "          <DataItem Dimensions=\"");
+    FGXDMFPutInts_Private(fp, dim, grid->n, 0);
+    fprintf(fp, "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">");
+    FGXDMFPutEscaped_Private(fp, h5base);
+    fprintf(fp, ":/%s</DataItem>\n", fields[f].name);
+    fprintf(fp, "        </Attribute>\n");
+  }
+  fprintf(fp, "      </Grid>\n");
+}
+
+/* Rank 0's work: write <xmf>.tmp, sync, rename. I/O failures are reported in ok/msg, not raised. */
+static PetscErrorCode FGXDMFWrite_Private(FGGrid grid, const char *h5path, const char *xmf, const FGIOMeta *meta, PetscInt nfields, const FGIOField fields[], PetscBool *ok, char *msg, size_t len)
+{
+  char        tmp[PETSC_MAX_PATH_LEN + 8];
+  const char *slash = strrchr(h5path, '/'), *h5base = slash ? slash + 1 : h5path;
+  const char *cname = meta->case_name && meta->case_name[0] ? meta->case_name : "fields";
+  FILE       *fp;
+  int         err;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_FALSE;
+  snprintf(tmp, sizeof(tmp), "%s.tmp", xmf);
+  fp = fopen(tmp, "w");
+  if (!fp) {
+    snprintf(msg, len, "cannot write XDMF sidecar %s: %s", tmp, strerror(errno));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  fprintf(fp, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
+  fprintf(fp, "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n");
+  fprintf(fp, "<Xdmf xmlns:xi=\"http://www.w3.org/2001/XInclude\" Version=\"3.0\">\n");
+  fprintf(fp, "  <Domain>\n");
+  fprintf(fp, "    <Grid Name=\"");
+  FGXDMFPutEscaped_Private(fp, cname);
+  fprintf(fp, "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n");
+  fprintf(fp, "      <Time Value=\"%.17g\"/>\n", (double)meta->time);
+  fprintf(fp, "      <Information Name=\"step\" Value=\"%lld\"/>\n", (long long)meta->step);
+  fprintf(fp, "      <Information Name=\"case_hash\" Value=\"%016llx\"/>\n", meta->case_hash);
+  fprintf(fp, "      <Information Name=\"flowgrad_version\" Value=\"%s\"/>\n", FG_VERSION_STRING);
+  for (int loc = FG_LOC_CELL; loc <= FG_LOC_FACE_Z; loc++) {
+    PetscBool any = (PetscBool)(loc == FG_LOC_CELL); /* the cell grid even without fields: the domain */
+    for (PetscInt f = 0; f < nfields; f++)
+      if ((int)fields[f].location == loc) any = PETSC_TRUE;
+    if (any) FGXDMFPutGrid_Private(fp, grid, (FGLocation)loc, (double)meta->time, h5base, nfields, fields);
+  }
+  fprintf(fp, "    </Grid>\n");
+  fprintf(fp, "  </Domain>\n");
+  fprintf(fp, "</Xdmf>\n");
+  err = ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0;
+  if (err) snprintf(msg, len, "cannot write XDMF sidecar %s: %s", tmp, strerror(errno));
+  if (fclose(fp) != 0 && !err) {
+    err = 1;
+    snprintf(msg, len, "cannot write XDMF sidecar %s: %s", tmp, strerror(errno));
+  }
+  if (err) {
+    (void)remove(tmp);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (rename(tmp, xmf) != 0) {
+    snprintf(msg, len, "cannot rename %s to %s: %s", tmp, xmf, strerror(errno));
+    (void)remove(tmp);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *ok = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGIOWriteXDMF - write the XDMF sidecar of a field file.
+
+  Collective on the grid's communicator (rank 0 writes).
+
+  Input Parameters:
++ grid    - the grid
+. h5path  - the HDF5 field file the sidecar describes (its base name is written, relative)
+. meta    - time, step, case hash and name (rank 0's)
+. nfields - number of fields
+- fields  - the fields in the file (only names and locations are used)
+
+  Notes:
+  Writes FGIOXDMFPath(h5path) through a .tmp file and a rename. FGIOWriteFields() calls it; call
+  it alone to (re)write a sidecar. FG_ERR_IO_WRITE on failure, on every rank.
+
+  Open the .xmf in ParaView with the "Xdmf3ReaderS" (or "XDMF Reader"): a multiblock of one
+  uniform grid per location (cell, face_x, ...).
+
+.seealso: FGIOWriteFields(), FGIOXDMFPath()
+@*/
+PetscErrorCode FGIOWriteXDMF(FGGrid grid, const char *h5path, const FGIOMeta *meta, PetscInt nfields, const FGIOField fields[])
+{
+  PetscMPIInt rank;
+  PetscBool   ok = PETSC_TRUE;
+  char        xmf[PETSC_MAX_PATH_LEN], msg[2 * PETSC_MAX_PATH_LEN + 200] = "";
+  int         flag;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGIOCheckFields(grid, nfields, fields, &ok, msg, sizeof(msg)));
+  PetscCheck(ok, grid->comm, FG_ERR_INPUT, "%s", msg);
+  PetscCheck(h5path && h5path[0] && strlen(h5path) + 10 < sizeof(xmf), grid->comm, FG_ERR_INPUT, "field output: empty or too long file name");
+  PetscCall(FGIOXDMFPath(h5path, xmf, sizeof(xmf)));
+  PetscCallMPI(MPI_Comm_rank(grid->comm, &rank));
+  if (rank == 0) PetscCall(FGXDMFWrite_Private(grid, h5path, xmf, meta, nfields, fields, &ok, msg, sizeof(msg)));
+  flag = ok ? 1 : 0;
+  PetscCallMPI(MPI_Bcast(&flag, 1, MPI_INT, 0, grid->comm));
+  if (!flag) PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, grid->comm));
+  PetscCheck(flag, grid->comm, FG_ERR_IO_WRITE, "%s", msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,176 @@
+/*
+  Velocity boundary conditions on the MAC grid.
+
+  Along a bounded direction d the normal component u_d has its lower boundary face in the ghost
+  layer (index -1) and its upper boundary face owned (index n_d - 1). Tangential components
+  u_a (a != d) live half a cell off the boundary; their ghost value closes the stencil:
+
+    kind      normal face value u_d       tangential ghost u_a(ghost)
+    wall      0                           2*0   - u_a(interior)       (no slip, average 0)
+    lid       0                           2*U_a - u_a(interior)       (moving wall)
+    slip      0                           u_a(interior)               (zero shear)
+    inflow    U_d * profile(x)            2*U_a*profile - u_a(interior)
+    outflow   unknown: u_t + U_c du/dn=0  u_a(interior)               (zero gradient)
+
+  profile = 1 (uniform) or prod_t 4 s_t (1 - s_t), s_t = (x_t - x0_t)/L_t over the tangential
+  directions t (parabolic; `velocity` is then the centreline value). Every rule is linear in u:
+  the adjoint of the fill is its transpose.
+*/
+#include <fg/ops.h>
+
+PetscErrorCode FGBoundaryFromCase(const FGCase *c, FGBoundary *bc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(bc, sizeof(*bc)));
+  for (PetscInt d = 0; d < 3; d++)
+    for (PetscInt s = 0; s < 2; s++) {
+      bc->kind[d][s]    = d < c->grid.dim ? c->boundary[d][s].kind : FG_BC_PERIODIC;
+      bc->profile[d][s] = c->boundary[d][s].profile;
+      for (PetscInt a = 0; a < 3; a++) bc->velocity[d][s][a] = d < c->grid.dim ? c->boundary[d][s].velocity[a] : 0.0;
+    }
+  bc->convective_speed = c->flow.u_ref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void FGOpInteriorFaces(FGGrid g, const FGBoundary *bc, PetscInt a, PetscInt lo[3], PetscInt hi[3])
+{
+  for (PetscInt d = 0; d < 3; d++) lo[d] = g->box.lo[d], hi[d] = g->box.hi[d];
+  if (!g->periodic[a] && hi[a] == g->n[a]) hi[a] = g->n[a] - 1;
+}
+
+void FGOpUnknownFaces(FGGrid g, const FGBoundary *bc, PetscInt a, PetscInt lo[3], PetscInt hi[3])
+{
+  FGOpInteriorFaces(g, bc, a, lo, hi);
+  if (!g->periodic[a] && g->box.hi[a] == g->n[a] && bc->kind[a][FG_FACE_HI] == FG_BC_OUTFLOW) hi[a] = g->n[a];
+}
+
+static inline FGLocation FGFaceLocation_Private(PetscInt a)
+{
+  return (FGLocation)(FG_LOC_FACE_X + a);
+}
+
+/* Inflow profile factor at the position (i,j,k) of component a, tangential to direction d. */
+static PetscReal FGProfile_Private(FGGrid g, const FGBoundary *bc, PetscInt d, PetscInt side, PetscInt a, const PetscInt idx[3])
+{
+  PetscReal f = 1.0;
+  if (bc->profile[d][side] != FG_PROFILE_PARABOLIC) return 1.0;
+  for (PetscInt t = 0; t < g->dim; t++) {
+    PetscReal s;
+    if (t == d) continue;
+    s = (FGGridCoordinate(g, FGFaceLocation_Private(a), t, idx[t]) - g->x0[t]) / g->L[t];
+    f *= 4.0 * s * (1.0 - s);
+  }
+  return f;
+}
+
+/* Value of the normal component on boundary face (d, side) at the position idx. */
+static PetscReal FGNormalValue_Private(FGGrid g, const FGBoundary *bc, PetscInt d, PetscInt side, const PetscInt idx[3])
+{
+  if (bc->kind[d][side] != FG_BC_INFLOW) return 0.0;
+  return bc->velocity[d][side][d] * FGProfile_Private(g, bc, d, side, d, idx);
+}
+
+/*@C
+  FGOpSetBoundaryFaces - set the prescribed owned boundary faces (upper faces of bounded
+  directions, except outflow) of the global velocity to their boundary values at time t.
+@*/
+PetscErrorCode FGOpSetBoundaryFaces(FGGrid g, const FGBoundary *bc, PetscReal t, Vec u[])
+{
+  const FGBox *b = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < g->dim; d++) {
+    PetscScalar *a;
+    PetscInt     lo[3], hi[3], idx[3];
+    if (g->periodic[d] || b->hi[d] != g->n[d] || bc->kind[d][FG_FACE_HI] == FG_BC_OUTFLOW) continue;
+    for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
+    lo[d] = g->n[d] - 1;
+    PetscCall(VecGetArray(u[d], &a));
+    for (idx[2] = lo[2]; idx[2] < hi[2]; idx[2]++)
+      for (idx[1] = lo[1]; idx[1] < hi[1]; idx[1]++)
+        for (idx[0] = lo[0]; idx[0] < hi[0]; idx[0]++) a[FGBoxOwnedIndex(b, idx[0], idx[1], idx[2])] = FGNormalValue_Private(g, bc, d, FG_FACE_HI, idx);
+    PetscCall(VecRestoreArray(u[d], &a));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpFillBoundary - fill the ghost layer of the local velocity ul[] on the physical boundaries at
+  time t (periodic and inter-rank ghosts come from DMGlobalToLocal before). Directions are filled
+  in the order x, y, z over the whole ghosted extent, so every ghost (corners included) has a
+  value that does not depend on the decomposition.
+@*/
+PetscErrorCode FGOpFillBoundary(FGGrid g, const FGBoundary *bc, PetscReal t, Vec ul[])
+{
+  const FGBox *b = &g->box;
+  PetscScalar *arr[3];
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecGetArray(ul[a], &arr[a]));
+  for (PetscInt d = 0; d < g->dim; d++) {
+    if (g->periodic[d]) continue;
+    for (PetscInt side = 0; side < 2; side++) {
+      const FGBCKind kind  = bc->kind[d][side];
+      PetscInt       ghost = side == FG_FACE_LO ? -1 : g->n[d];
+      PetscInt       inner = side == FG_FACE_LO ? 0 : g->n[d] - 1; /* nearest interior index */
+      PetscInt       lo[3], hi[3], idx[3];
+      if (side == FG_FACE_LO ? b->lo[d] != 0 : b->hi[d] != g->n[d]) continue;
+      for (PetscInt e = 0; e < 3; e++) lo[e] = b->glo[e], hi[e] = b->ghi[e];
+      lo[d] = ghost, hi[d] = ghost + 1;
+      for (PetscInt a = 0; a < g->dim; a++) {
+        PetscScalar *v  = arr[a];
+        PetscInt     sd = b->s[d];
+        for (idx[2] = lo[2]; idx[2] < hi[2]; idx[2]++)
+          for (idx[1] = lo[1]; idx[1] < hi[1]; idx[1]++)
+            for (idx[0] = lo[0]; idx[0] < hi[0]; idx[0]++) {
+              PetscInt c  = FGBoxIndex(b, idx[0], idx[1], idx[2]);
+              PetscInt ci = c + (inner - ghost) * sd; /* the interior neighbour across the boundary */
+              if (a == d) {
+                if (side == FG_FACE_LO) v[c] = kind == FG_BC_OUTFLOW ? v[ci] : FGNormalValue_Private(g, bc, d, side, idx);
+                else v[c] = v[ci]; /* beyond the owned upper boundary face: not used by any stencil */
+              } else if (kind == FG_BC_SLIP || kind == FG_BC_OUTFLOW) {
+                v[c] = v[ci];
+              } else {
+                PetscReal ut = bc->velocity[d][side][a];
+                if (kind == FG_BC_INFLOW) ut *= FGProfile_Private(g, bc, d, side, a, idx);
+                if (kind == FG_BC_WALL) ut = 0.0;
+                v[c] = 2.0 * ut - v[ci];
+              }
+            }
+      }
+    }
+  }
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecRestoreArray(ul[a], &arr[a]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpOutflow - right-hand side of the convective outflow condition on upper outflow faces:
+    rhs_d(n_d - 1) = -U_c (u_d(n_d - 1) - u_d(n_d - 2)) / h_d
+@*/
+PetscErrorCode FGOpOutflow(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rhs[])
+{
+  const FGBox *b = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < g->dim; d++) {
+    const PetscScalar *v;
+    PetscScalar       *r;
+    PetscInt           lo[3], hi[3];
+    const PetscReal    coef = -bc->convective_speed / g->h[d];
+    if (g->periodic[d] || bc->kind[d][FG_FACE_HI] != FG_BC_OUTFLOW || b->hi[d] != g->n[d]) continue;
+    for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
+    lo[d] = g->n[d] - 1;
+    PetscCall(VecGetArrayRead(ul[d], &v));
+    PetscCall(VecGetArray(rhs[d], &r));
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = lo[1]; j < hi[1]; j++)
+        for (PetscInt i = lo[0]; i < hi[0]; i++) {
+          PetscInt c = FGBoxIndex(b, i, j, k);
+          r[FGBoxOwnedIndex(b, i, j, k)] = coef * (v[c] - v[c - b->s[d]]);
+        }
+    PetscCall(VecRestoreArrayRead(ul[d], &v));
+    PetscCall(VecRestoreArray(rhs[d], &r));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

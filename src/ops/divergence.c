@@ -1,0 +1,30 @@
+/*
+  Divergence at cell centres:  (D u)(c) = sum_a ( u_a(c) - u_a(c - e_a) ) / h_a .
+  u_a(c - e_a) on the lower boundary is the ghost (boundary face) value of FGOpFillBoundary.
+  Linear; with the gradient below, D G is the pressure Laplacian of include/fg/poisson.h.
+*/
+#include <fg/ops.h>
+
+PetscErrorCode FGOpDivergence(FGGrid g, Vec ul[], Vec div)
+{
+  const FGBox *bx = &g->box;
+  PetscScalar *r;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecSet(div, 0.0));
+  PetscCall(VecGetArray(div, &r));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *ua;
+    const PetscInt     sa = bx->s[a];
+    const PetscReal    q  = 1.0 / g->h[a];
+    PetscCall(VecGetArrayRead(ul[a], &ua));
+    for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+      for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++) {
+        const PetscInt c0 = FGBoxIndex(bx, 0, j, k), o0 = FGBoxOwnedIndex(bx, 0, j, k);
+        for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) r[o0 + i] += q * (ua[c0 + i] - ua[c0 + i - sa]);
+      }
+    PetscCall(VecRestoreArrayRead(ul[a], &ua));
+  }
+  PetscCall(VecRestoreArray(div, &r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

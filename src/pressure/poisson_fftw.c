@@ -1,0 +1,235 @@
+/*
+  Direct pressure Poisson solver: FFTW-MPI real-to-real transforms (the CaNS approach).
+
+  In one direction with n cells of width h, the closed 1D operator
+  $(L_1 x)_j = (x_{j+1} - 2x_j + x_{j-1})/h^2$, $j = 0..n-1$, has a complete set of
+  eigenvectors that FFTW's real-to-real kinds project onto, with eigenvalues
+
+  $$ \lambda_m = -\frac{4}{h^2} \sin^2\frac{\theta_m}{2}, $$
+
+    boundary (lo-hi)       eigenvector (j = 0..n-1)       theta_m, m = 0..n-1     forward   inverse   N
+    periodic               cos, sin of 2 pi m j / n       2 pi min(m, n-m) / n    R2HC      HC2R      n
+    Neumann-Neumann        cos(pi m (j+1/2) / n)          pi m / n                REDFT10   REDFT01   2n
+    Dirichlet-Dirichlet    sin(pi (m+1) (j+1/2) / n)      pi (m+1) / n            RODFT10   RODFT01   2n
+    Neumann-Dirichlet      cos(pi (m+1/2) (j+1/2) / n)    pi (m+1/2) / n          REDFT11   REDFT11   2n
+    Dirichlet-Neumann      sin(pi (m+1/2) (j+1/2) / n)    pi (m+1/2) / n          RODFT11   RODFT11   2n
+
+  (checked: each eigenvector is even about the face, $x_{-1} = x_0$, where the face is Neumann
+  and odd, $x_{-1} = -x_0$, where it is Dirichlet, so the ghost closure of poisson.c holds
+  exactly; FFTW's unnormalized forward-then-inverse pair multiplies by the logical size N; the
+  R2HC output m > n/2 holds the sine part of mode n-m, with the same eigenvalue).
+  Since $L = \sum_d I \otimes .. \otimes L_{1,d} \otimes .. \otimes I$, the separable transform
+  $T$ (one kind per direction) diagonalizes $L$, and
+
+  $$ x = T^{-1} \, \mathrm{diag}\Big(\frac{1}{\sum_d \lambda_{m_d}}\Big) \, T b, \qquad
+     T^{-1} = \frac{1}{\prod_d N_d} \, T_{\mathrm{inverse\ kinds}}. $$
+
+  The product of the $1/\lambda$ and $1/\prod N_d$ is precomputed once per point of the local
+  spectral block. Without a Dirichlet face, the mode $m = 0$ in every direction has
+  $\lambda = 0$: its factor is set to zero. Its coefficient is $\sum_c b_c$ (times a constant),
+  so zeroing it *is* the removal of the mean of b, and the result has zero mean: $x = L^+ b$.
+  No separate mean removal is done (it would change nothing but the rounding).
+
+  Layout. The grid's slab decomposition is FFTW-MPI's: the row-major array a[k][j][i] (3D) or
+  a[j][i] (2D) is distributed along its first (slowest) dimension with FFTW's local_n0, so the
+  owned part of a global Vec is FFTW's local input block. The forward plan uses
+  FFTW_MPI_TRANSPOSED_OUT, so the spectral block is the array with its first two dimensions
+  swapped, [n1][n0][n2] = (y, z, x) in 3D and (x, y) in 2D, distributed along n1 (local_n1 rows
+  from local_1_start); the inverse plan takes that layout with FFTW_MPI_TRANSPOSED_IN, so no
+  transpose back is needed (two global transposes per solve instead of four).
+
+  Plans (FFTW_MEASURE by default; -fg_fftw_planner estimate|measure|patient|exhaustive), the two
+  buffers (fftw_alloc_real(alloc_local)) and the factors are made once in SetUp; a solve copies b
+  into the input buffer, runs forward, scales, inverse, and copies out. No allocation or planning
+  happens in a solve.
+
+  Transpose. S is a function of the symmetric L (its inverse, or its pseudo-inverse, which is
+  symmetric too), so S^T = S and SolveTranspose is the same solve. tests/poisson checks
+  <S b1, b2> = <b1, S^T b2> to 1e-12.
+*/
+#include "poissonimpl.h"
+#include <fftw3-mpi.h>
+
+typedef struct {
+  fftw_plan     fwd, bwd;
+  double       *in, *out; /* input (physical) and spectral buffers, alloc_local each */
+  double       *factor;   /* 1/(lambda prod N_d) over the local spectral block; 0 at the null mode */
+  ptrdiff_t     nin;      /* local input points: local_n0 * n1 * n2 */
+  ptrdiff_t     nout;     /* local spectral points: local_n1 * n0 * n2 */
+  unsigned      planner;  /* FFTW_ESTIMATE, FFTW_MEASURE, ... */
+  fftw_r2r_kind kf[3], kb[3]; /* forward and inverse kinds per row-major dimension */
+} FGPoisson_FFTW;
+
+/* The forward and inverse FFTW kinds of one direction with boundary pair (lo, hi). */
+static PetscErrorCode FGPoissonFFTWKinds_Private(FGPoissonBC lo, FGPoissonBC hi, fftw_r2r_kind *kf, fftw_r2r_kind *kb)
+{
+  PetscFunctionBeginUser;
+  if (lo == FG_PBC_PERIODIC) *kf = FFTW_R2HC, *kb = FFTW_HC2R;
+  else if (lo == FG_PBC_NEUMANN && hi == FG_PBC_NEUMANN) *kf = FFTW_REDFT10, *kb = FFTW_REDFT01;
+  else if (lo == FG_PBC_DIRICHLET && hi == FG_PBC_DIRICHLET) *kf = FFTW_RODFT10, *kb = FFTW_RODFT01;
+  else if (lo == FG_PBC_NEUMANN && hi == FG_PBC_DIRICHLET) *kf = FFTW_REDFT11, *kb = FFTW_REDFT11;
+  else *kf = FFTW_RODFT11, *kb = FFTW_RODFT11; /* Dirichlet-Neumann */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* theta_m/2 of mode m of an n-cell direction with boundary pair (lo, hi); see the table above. */
+static PetscReal FGPoissonFFTWHalfTheta_Private(FGPoissonBC lo, FGPoissonBC hi, PetscInt n, PetscInt m)
+{
+  if (lo == FG_PBC_PERIODIC) return PETSC_PI * (PetscReal)PetscMin(m, n - m) / (PetscReal)n;
+  if (lo == FG_PBC_NEUMANN && hi == FG_PBC_NEUMANN) return 0.5 * PETSC_PI * (PetscReal)m / (PetscReal)n;
+  if (lo == FG_PBC_DIRICHLET && hi == FG_PBC_DIRICHLET) return 0.5 * PETSC_PI * (PetscReal)(m + 1) / (PetscReal)n;
+  return 0.5 * PETSC_PI * ((PetscReal)m + 0.5) / (PetscReal)n; /* mixed */
+}
+
+static PetscErrorCode FGPoissonFFTWPlanner_Private(unsigned *flags)
+{
+  const char *const names[] = {"estimate", "measure", "patient", "exhaustive"};
+  const unsigned    value[] = {FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT, FFTW_EXHAUSTIVE};
+  PetscInt          which   = 1;
+  PetscBool         set;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetEList(NULL, NULL, "-fg_fftw_planner", names, 4, &which, &set));
+  *flags = value[which];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
+{
+  FGPoisson_FFTW *f   = (FGPoisson_FFTW *)p->data;
+  const FGGrid    g   = p->grid;
+  const PetscInt  dim = g->dim;
+  ptrdiff_t       nn[3], alloc_local, local_n0, local_0_start, local_n1, local_1_start;
+  PetscInt        phys[3]; /* physical direction of row-major dimension a */
+  PetscReal      *lam[3] = {NULL, NULL, NULL}, norm = 1.0;
+  PetscBool       zero[3]; /* mode 0 of direction d has lambda = 0 */
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < dim; a++) {
+    phys[a] = dim - 1 - a;
+    nn[a]   = (ptrdiff_t)g->n[phys[a]];
+    PetscCall(FGPoissonFFTWKinds_Private(p->bc[phys[a]][0], p->bc[phys[a]][1], &f->kf[a], &f->kb[a]));
+  }
+  alloc_local = fftw_mpi_local_size_many_transposed((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &local_n0, &local_0_start, &local_n1, &local_1_start);
+  /* The grid made its slabs with the same call; check that its DMDA really matches. */
+  {
+    PetscBool match = (PetscBool)((PetscInt)local_0_start == g->box.lo[dim - 1] && (PetscInt)(local_0_start + local_n0) == g->box.hi[dim - 1]);
+    for (PetscInt d = 0; d < dim - 1; d++) match = (PetscBool)(match && g->box.lo[d] == 0 && g->box.hi[d] == g->n[d]);
+    PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Poisson (FFTW): the grid's slab [%" PetscInt_FMT ", %" PetscInt_FMT ") along %c is not FFTW's [%td, %td)", g->box.lo[dim - 1], g->box.hi[dim - 1], "xyz"[dim - 1], local_0_start, local_0_start + local_n0);
+  }
+  f->nin  = local_n0 * nn[1] * (dim == 3 ? nn[2] : 1);
+  f->nout = local_n1 * nn[0] * (dim == 3 ? nn[2] : 1);
+  f->in   = fftw_alloc_real((size_t)PetscMax(alloc_local, 1));
+  f->out  = fftw_alloc_real((size_t)PetscMax(alloc_local, 1));
+  PetscCheck(f->in && f->out, PETSC_COMM_SELF, PETSC_ERR_MEM, "Poisson (FFTW): fftw_alloc_real(%td) failed", alloc_local);
+
+  PetscCall(FGPoissonFFTWPlanner_Private(&f->planner));
+  f->fwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->kf, f->planner | FFTW_MPI_TRANSPOSED_OUT);
+  PetscCheck(f->fwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_r2r (forward, transposed out) failed (was fftw_mpi_init() called? FGInitialize() does)");
+  f->bwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->kb, f->planner | FFTW_MPI_TRANSPOSED_IN);
+  PetscCheck(f->bwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_r2r (inverse, transposed in) failed");
+
+  /* 1D eigenvalues per physical direction, and the normalisation prod N_d. */
+  for (PetscInt d = 0; d < dim; d++) {
+    const PetscInt  n = g->n[d];
+    const PetscReal c = -4.0 / (g->h[d] * g->h[d]);
+    PetscCall(PetscMalloc1(n, &lam[d]));
+    for (PetscInt m = 0; m < n; m++) {
+      const PetscReal s = PetscSinReal(FGPoissonFFTWHalfTheta_Private(p->bc[d][0], p->bc[d][1], n, m));
+      lam[d][m]         = c * s * s;
+    }
+    zero[d] = (PetscBool)(p->bc[d][0] == FG_PBC_PERIODIC || (p->bc[d][0] == FG_PBC_NEUMANN && p->bc[d][1] == FG_PBC_NEUMANN));
+    norm *= (PetscReal)(p->bc[d][0] == FG_PBC_PERIODIC ? n : 2 * n);
+  }
+
+  /* Factors over the transposed-out block [local_n1 of phys[1]][n0 = phys[0]][n2 = phys[2]]. */
+  PetscCall(PetscMalloc1(PetscMax(f->nout, 1), &f->factor));
+  {
+    const PetscInt  d1 = phys[1], d0 = phys[0], d2 = dim == 3 ? phys[2] : -1;
+    const PetscInt  n0 = (PetscInt)nn[0], n2 = dim == 3 ? (PetscInt)nn[2] : 1;
+    PetscInt        c  = 0;
+    for (PetscInt r = 0; r < (PetscInt)local_n1; r++) {
+      const PetscInt m1 = (PetscInt)local_1_start + r;
+      for (PetscInt m0 = 0; m0 < n0; m0++) {
+        for (PetscInt m2 = 0; m2 < n2; m2++, c++) {
+          PetscReal l      = lam[d1][m1] + lam[d0][m0] + (d2 >= 0 ? lam[d2][m2] : 0.0);
+          PetscBool isnull = (PetscBool)(zero[d1] && zero[d0] && (d2 < 0 || zero[d2]) && m1 == 0 && m0 == 0 && m2 == 0);
+          f->factor[c]     = isnull ? 0.0 : 1.0 / (l * norm);
+        }
+      }
+    }
+    PetscCheck(c == (PetscInt)f->nout, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Poisson (FFTW): spectral block size mismatch");
+  }
+  for (PetscInt d = 0; d < dim; d++) PetscCall(PetscFree(lam[d]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = L^{-1} b (or L^+ b): copy in, forward, scale by the precomputed factors, inverse, copy out. */
+static PetscErrorCode FGPoissonSolve_FFTW(FGPoisson p, Vec b, Vec x)
+{
+  FGPoisson_FFTW    *f = (FGPoisson_FFTW *)p->data;
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+  PetscInt           nloc;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(b, &nloc));
+  PetscCheck((ptrdiff_t)nloc == f->nin, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Poisson (FFTW): the rhs has %" PetscInt_FMT " local entries, the slab %td", nloc, f->nin);
+  PetscCall(PetscLogEventBegin(FG_EVENT_PoissonSolveFFTW, b, x, 0, 0));
+  PetscCall(VecGetArrayRead(b, &ba));
+  PetscCall(PetscArraycpy(f->in, ba, nloc));
+  PetscCall(VecRestoreArrayRead(b, &ba));
+
+  fftw_execute(f->fwd); /* 1. b_hat = T b (spectral block, transposed) */
+  {
+    double *restrict       o = f->out; /* 2. x_hat = b_hat / (lambda prod N_d) */
+    const double *restrict s = f->factor;
+    for (ptrdiff_t i = 0; i < f->nout; i++) o[i] *= s[i];
+  }
+  fftw_execute(f->bwd); /* 3. x = T_inverse x_hat */
+
+  PetscCall(VecGetArrayWrite(x, &xa));
+  PetscCall(PetscArraycpy(xa, f->in, nloc));
+  PetscCall(VecRestoreArrayWrite(x, &xa));
+  p->its = 0;
+  PetscCall(PetscLogEventEnd(FG_EVENT_PoissonSolveFFTW, b, x, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* S^T = S: the solve is a function of the symmetric L (see the header), so the transpose solve
+   is the same solve. Tested by the dot-product test in tests/poisson. */
+static PetscErrorCode FGPoissonSolveTranspose_FFTW(FGPoisson p, Vec b, Vec x)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGPoissonSolve_FFTW(p, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGPoissonDestroy_FFTW(FGPoisson p)
+{
+  FGPoisson_FFTW *f = (FGPoisson_FFTW *)p->data;
+
+  PetscFunctionBeginUser;
+  if (f->fwd) fftw_destroy_plan(f->fwd);
+  if (f->bwd) fftw_destroy_plan(f->bwd);
+  if (f->in) fftw_free(f->in);
+  if (f->out) fftw_free(f->out);
+  PetscCall(PetscFree(f->factor));
+  PetscCall(PetscFree(p->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGPoissonCreate_FFTW(FGPoisson p)
+{
+  FGPoisson_FFTW *f;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&f));
+  p->data               = f;
+  p->ops.setup          = FGPoissonSetUp_FFTW;
+  p->ops.solve          = FGPoissonSolve_FFTW;
+  p->ops.solvetranspose = FGPoissonSolveTranspose_FFTW;
+  p->ops.settolerances  = NULL;
+  p->ops.destroy        = FGPoissonDestroy_FFTW;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

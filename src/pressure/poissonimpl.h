@@ -1,0 +1,37 @@
+/* Private: the FGPoisson object shared by src/pressure/poisson.c (common API, dispatch, Apply)
+   and its two implementations, poisson_fftw.c and poisson_ksp.c (the PETSc impl.h pattern). */
+#ifndef FG_POISSONIMPL_H
+#define FG_POISSONIMPL_H
+
+#include <fg/poisson.h>
+
+typedef struct {
+  PetscErrorCode (*setup)(FGPoisson);
+  PetscErrorCode (*solve)(FGPoisson, Vec, Vec);
+  PetscErrorCode (*solvetranspose)(FGPoisson, Vec, Vec);
+  PetscErrorCode (*settolerances)(FGPoisson); /* push rtol/max_it into a set-up solver (may be NULL) */
+  PetscErrorCode (*destroy)(FGPoisson);
+} FGPoissonOps;
+
+struct _p_FGPoisson {
+  FGGrid        grid;
+  FGPoissonType type;
+  FGPoissonBC   bc[3][2];
+  PetscBool     singular; /* no Dirichlet face: the constants are the null space */
+  PetscBool     setupcalled;
+  PetscReal     rtol;     /* KSP relative tolerance (default 1e-10) */
+  PetscInt      max_it;   /* KSP iteration limit (default 500) */
+  PetscInt      its;      /* iterations of the last solve (0 for FFTW) */
+  FGPoissonOps  ops;
+  void         *data;     /* the implementation's context */
+};
+
+/* Log events, registered once by FGPoissonInitializePackage_Private (poisson.c). */
+PETSC_INTERN PetscLogEvent FG_EVENT_PoissonSolveFFTW, FG_EVENT_PoissonSolveKSP, FG_EVENT_PoissonSetUp, FG_EVENT_PoissonApply;
+
+PETSC_INTERN PetscErrorCode FGPoissonCreate_FFTW(FGPoisson);
+PETSC_INTERN PetscErrorCode FGPoissonCreate_KSP(FGPoisson);
+/* Subtract the mean of a global Vec of the grid (collective). */
+PETSC_INTERN PetscErrorCode FGPoissonRemoveMean_Private(FGPoisson, Vec);
+
+#endif

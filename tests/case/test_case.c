@@ -1,0 +1,584 @@
+/*
+  Unit test of the case module (src/case): good cases parse to the right values with every
+  default filled in, --set overrides, the resolved YAML round-trips to the same case and hash,
+  and every class of input error is FG_ERR_INPUT, on every rank, with the expected
+  "FILE:LINE: KEY: ..." text.
+
+  Sample runs:
+    mpiexec -n 1 ./test_case
+    mpiexec -n 3 ./test_case
+*/
+#include <fg/case.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static PetscMPIInt rank, size;
+static PetscInt    nfail, nchecks;
+static char        errmsg[4096];
+
+/* Records the first message of an error instead of printing a traceback. */
+static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  if (p == PETSC_ERROR_INITIAL) snprintf(errmsg, sizeof(errmsg), "%s", mess ? mess : "");
+  return n;
+}
+
+#define CHECK(cond, ...) \
+  do { \
+    nchecks++; \
+    if (!(cond)) { \
+      nfail++; \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%d] FAIL line %d: %s: ", (int)rank, __LINE__, #cond)); \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, __VA_ARGS__)); \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
+    } \
+  } while (0)
+
+#define CLOSE(a, b) (PetscAbsReal((PetscReal)(a) - (PetscReal)(b)) <= 1e-14 * PetscMax(1.0, PetscAbsReal((PetscReal)(b))))
+
+/* Load text that must be valid. */
+static PetscErrorCode LoadOK(int line, const char *name, const char *text, PetscInt nset, const char *const sets[], FGCase *c)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  errmsg[0] = '\0';
+  PetscCall(PetscPushErrorHandler(RecordError, NULL));
+  ierr = FGCaseLoadString(PETSC_COMM_WORLD, name, text, nset, sets, c);
+  PetscCall(PetscPopErrorHandler());
+  nchecks++;
+  if (ierr) {
+    nfail++;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%d] FAIL line %d: unexpected error %d: %s\n", (int)rank, line, (int)ierr, errmsg));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The outcome of a load, and its message. */
+static PetscErrorCode Expect(int line, PetscErrorCode ierr, PetscErrorCode code, const char *expect)
+{
+  PetscFunctionBeginUser;
+  nchecks++;
+  if (ierr != code || !strstr(errmsg, expect)) {
+    nfail++;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%d] FAIL line %d: expected error %d with \"%s\"\n       got error %d: \"%s\"\n", (int)rank, line, (int)code, expect, (int)ierr, errmsg));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Load text that must fail with FG_ERR_INPUT and a message containing `expect`. */
+static PetscErrorCode LoadBad(int line, const char *text, PetscInt nset, const char *const sets[], const char *expect)
+{
+  FGCase        *c;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  errmsg[0] = '\0';
+  PetscCall(PetscPushErrorHandler(RecordError, NULL));
+  ierr = FGCaseLoadString(PETSC_COMM_WORLD, "t.yaml", text, nset, sets, c);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(Expect(line, ierr, FG_ERR_INPUT, expect));
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define BAD(text, expect)             LoadBad(__LINE__, text, 0, NULL, expect)
+#define BADSET(text, n, sets, expect) LoadBad(__LINE__, text, n, sets, expect)
+
+/* Whether two cases are the same case (every key, the resolved text and the hash). */
+static PetscBool SameCase(const FGCase *a, const FGCase *b)
+{
+  if (strcmp(a->name, b->name) || strcmp(a->description, b->description)) return PETSC_FALSE;
+  if (memcmp(&a->grid, &b->grid, sizeof(a->grid)) || memcmp(&a->flow, &b->flow, sizeof(a->flow)) || memcmp(&a->time, &b->time, sizeof(a->time))) return PETSC_FALSE;
+  if (memcmp(a->boundary, b->boundary, sizeof(a->boundary)) || memcmp(&a->poisson, &b->poisson, sizeof(a->poisson))) return PETSC_FALSE;
+  if (strcmp(a->output.dir, b->output.dir) || a->output.fields_every != b->output.fields_every || a->output.monitor_every != b->output.monitor_every) return PETSC_FALSE;
+  return (PetscBool)(!strcmp(a->resolved, b->resolved) && a->hash == b->hash);
+}
+
+/* The resolved text must load again (under the same name) to the same case. */
+static PetscErrorCode RoundTrip(int line, const char *name, const FGCase *c)
+{
+  FGCase *r;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&r));
+  PetscCall(LoadOK(line, name, c->resolved, 0, NULL, r));
+  nchecks++;
+  if (!SameCase(c, r)) {
+    nfail++;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%d] FAIL line %d: round trip differs\n--- first\n%s--- again\n%s", (int)rank, line, c->resolved, r->resolved));
+  }
+  PetscCall(PetscFree(r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define G2 "grid:\n  cells: [8, 8]\n  lengths: [1, 1]\n"
+#define OK_IC "grid: {cells: [8, 8], lengths: [1, 1], periodic: [true, true]}\nflow: {re: 10}\ntime: {dt: 0.1, steps: 5}\n"
+#define F2 "flow:\n  re: 10\n"
+#define T2 "time:\n  dt: 0.1\n  steps: 5\n"
+#define OK2 G2 F2 T2 /* lines 1-8 */
+
+static const char cavity[] = "# the lid-driven cavity\n"
+                             "grid:\n"
+                             "  cells: [64, 64]\n"
+                             "  lengths: [1.0, 1.0]\n"
+                             "flow:\n"
+                             "  re: 100\n"
+                             "time:\n"
+                             "  dt: 2.0e-3\n"
+                             "  steps: 500\n"
+                             "boundary:\n"
+                             "  y_hi:\n"
+                             "    type: lid\n"
+                             "    velocity: [1.0, 0.0]\n"
+                             "output:\n"
+                             "  fields_every: 100\n";
+
+static const char channel3d[] = "name: channel\n"
+                                "description: \"a periodic channel\\nwith an inflow\"\n"
+                                "grid:\n"
+                                "  dim: 3\n"
+                                "  cells: [32, 16, 8]\n"
+                                "  lengths: [6.283185307179586, 2, 0.1]\n"
+                                "  origin: [0, -1, 0.5]\n"
+                                "  periodic: [true, false, true]\n"
+                                "flow: {nu: 1.0e-3, u_ref: 1.5, l_ref: 2}\n"
+                                "time: {dt: 0.01, steps: 0, cfl_max: 0.8}\n"
+                                "initial: {type: abc, amplitude: 0.5}\n"
+                                "boundary:\n"
+                                "  y_lo: {type: inflow, velocity: [0, 2.5, 0.25], profile: parabolic}\n"
+                                "  y_hi: {type: outflow}\n"
+                                "  z_lo: {type: periodic}\n"
+                                "poisson: {type: ksp, rtol: 1e-8, max_it: 50}\n"
+                                "output: {dir: /tmp/flowgrad-channel, fields_every: 0, monitor_every: 1}\n";
+
+static PetscErrorCode TestGood(void)
+{
+  FGCase *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  /* 2D, defaults */
+  PetscCall(LoadOK(__LINE__, "cases/cavity/cavity.yaml", cavity, 0, NULL, c));
+  CHECK(!strcmp(c->name, "cavity"), "name %s", c->name);
+  CHECK(!strcmp(c->file, "cases/cavity/cavity.yaml"), "file %s", c->file);
+  CHECK(!strcmp(c->description, ""), "description %s", c->description);
+  CHECK(c->grid.dim == 2, "dim %d", (int)c->grid.dim);
+  CHECK(c->grid.cells[0] == 64 && c->grid.cells[1] == 64 && c->grid.cells[2] == 1, "cells");
+  CHECK(c->grid.lengths[0] == 1.0 && c->grid.lengths[1] == 1.0, "lengths");
+  CHECK(c->grid.origin[0] == 0 && c->grid.origin[1] == 0, "origin");
+  CHECK(!c->grid.periodic[0] && !c->grid.periodic[1], "periodic");
+  CHECK(c->flow.re == 100 && CLOSE(c->flow.nu, 0.01) && c->flow.u_ref == 1 && c->flow.l_ref == 1, "flow %g %g", (double)c->flow.re, (double)c->flow.nu);
+  CHECK(c->time.dt == 2.0e-3 && c->time.steps == 500 && c->time.cfl_max == 1, "time");
+  CHECK(c->initial.type == FG_IC_REST, "initial.type");
+  CHECK(strstr(c->resolved, "initial:\n  type: rest\nboundary:\n") != NULL, "resolved initial:\n%s", c->resolved);
+  CHECK(c->boundary[0][0].kind == FG_BC_WALL && c->boundary[0][1].kind == FG_BC_WALL && c->boundary[1][0].kind == FG_BC_WALL, "walls");
+  CHECK(c->boundary[1][1].kind == FG_BC_LID && c->boundary[1][1].velocity[0] == 1.0 && c->boundary[1][1].velocity[1] == 0.0, "lid");
+  CHECK(c->boundary[1][1].profile == FG_PROFILE_UNIFORM, "profile");
+  CHECK(c->poisson.type == FG_POISSON_FFTW && c->poisson.rtol == 1e-10 && c->poisson.max_it == 500, "poisson");
+  CHECK(!strcmp(c->output.dir, "out/cavity") && c->output.fields_every == 100 && c->output.monitor_every == 10, "output %s", c->output.dir);
+  CHECK(strstr(c->output.dir_from, "output.dir (default)") != NULL, "dir_from %s", c->output.dir_from);
+  CHECK(strstr(c->resolved, "boundary:\n  x_lo:\n    type: wall\n") != NULL, "resolved nesting:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "  y_hi:\n    type: lid\n    velocity: [1, 0]\n") != NULL, "resolved lid:\n%s", c->resolved);
+  CHECK(!strstr(c->resolved, "z_lo") && !strstr(c->resolved, "profile"), "resolved has keys that do not apply:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "  nu: 0.01\n  re: 100\n") != NULL, "resolved nu, re:\n%s", c->resolved);
+  CHECK(c->hash != 0, "hash");
+  PetscCall(RoundTrip(__LINE__, "cases/cavity/cavity.yaml", c));
+  /* the same text under another name: another default name, output dir and hash */
+  {
+    FGCase *d;
+    PetscCall(PetscNew(&d));
+    PetscCall(LoadOK(__LINE__, "box.yml", cavity, 0, NULL, d));
+    CHECK(!strcmp(d->name, "box") && !strcmp(d->output.dir, "out/box") && d->hash != c->hash, "name from .yml: %s", d->name);
+    PetscCall(PetscFree(d));
+  }
+
+  /* 3D, every key given, nu -> re */
+  PetscCall(LoadOK(__LINE__, "c3.yaml", channel3d, 0, NULL, c));
+  CHECK(!strcmp(c->name, "channel") && !strcmp(c->description, "a periodic channel\nwith an inflow"), "name %s", c->name);
+  CHECK(c->grid.dim == 3 && c->grid.cells[0] == 32 && c->grid.cells[1] == 16 && c->grid.cells[2] == 8, "cells");
+  CHECK(c->grid.lengths[0] == 6.283185307179586 && c->grid.lengths[2] == 0.1, "lengths");
+  CHECK(c->grid.origin[1] == -1 && c->grid.origin[2] == 0.5, "origin");
+  CHECK(c->grid.periodic[0] && !c->grid.periodic[1] && c->grid.periodic[2], "periodic");
+  CHECK(c->flow.nu == 1e-3 && CLOSE(c->flow.re, 1.5 * 2 / 1e-3), "re %g", (double)c->flow.re);
+  CHECK(c->time.steps == 0 && c->time.cfl_max == 0.8, "time");
+  CHECK(c->initial.type == FG_IC_ABC && c->initial.amplitude == 0.5, "initial");
+  CHECK(strstr(c->resolved, "initial:\n  type: abc\n  amplitude: 0.5\nboundary:\n") != NULL, "resolved initial:\n%s", c->resolved);
+  CHECK(c->boundary[0][0].kind == FG_BC_PERIODIC && c->boundary[0][1].kind == FG_BC_PERIODIC, "x periodic");
+  CHECK(c->boundary[2][0].kind == FG_BC_PERIODIC && c->boundary[2][1].kind == FG_BC_PERIODIC, "z periodic");
+  CHECK(c->boundary[1][0].kind == FG_BC_INFLOW && c->boundary[1][0].profile == FG_PROFILE_PARABOLIC && c->boundary[1][0].velocity[1] == 2.5 && c->boundary[1][0].velocity[2] == 0.25, "inflow");
+  CHECK(c->boundary[1][1].kind == FG_BC_OUTFLOW, "outflow");
+  CHECK(c->poisson.type == FG_POISSON_KSP && c->poisson.rtol == 1e-8 && c->poisson.max_it == 50, "poisson");
+  CHECK(!strcmp(c->output.dir, "/tmp/flowgrad-channel") && c->output.monitor_every == 1, "output");
+  CHECK(strstr(c->output.dir_from, "c3.yaml:17: output.dir") != NULL, "dir_from %s", c->output.dir_from);
+  CHECK(strstr(c->resolved, "description: \"a periodic channel\\nwith an inflow\"\n") != NULL, "resolved description:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "lengths: [6.283185307179586, 2, 0.1]\n") != NULL, "resolved reals:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "  z_hi:\n    type: periodic\n") != NULL, "resolved z faces:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "  y_lo:\n    type: inflow\n    velocity: [0, 2.5, 0.25]\n    profile: parabolic\n") != NULL, "resolved inflow:\n%s", c->resolved);
+  PetscCall(RoundTrip(__LINE__, "c3.yaml", c));
+
+  /* nu and re both given and agreeing; YAML anchors, aliases and comments are fine */
+  PetscCall(LoadOK(__LINE__, "agree.yaml",
+                   "grid: {cells: &n [8, 8], lengths: [2, 2]}  # comment\n"
+                   "flow: {nu: 0.02, re: 100, l_ref: 2}\n"
+                   "time: {dt: 1, steps: 1}\n",
+                   0, NULL, c));
+  CHECK(c->flow.nu == 0.02 && c->flow.re == 100, "nu/re");
+  /* initial conditions: only the keys of the chosen type */
+  PetscCall(LoadOK(__LINE__, "ic.yaml", OK_IC "initial:\n  type: uniform\n  velocity: [1, -0.5]\n", 0, NULL, c));
+  CHECK(c->initial.type == FG_IC_UNIFORM && c->initial.velocity[0] == 1 && c->initial.velocity[1] == -0.5 && c->initial.velocity[2] == 0, "uniform");
+  CHECK(strstr(c->resolved, "initial:\n  type: uniform\n  velocity: [1, -0.5]\nboundary:") != NULL, "resolved:\n%s", c->resolved);
+  PetscCall(RoundTrip(__LINE__, "ic.yaml", c));
+  PetscCall(LoadOK(__LINE__, "ic.yaml", OK_IC "initial:\n  type: file\n  file: out/a/fields/fields_000100.h5\n", 0, NULL, c));
+  CHECK(c->initial.type == FG_IC_FILE && !strcmp(c->initial.file, "out/a/fields/fields_000100.h5"), "file");
+  PetscCall(RoundTrip(__LINE__, "ic.yaml", c));
+  PetscCall(LoadOK(__LINE__, "ic.yaml", OK_IC "initial: {type: taylor_green}\n", 0, NULL, c));
+  CHECK(c->initial.type == FG_IC_TAYLOR_GREEN && c->initial.amplitude == 1, "taylor_green");
+  /* a BOM, CRLF line ends, non-ASCII UTF-8 text */
+  PetscCall(LoadOK(__LINE__, "crlf.yaml",
+                   "\xef\xbb\xbfname: caf\xc3\xa9\r\n"
+                   "description: \"\xce\xbd = 0.1 \xe2\x80\x94 \\\"quoted\\\"\"\r\n"
+                   "grid: {cells: [8, 8], lengths: [1, 1], periodic: [true, true]}\r\n"
+                   "flow: {nu: 0.1}\r\ntime: {dt: 1, steps: 1}\r\n",
+                   0, NULL, c));
+  CHECK(!strcmp(c->name, "caf\xc3\xa9") && !strcmp(c->description, "\xce\xbd = 0.1 \xe2\x80\x94 \"quoted\""), "utf-8 %s / %s", c->name, c->description);
+  CHECK(c->boundary[0][0].kind == FG_BC_PERIODIC && c->boundary[1][1].kind == FG_BC_PERIODIC, "periodic box");
+  PetscCall(RoundTrip(__LINE__, "crlf.yaml", c));
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestSet(void)
+{
+  FGCase *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  {
+    const char *sets[] = {"flow.re=200",        "grid.cells=[32,48]", "poisson.type=ksp", "time.steps=10", "time.steps=20", " output.monitor_every = 5", "boundary.x_lo.type=inflow",
+                          "boundary.x_lo.velocity=[1, 0]", "boundary.x_lo.profile=parabolic", "description=\"swept\"", "grid.periodic=[false, false]", "output.dir=/tmp/fg out"};
+    PetscCall(LoadOK(__LINE__, "cavity.yaml", cavity, (PetscInt)(sizeof(sets) / sizeof(sets[0])), sets, c));
+    CHECK(c->flow.re == 200 && CLOSE(c->flow.nu, 1.0 / 200), "re %g", (double)c->flow.re);
+    CHECK(c->grid.cells[0] == 32 && c->grid.cells[1] == 48, "cells");
+    CHECK(c->poisson.type == FG_POISSON_KSP, "poisson.type");
+    CHECK(c->time.steps == 20, "later --set wins: %d", (int)c->time.steps);
+    CHECK(c->output.monitor_every == 5, "a key absent from the file");
+    CHECK(c->boundary[0][0].kind == FG_BC_INFLOW && c->boundary[0][0].velocity[0] == 1 && c->boundary[0][0].profile == FG_PROFILE_PARABOLIC, "face added");
+    CHECK(!strcmp(c->description, "swept") && !strcmp(c->output.dir, "/tmp/fg out"), "strings %s %s", c->description, c->output.dir);
+    CHECK(!strcmp(c->output.dir_from, "--set output.dir=/tmp/fg out"), "dir_from %s", c->output.dir_from);
+    PetscCall(RoundTrip(__LINE__, "cavity.yaml", c));
+  }
+  {
+    /* a --set of nu replaces re given by the file; also from a resolved case that has both */
+    const char *sets[] = {"flow.nu=0.001"};
+    FGCase     *r;
+    PetscCall(LoadOK(__LINE__, "cavity.yaml", cavity, 1, sets, c));
+    CHECK(c->flow.nu == 0.001 && CLOSE(c->flow.re, 1000), "nu replaces re: re %g", (double)c->flow.re);
+    PetscCall(PetscNew(&r));
+    PetscCall(LoadOK(__LINE__, "cavity.yaml", c->resolved, 1, (const char *const[]){"flow.re=50"}, r));
+    CHECK(r->flow.re == 50 && CLOSE(r->flow.nu, 0.02), "re replaces nu of the resolved case: nu %g", (double)r->flow.nu);
+    PetscCall(PetscFree(r));
+  }
+  {
+    /* a 2D case made 3D by --set */
+    const char *sets[] = {"grid.cells=[8,8,8]", "grid.lengths=[1,1,1]", "boundary.y_hi.velocity=[1,0,0.5]", "boundary.z_hi.type=slip"};
+    PetscCall(LoadOK(__LINE__, "cavity.yaml", cavity, 4, sets, c));
+    CHECK(c->grid.dim == 3 && c->boundary[2][0].kind == FG_BC_WALL && c->boundary[2][1].kind == FG_BC_SLIP && c->boundary[1][1].velocity[2] == 0.5, "3D by --set");
+    PetscCall(RoundTrip(__LINE__, "cavity.yaml", c));
+  }
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+
+static PetscErrorCode TestErrors(void)
+{
+  PetscFunctionBeginUser;
+  /* keys */
+  PetscCall(BAD("grid:\n  cells: [4, 4]\n  lengths: [1, 1]\n  cels: 3\n", "t.yaml:4: grid.cels: unknown key (did you mean grid.cells?)"));
+  PetscCall(BAD("grids:\n  cells: [4, 4]\n", "t.yaml:1: grids: unknown key (did you mean grid?)"));
+  PetscCall(BAD(OK2 "dt: 0.1\n", "t.yaml:9: dt: unknown key (did you mean time.dt?)"));
+  PetscCall(BAD(OK2 "body:\n  shape: circle\n", "t.yaml:9: body: unknown key (top-level keys: name, description, grid, flow, time, initial, boundary, poisson, output)"));
+  PetscCall(BAD(OK2 "grid.dim: 2\n", "t.yaml:9: grid.dim: unknown key (dotted keys are for --set"));
+  PetscCall(BAD(OK2 "boundary:\n  x_lo:\n    kind: wall\n", "t.yaml:11: boundary.x_lo.kind: unknown key"));
+  PetscCall(BAD(OK2 "? [a, b]\n: 1\n", "t.yaml:9: a key must be a name, got a list"));
+  PetscCall(BAD(G2 "  cells: [4, 4]\n" F2 T2, "t.yaml:4: grid.cells: duplicate key (first at line 2)"));
+  PetscCall(BAD(OK2 "grid:\n  dim: 2\n", "t.yaml:9: grid: duplicate key (first at line 1)"));
+  /* types */
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: many\n", "t.yaml:8: time.steps: expected an integer, got 'many'"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: \"0.1\"\n  steps: 5\n", "t.yaml:7: time.dt: expected a real number, got the quoted string \"0.1\""));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: '5'\n", "t.yaml:8: time.steps: expected an integer, got the quoted string \"5\""));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: 1.5\n", "time.steps: expected an integer, got '1.5'"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: 0x10\n", "time.steps: expected an integer, got '0x10'"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: 10abc\n", "time.steps: expected an integer, got '10abc'"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: 99999999999\n", "time.steps: 99999999999 does not fit in an integer (integer overflow)"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 1.0x\n  steps: 5\n", "t.yaml:7: time.dt: expected a real number, got '1.0x'"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: nan\n  steps: 5\n", "t.yaml:7: time.dt: 'nan': not a finite number"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: .inf\n  steps: 5\n", "time.dt: '.inf': not a finite number"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 1e999\n  steps: 5\n", "time.dt: 1e999 is too large for a double"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0x1p3\n  steps: 5\n", "time.dt: expected a real number, got '0x1p3'"));
+  PetscCall(BAD(G2 F2 "time:\n  dt:\n  steps: 5\n", "t.yaml:7: time.dt: no value (expected a real number)"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: [0.1]\n  steps: 5\n", "t.yaml:7: time.dt: expected a real number, got a list"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: !custom 0.1\n  steps: 5\n", "t.yaml:7: time.dt: YAML tags are not supported"));
+  PetscCall(BAD(OK2 "grid2: 1\n", "grid2: unknown key (did you mean grid?)"));
+  PetscCall(BAD("grid:\n  cells: [8, 8]\n  lengths: [1, 1]\n  periodic: [yes, no]\n" F2 T2, "t.yaml:4: grid.periodic[0]: expected true or false, got 'yes'"));
+  PetscCall(BAD("grid:\n  cells: [8, 8]\n  lengths: [1, 1]\n  periodic: [\"true\", false]\n" F2 T2, "grid.periodic[0]: expected true or false, got the quoted string \"true\""));
+  PetscCall(BAD("grid:\n  cells: 64\n  lengths: [1, 1]\n" F2 T2, "t.yaml:2: grid.cells: expected a list of integers, one per direction (e.g. [64, 64]), got a scalar '64'"));
+  PetscCall(BAD("grid:\n  cells:\n    - 8\n    - [8]\n  lengths: [1, 1]\n" F2 T2, "t.yaml:4: grid.cells[1]: expected an integer, got a list"));
+  PetscCall(BAD(OK2 "poisson:\n  type: fft\n", "t.yaml:10: poisson.type: expected one of fftw, ksp; got 'fft' (did you mean fftw?)"));
+  PetscCall(BAD(OK2 "name:\n", "t.yaml:9: name: no value (expected a string; write \"\" for an empty string)"));
+  PetscCall(BAD(OK2 "name: \"\"\n", "t.yaml:9: name: must not be empty"));
+  PetscCall(BAD(OK2 "name: \"a\\0b\"\n", "t.yaml:9: name: the value holds a NUL character"));
+  PetscCall(BAD(OK2 "name: \"a\\nb\"\n", "t.yaml:9: name: control character 0x0a in the string"));
+  {
+    char text[1024];
+    snprintf(text, sizeof(text), OK2 "name: %0300d\n", 7);
+    PetscCall(BAD(text, "t.yaml:9: name: too long (300 bytes; at most 255)"));
+  }
+  /* ranges */
+  PetscCall(BAD("grid:\n  cells: [-4, 8]\n  lengths: [1, 1]\n" F2 T2, "t.yaml:2: grid.cells[0]: -4 is out of range (must be in [2, 1048576])"));
+  PetscCall(BAD("grid:\n  cells: [8, 0]\n  lengths: [1, 1]\n" F2 T2, "t.yaml:2: grid.cells[1]: 0 is out of range (must be in [2, 1048576])"));
+  PetscCall(BAD("grid:\n  cells: [8, 2000000]\n  lengths: [1, 1]\n" F2 T2, "grid.cells[1]: 2000000 is out of range (must be in [2, 1048576])"));
+  PetscCall(BAD("grid:\n  cells: [8, 8]\n  lengths: [1, -1]\n" F2 T2, "t.yaml:3: grid.lengths[1]: -1 is out of range (must be > 0)"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0\n  steps: 5\n", "t.yaml:7: time.dt: 0 is out of range (must be > 0)"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: -1e-3\n  steps: 5\n", "time.dt: -1e-3 is out of range (must be > 0)"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: -1\n", "time.steps: -1 is out of range (must be >= 0)"));
+  PetscCall(BAD(OK2 "poisson:\n  rtol: 1\n", "t.yaml:10: poisson.rtol: 1 is out of range (must be in (0, 1))"));
+  PetscCall(BAD(OK2 "poisson:\n  max_it: 0\n", "poisson.max_it: 0 is out of range (must be >= 1)"));
+  PetscCall(BAD("grid:\n  dim: 4\n  cells: [8, 8]\n  lengths: [1, 1]\n" F2 T2, "t.yaml:2: grid.dim: 4 is out of range (must be in [2, 3])"));
+  /* list lengths and dimension */
+  PetscCall(BAD("grid:\n  cells: [8, 8]\n  lengths: [1, 1, 1]\n" F2 T2, "t.yaml:3: grid.lengths: 3 entries, but grid.cells has 2 (from t.yaml:2: grid.cells; one entry per direction)"));
+  PetscCall(BAD("grid:\n  dim: 3\n  cells: [8, 8]\n  lengths: [1, 1]\n" F2 T2, "t.yaml:3: grid.cells: 2 entries, but grid.dim is 3"));
+  PetscCall(BAD("grid:\n  cells: [8, 8, 8, 8]\n  lengths: [1, 1]\n" F2 T2, "t.yaml:2: grid.cells: 4 entries; at most 3 (one per direction)"));
+  PetscCall(BAD("grid:\n  cells: [8]\n  lengths: [1]\n" F2 T2, "t.yaml:2: grid.cells: 1 entry, but a case has 2 or 3 dimensions"));
+  PetscCall(BAD("grid:\n  cells: []\n  lengths: [1]\n" F2 T2, "t.yaml:2: grid.cells: empty list"));
+  /* structure */
+  PetscCall(BAD(OK2 "output: out\n", "t.yaml:9: output: expected a section (a mapping of keys), got a scalar"));
+  PetscCall(BAD("grid:\n" F2 T2, "t.yaml:1: grid: expected a section (a mapping of keys), got no value"));
+  PetscCall(BAD("- grid\n- flow\n", "t.yaml:1: the case file must be a mapping of keys (grid:, flow:, time:, ...), got a list"));
+  PetscCall(BAD("just a line\n", "t.yaml:1: the case file must be a mapping of keys (grid:, flow:, time:, ...), got a scalar"));
+  /* missing keys */
+  PetscCall(BAD(G2 F2 "time:\n  steps: 5\n", "t.yaml:6: time.dt: missing required key (section time has no dt)"));
+  PetscCall(BAD(G2 F2, "t.yaml: time.dt: missing required key (the file has no section time)"));
+  PetscCall(BAD("grid:\n  cells: [8, 8]\n" F2 T2, "t.yaml:1: grid.lengths: missing required key (section grid has no lengths)"));
+  PetscCall(BAD(G2 T2 "flow:\n  u_ref: 2\n", "t.yaml:7: flow.nu: missing required key: give flow.nu or flow.re (section flow has neither)"));
+  PetscCall(BAD(G2 T2, "t.yaml: flow.nu: missing required key: give flow.nu or flow.re (the file has no section flow)"));
+  PetscCall(BAD(G2 T2 "flow:\n  re: 100\n  nu: 0.02\n", "t.yaml:8: flow.re: re = 100 disagrees with nu = 0.02 (from t.yaml:9: flow.nu)"));
+  /* YAML and text */
+  PetscCall(BAD("grid:\n  cells: [8, 8\n  lengths: [1, 1]\n", "t.yaml:3:"));
+  PetscCall(BAD("grid:\n  cells: [8, 8\n  lengths: [1, 1]\n", "YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 2)"));
+  PetscCall(BAD("grid:\n\tcells: [8, 8]\n", "t.yaml:2:1: YAML syntax error: found character that cannot start any token"));
+  PetscCall(BAD("grid: {cells: *nope}\n", "YAML syntax error: found undefined alias"));
+  PetscCall(BAD(OK2 "---\nname: other\n", "t.yaml:9: a second YAML document; a case file holds exactly one"));
+  PetscCall(BAD("", "t.yaml:1: empty case file (no keys)"));
+  PetscCall(BAD("# only a comment\n\n", "t.yaml:1: empty case file (no keys, only comments or blank lines)"));
+  PetscCall(BAD(OK2 "name: caf\xe9\n", "t.yaml:9: not UTF-8 text: invalid byte 0xe9 at offset"));
+  PetscCall(BAD(OK2 "name: a\x01z\n", "t.yaml:9: not a text file: control character 0x01 at offset"));
+  PetscCall(BAD("\x7f" "ELF\x02\x01\x01", "t.yaml:1: not a text file: control character 0x7f at offset 0"));
+  /* cross-checks */
+  PetscCall(BAD("grid:\n  cells: [8, 8]\n  lengths: [1, 1]\n  periodic: [true, false]\n" F2 T2 "boundary:\n  x_lo:\n    type: wall\n", "t.yaml:12: boundary.x_lo.type: wall, but x is periodic (grid.periodic), so both x faces must be periodic (or omitted)"));
+  PetscCall(BAD(OK2 "boundary:\n  y_lo: {type: periodic}\n", "t.yaml:10: boundary.y_lo.type: periodic, but y is not a periodic direction"));
+  PetscCall(BAD(OK2 "boundary:\n  z_lo:\n    type: wall\n", "t.yaml:11: boundary.z_lo.type: z faces exist only in 3D cases, and this case is 2D"));
+  PetscCall(BAD(OK2 "boundary:\n  z_hi: {}\n", "t.yaml:10: boundary.z_hi: this face exists only in 3D cases, and this case is 2D"));
+  PetscCall(BAD(OK2 "boundary:\n  y_lo:\n    velocity: [1, 0]\n", "t.yaml:11: boundary.y_lo.velocity: only lid and inflow faces have a velocity; this face is wall (the default: set its type)"));
+  PetscCall(BAD(OK2 "boundary:\n  y_lo:\n    type: slip\n    velocity: [1, 0]\n", "t.yaml:12: boundary.y_lo.velocity: only lid and inflow faces have a velocity; this face is slip"));
+  PetscCall(BAD(OK2 "boundary:\n  y_hi: {type: lid, velocity: [1, 0], profile: parabolic}\n", "t.yaml:10: boundary.y_hi.profile: only inflow faces have a profile; this face is lid"));
+  PetscCall(BAD(OK2 "boundary:\n  y_hi: {type: lid, velocity: [1, 0.5]}\n", "t.yaml:10: boundary.y_hi.velocity: a lid moves in its own plane: the normal (y) component must be 0, got 0.5"));
+  PetscCall(BAD(OK2 "boundary:\n  y_hi: {type: lid, velocity: [1, 0, 0]}\n", "t.yaml:10: boundary.y_hi.velocity: 3 entries, but grid.cells has 2"));
+  PetscCall(BAD(OK2 "initial:\n  amplitude: 2\n", "t.yaml:10: initial.amplitude: only taylor_green and abc have an amplitude; initial.type is rest"));
+  PetscCall(BAD(OK2 "initial:\n  type: abc\n", "t.yaml:10: initial.type: abc is a 3D initial condition, and this case is 2D"));
+  PetscCall(BAD(OK2 "initial:\n  type: file\n", "t.yaml:10: initial.type: file, but initial.file is missing (required for type file)"));
+  PetscCall(BAD(OK2 "time:\n  cfl_max: 0\n", "t.yaml:9: time: duplicate key (first at line 6)"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: 5\n  cfl_max: 0\n", "t.yaml:9: time.cfl_max: 0 is out of range (must be > 0)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestSetErrors(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"grid.cels=4"}, "--set grid.cels=4: unknown key (did you mean grid.cells?)"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"time.dt=abc"}, "--set time.dt=abc: expected a real number, got 'abc'"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"time.dt"}, "--set time.dt: expected KEY=VALUE (no '=')"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"=4"}, "--set =4: expected KEY=VALUE (no key before '=')"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"grid=4"}, "--set grid=4: grid is a section, not a key"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"grid.cells=[4,"}, "--set grid.cells=[4,: YAML syntax error in the value"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"grid.cells=[0,4]"}, "--set grid.cells=[0,4]: grid.cells[0]: 0 is out of range (must be in [2, 1048576])"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"grid.cells=32,32"}, "--set grid.cells=32,32: expected a list of integers"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"time.steps=\"5\""}, "--set time.steps=\"5\": expected an integer, got the quoted string \"5\""));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"time.dt="}, "--set time.dt=: no value (expected a real number)"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"name=a: b"}, "--set name=a: b: expected a string, got a mapping"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"name=a\n---\nb"}, "the value holds more than one YAML document"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"boundary.x_lo.type=periodic"}, "--set boundary.x_lo.type=periodic: periodic, but x is not a periodic direction"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"boundary.z_lo.type=wall"}, "--set boundary.z_lo.type=wall: z faces exist only in 3D cases"));
+  PetscCall(BADSET(OK2, 2, ((const char *const[]){"grid.dim=3", "grid.lengths=[1,1,1]"}), "t.yaml:2: grid.cells: 2 entries, but grid.dim is 3 (from --set grid.dim=3"));
+  PetscCall(BADSET(G2 T2 "flow:\n  re: 10\n  nu: 0.1\n", 1, (const char *const[]){"flow.u_ref=2"}, "t.yaml:8: flow.re: re = 10 disagrees with nu = 0.1 (from t.yaml:9: flow.nu)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* FGCaseLoad from files, FGCasePrepareOutput and FGCaseWriteResolved. */
+static PetscErrorCode TestFiles(void)
+{
+  FGCase        *c, *r;
+  PetscErrorCode ierr;
+  char           file[256], dir[256], big[256], bin[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  PetscCall(PetscNew(&r));
+  snprintf(file, sizeof(file), "test_case_np%d.yaml", (int)size);
+  snprintf(dir, sizeof(dir), "test_case_np%d.out/sub", (int)size);
+  snprintf(big, sizeof(big), "test_case_np%d_big.yaml", (int)size);
+  snprintf(bin, sizeof(bin), "test_case_np%d_bin.yaml", (int)size);
+  if (rank == 0) {
+    FILE *fp = fopen(file, "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", file);
+    fputs(cavity, fp);
+    fclose(fp);
+    fp = fopen(big, "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", big);
+    for (int i = 0; i < 20000; i++) fputs("# a comment line that pads the file beyond the limit of 1 MiB ...\n", fp);
+    fclose(fp);
+    fp = fopen(bin, "wb");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", bin);
+    fwrite("name: x\n\0\0\0\1\2", 1, 13, fp);
+    fclose(fp);
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+
+  /* a file reads like the same text */
+  {
+    const char *sets[1];
+    char        set[300];
+    snprintf(set, sizeof(set), "output.dir=%s", dir);
+    sets[0] = set;
+    PetscCall(PetscPushErrorHandler(RecordError, NULL));
+    ierr = FGCaseLoad(PETSC_COMM_WORLD, file, 1, sets, c);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(__LINE__, ierr, 0, ""));
+    PetscCall(LoadOK(__LINE__, file, cavity, 1, sets, r));
+    CHECK(SameCase(c, r), "file and string differ");
+    snprintf(set, sizeof(set), "test_case_np%d", (int)size);
+    CHECK(!strcmp(c->name, set), "name %s", c->name);
+  }
+  /* output directory and resolved case */
+  PetscCall(FGCasePrepareOutput(PETSC_COMM_WORLD, c));
+  PetscCall(FGCaseWriteResolved(PETSC_COMM_WORLD, c));
+  {
+    char path[300];
+    snprintf(path, sizeof(path), "%s/case.resolved.yaml", dir);
+    PetscCall(PetscPushErrorHandler(RecordError, NULL));
+    ierr = FGCaseLoad(PETSC_COMM_WORLD, path, 0, NULL, r);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(__LINE__, ierr, 0, ""));
+    CHECK(!strcmp(r->resolved, c->resolved) && r->hash == c->hash, "resolved file differs");
+    if (rank == 0) {
+      struct stat st;
+      snprintf(path, sizeof(path), "%s/case.resolved.yaml.tmp", dir);
+      CHECK(stat(path, &st) != 0, "the .tmp file is left behind");
+    }
+  }
+  /* output directory errors */
+  {
+    const char *sets[] = {"output.dir=/proc/fg-no/x"};
+    PetscCall(LoadOK(__LINE__, "t.yaml", cavity, 1, sets, r));
+    PetscCall(PetscPushErrorHandler(RecordError, NULL));
+    ierr = FGCasePrepareOutput(PETSC_COMM_WORLD, r);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(__LINE__, ierr, FG_ERR_INPUT, "--set output.dir=/proc/fg-no/x: cannot use /proc/fg-no/x as the output directory: cannot create directory /proc/fg-no"));
+    PetscCall(PetscPushErrorHandler(RecordError, NULL));
+    ierr = FGCaseWriteResolved(PETSC_COMM_WORLD, r);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(__LINE__, ierr, FG_ERR_IO_WRITE, "cannot write the resolved case /proc/fg-no/x/case.resolved.yaml: open failed"));
+  }
+  {
+    char text[1024];
+    snprintf(text, sizeof(text), OK2 "output:\n  dir: %s/below\n", file); /* a path under a regular file */
+    PetscCall(LoadOK(__LINE__, "t.yaml", text, 0, NULL, r));
+    PetscCall(PetscPushErrorHandler(RecordError, NULL));
+    ierr = FGCasePrepareOutput(PETSC_COMM_WORLD, r);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(Expect(__LINE__, ierr, FG_ERR_INPUT, "t.yaml:10: output.dir: cannot use"));
+    PetscCall(Expect(__LINE__, ierr, FG_ERR_INPUT, "exists and is not a directory"));
+  }
+  /* file errors */
+  {
+    struct {
+      const char *file, *expect;
+    } bad[] = {
+      {"no-such-case.yaml", "no-such-case.yaml: cannot open the case file: No such file or directory"},
+      {".",                 ".: is a directory, not a case file"                                     },
+      {"/dev/null",         "/dev/null: not a regular file"                                          },
+      {big,                 "too large ("                                                            },
+      {bin,                 ":2: not a text file: NUL byte at offset 8 (a binary file?)"             },
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+      PetscCall(PetscPushErrorHandler(RecordError, NULL));
+      ierr = FGCaseLoad(PETSC_COMM_WORLD, bad[i].file, 0, NULL, r);
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(Expect(__LINE__, ierr, FG_ERR_INPUT, bad[i].expect));
+    }
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  if (rank == 0) {
+    char path[300];
+    snprintf(path, sizeof(path), "%s/case.resolved.yaml", dir);
+    (void)remove(path);
+    (void)remove(dir);
+    snprintf(path, sizeof(path), "test_case_np%d.out", (int)size);
+    (void)remove(path);
+    (void)remove(file);
+    (void)remove(big);
+    (void)remove(bin);
+  }
+  PetscCall(PetscFree(c));
+  PetscCall(PetscFree(r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Markdown table: one row per table key, with the columns the README shows. */
+static PetscErrorCode TestPrintKeys(void)
+{
+  FILE  *fp;
+  char   text[32768];
+  size_t n;
+  int    rows = 0;
+
+  PetscFunctionBeginUser;
+  if (rank != 0) PetscFunctionReturn(PETSC_SUCCESS);
+  fp = tmpfile();
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "tmpfile() failed");
+  PetscCall(FGCasePrintKeys(fp));
+  rewind(fp);
+  n       = fread(text, 1, sizeof(text) - 1, fp);
+  text[n] = '\0';
+  fclose(fp);
+  for (const char *p = strstr(text, "\n| `"); p; p = strstr(p + 1, "\n| `")) rows++;
+  CHECK(strstr(text, "| key | type | default | range | description |\n|---|---|---|---|---|\n") != NULL, "header:\n%s", text);
+  CHECK(strstr(text, "| `grid.cells` | int list | **required** | [2, 1048576] | Cells per direction |\n") != NULL, "grid.cells row:\n%s", text);
+  CHECK(strstr(text, "| `poisson.rtol` | real | `1e-10` | (0, 1) |") != NULL, "rtol row");
+  CHECK(strstr(text, "| `boundary.<face>.type` | enum | `periodic` on a periodic axis, else `wall` | `periodic`, `wall`, `lid`, `slip`, `inflow`, `outflow` |") != NULL, "face row");
+  CHECK(rows == 27, "%d rows", rows);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt total[2], mine[2];
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(TestGood());
+  PetscCall(TestSet());
+  PetscCall(TestErrors());
+  PetscCall(TestSetErrors());
+  PetscCall(TestFiles());
+  PetscCall(TestPrintKeys());
+  mine[0] = nfail, mine[1] = nchecks;
+  PetscCallMPI(MPI_Allreduce(mine, total, 2, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_case: %" PetscInt_FMT " checks on %d ranks, %" PetscInt_FMT " failed\n", total[1], (int)size, total[0]));
+  PetscCall(PetscFinalize());
+  return total[0] ? 1 : 0;
+}

@@ -1,0 +1,114 @@
+# Case-file tests (src/case): the unit test, bad input through the flowgrad executable (exit code 2
+# and a message that names the file, line and key, once, at 1 and 2 ranks), and the README table.
+#
+#   ctest -R case --output-on-failure
+set(FG_CASE_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/case)
+set(FG_CASE_BAD ${FG_CASE_TESTS}/bad)
+set(FG_CASE_GOOD ${FG_CASE_TESTS}/good.yaml)
+
+fg_add_test_exe(NAME test_case SOURCES ${FG_CASE_TESTS}/test_case.c)
+fg_add_mpi_test(NAME case_unit NP 1 3 COMMAND test_case LABELS case TIMEOUT 120)
+
+# fg_case_expect(NAME <name> NP <n...> CODE <exit code> REGEX <regex> ARGS <flowgrad arguments...>)
+#   One test per rank count, case_<name>_np<n>: `mpiexec -n <n> flowgrad ARGS` must exit with
+#   exactly CODE and print exactly one line matching REGEX (tests/case/expect_exit.sh). mpiexec
+#   runs inside the driver, so the test sees what a user sees: the job's exit code and its output.
+function(fg_case_expect)
+  cmake_parse_arguments(A "" "NAME;CODE;REGEX" "NP;ARGS" ${ARGN})
+  foreach(np IN LISTS A_NP)
+    set(t case_${A_NAME}_np${np})
+    add_test(NAME ${t}
+             COMMAND /bin/sh ${FG_CASE_TESTS}/expect_exit.sh ${A_CODE} ${A_REGEX} --
+                     ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${FLOWGRAD_MPIEXEC_FLAGS}
+                     $<TARGET_FILE:flowgrad> ${A_ARGS}
+             WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+    set_tests_properties(${t} PROPERTIES TIMEOUT 60 PROCESSORS ${np} LABELS "mpi;case")
+    if(FLOWGRAD_SANITIZE)
+      set_tests_properties(${t} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+    endif()
+  endforeach()
+endfunction()
+
+# A bad case file: `flowgrad info tests/case/bad/<file>.yaml` exits 2 with "<file>.yaml:<line>: <key>: ...".
+function(fg_case_bad name np regex)
+  fg_case_expect(NAME bad_${name} NP ${np} CODE 2 REGEX "${regex}" ARGS info ${FG_CASE_BAD}/${name}.yaml)
+endfunction()
+
+# A file over 1 MiB, made here rather than kept in the repository.
+set(FG_CASE_LARGE ${CMAKE_CURRENT_BINARY_DIR}/case_too_large.yaml)
+if(NOT EXISTS ${FG_CASE_LARGE})
+  string(REPEAT "# padding: a case file is at most 1 MiB, and this one is larger than that.....\n" 14000 _pad)
+  file(WRITE ${FG_CASE_LARGE} "${_pad}")
+endif()
+
+# keys, types and ranges
+fg_case_bad(unknown_key      "1;2" [=[unknown_key\.yaml:3: grid\.cels: unknown key \(did you mean grid\.cells\?\)]=])
+fg_case_bad(unknown_section  1     [=[unknown_section\.yaml:4: optimiser: unknown key \(top-level keys: name, ]=])
+fg_case_bad(duplicate_key    "1;2" [=[duplicate_key\.yaml:4: grid\.cells: duplicate key \(first at line 2\)]=])
+fg_case_bad(string_for_int   1     [=[string_for_int\.yaml:5: time\.steps: expected an integer, got 'ten']=])
+fg_case_bad(quoted_number    1     [=[quoted_number\.yaml:4: time\.dt: expected a real number, got the quoted string "0\.01"]=])
+fg_case_bad(bool_garbage     1     [=[bool_garbage\.yaml:4: grid\.periodic\[0\]: expected true or false, got 'yes']=])
+fg_case_bad(negative_cells   1     [=[negative_cells\.yaml:2: grid\.cells\[1\]: -16 is out of range \(must be in \[2, 1048576\]\)]=])
+fg_case_bad(zero_cells       1     [=[zero_cells\.yaml:2: grid\.cells\[0\]: 0 is out of range \(must be in \[2, 1048576\]\)]=])
+fg_case_bad(dt_zero          1     [=[dt_zero\.yaml:4: time\.dt: 0 is out of range \(must be > 0\)]=])
+fg_case_bad(int_overflow     1     [=[int_overflow\.yaml:5: time\.steps: 4294967296 does not fit in an integer]=])
+fg_case_bad(nan              1     [=[nan\.yaml:4: time\.dt: '\.nan': not a finite number]=])
+fg_case_bad(trailing_junk    1     [=[trailing_junk\.yaml:4: time\.dt: expected a real number, got '1e-3s']=])
+fg_case_bad(bad_enum         1     [=[bad_enum\.yaml:5: poisson\.type: expected one of fftw, ksp; got 'fft' \(did you mean fftw\?\)]=])
+fg_case_bad(list_length      1     [=[list_length\.yaml:3: grid\.lengths: 3 entries, but grid\.cells has 2]=])
+fg_case_bad(missing_required "1;2" [=[missing_required\.yaml:3: time\.dt: missing required key \(section time has no dt\)]=])
+# structure, YAML and the file itself
+fg_case_bad(section_scalar   1     [=[section_scalar\.yaml:3: time: expected a section \(a mapping of keys\), got a scalar '10']=])
+fg_case_bad(toplevel_list    1     [=[toplevel_list\.yaml:1: the case file must be a mapping of keys]=])
+fg_case_bad(not_yaml         "1;2" [=[not_yaml\.yaml:2:1: YAML syntax error: did not find expected <document start>]=])
+fg_case_bad(syntax_error     1     [=[syntax_error\.yaml:3:10: YAML syntax error: did not find expected ',' or '.']=])
+fg_case_bad(multiple_docs    "1;2" [=[multiple_docs\.yaml:4: a second YAML document]=])
+fg_case_bad(empty            "1;2" [=[empty\.yaml:1: empty case file]=])
+fg_case_bad(binary           "1;2" [=[binary\.yaml:1: not a text file: .*\(a binary file\?\)]=])
+fg_case_bad(latin1           1     [=[latin1\.yaml:1: not UTF-8 text: invalid byte 0xe9]=])
+fg_case_expect(NAME bad_missing_file NP 1 2 CODE 2 REGEX [=[does_not_exist\.yaml: cannot open the case file: No such file or directory]=]
+               ARGS info ${FG_CASE_BAD}/does_not_exist.yaml)
+fg_case_expect(NAME bad_directory NP 1 2 CODE 2 REGEX [=[case/bad: is a directory, not a case file]=]
+               ARGS info ${FG_CASE_BAD})
+fg_case_expect(NAME bad_too_large NP 1 2 CODE 2 REGEX [=[case_too_large\.yaml: too large \([0-9]+ bytes; a case file is at most 1 MiB\)]=]
+               ARGS info ${FG_CASE_LARGE})
+# cross-checks
+fg_case_bad(periodic_wall    "1;2" [=[periodic_wall\.yaml:9: boundary\.x_lo\.type: wall, but x is periodic]=])
+fg_case_bad(zface_2d         1     [=[zface_2d\.yaml:6: boundary\.z_lo\.type: z faces exist only in 3D cases]=])
+fg_case_bad(velocity_on_wall 1     [=[velocity_on_wall\.yaml:6: boundary\.y_lo\.velocity: only lid and inflow faces have a velocity]=])
+fg_case_bad(lid_normal       1     [=[lid_normal\.yaml:7: boundary\.y_hi\.velocity: a lid moves in its own plane: the normal \(y\) component must be 0, got 0\.5]=])
+fg_case_bad(nu_re_disagree   1     [=[nu_re_disagree\.yaml:3: flow\.re: re = 100 disagrees with nu = 0\.1]=])
+# --set
+fg_case_expect(NAME set_bad_key NP 1 2 CODE 2 REGEX [=[--set grid\.cels=4: unknown key \(did you mean grid\.cells\?\)]=]
+               ARGS info ${FG_CASE_GOOD} --set grid.cels=4)
+fg_case_expect(NAME set_bad_value NP 1 CODE 2 REGEX [=[--set time\.dt=abc: expected a real number, got 'abc']=]
+               ARGS info ${FG_CASE_GOOD} --set time.dt=abc)
+fg_case_expect(NAME set_bad_list NP 1 CODE 2 REGEX [=[--set grid\.cells=\[0,16\]: grid\.cells\[0\]: 0 is out of range]=]
+               ARGS info ${FG_CASE_GOOD} --set grid.cells=[0,16])
+fg_case_expect(NAME set_no_equals NP 1 2 CODE 2 REGEX [=[--set time\.dt: expected KEY=VALUE \(no '='\)]=]
+               ARGS info ${FG_CASE_GOOD} --set time.dt)
+fg_case_expect(NAME set_section NP 1 CODE 2 REGEX [=[--set grid=4: grid is a section, not a key]=]
+               ARGS info ${FG_CASE_GOOD} --set grid=4)
+fg_case_expect(NAME set_syntax NP 1 CODE 2 REGEX [=[--set grid\.cells=\[16,: YAML syntax error in the value]=]
+               ARGS info ${FG_CASE_GOOD} --set grid.cells=[16,)
+fg_case_expect(NAME set_cross_check NP 1 CODE 2 REGEX [=[--set boundary\.x_lo\.type=periodic: periodic, but x is not a periodic direction]=]
+               ARGS info ${FG_CASE_GOOD} --set boundary.x_lo.type=periodic)
+# the output directory
+fg_case_expect(NAME outdir_unwritable NP 1 2 CODE 2
+               REGEX [=[--set output\.dir=/proc/fg-no/x: cannot use /proc/fg-no/x as the output directory: cannot create directory /proc/fg-no]=]
+               ARGS info ${FG_CASE_GOOD} --set output.dir=/proc/fg-no/x)
+fg_case_expect(NAME outdir_under_file NP 1 CODE 2 REGEX [=[--set output\.dir=.*good\.yaml/out: cannot use .* as the output directory: .*good\.yaml exists and is not a directory]=]
+               ARGS info ${FG_CASE_GOOD} --set output.dir=${FG_CASE_GOOD}/out)
+# the control: a good case with overrides passes, and shows its resolved case
+fg_case_expect(NAME info_good NP 1 2 CODE 0 REGEX [=[^  cells: \[32, 24\]$]=]
+               ARGS info ${FG_CASE_GOOD} --set grid.cells=[32,24] --set output.dir=case_info_good.out)
+
+# README.md documents every key: its block equals `flowgrad info --keys`.
+add_test(NAME case_keys_documented
+         COMMAND ${FG_PYTHON} ${FG_CASE_TESTS}/check_keys_doc.py ${PROJECT_SOURCE_DIR}/README.md --
+                 ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 ${FLOWGRAD_MPIEXEC_FLAGS} $<TARGET_FILE:flowgrad> info --keys
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(case_keys_documented PROPERTIES TIMEOUT 60 LABELS "case")
+if(FLOWGRAD_SANITIZE)
+  set_tests_properties(case_keys_documented PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+endif()

@@ -1,0 +1,109 @@
+"""Open flowgrad XDMF sidecars with ParaView's three XDMF readers and check what they produce.
+
+Usage: pvbatch --force-offscreen-rendering check_paraview.py FILE.xmf [FILE.xmf ...]
+(registered with CTest only where pvbatch and h5py are found).
+
+For each reader (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT) and sidecar: every dataset of the HDF5
+file arrives as one array of the same name, as cell data for location "cell" and point data for
+the face locations, with values equal (==) to the file's in the file's order (x fastest); its
+block spans the cells (x0 .. x0 + L) or the face centres; XDMFReader reports the file's time.
+
+ParaView places a 2DCoRectMesh in the YZ plane (x along VTK Y, y along VTK Z); both that and the
+XY plane are accepted for 2D files. Paths are made absolute: Xdmf3 (ParaView 5.11) resolves the
+HDF5 file against "name.xmf" itself when the .xmf is given without a directory.
+"""
+import os
+import sys
+
+import h5py
+import numpy as np
+from paraview import servermanager as sm
+from paraview.simple import XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT
+from vtkmodules.numpy_interface import dataset_adapter as dsa
+
+
+def text(attr):
+    return attr.decode() if isinstance(attr, bytes) else str(attr)
+
+
+def leaves(mb):
+    """(block, name) of every leaf of a multiblock"""
+    it = mb.NewIterator()
+    it.InitTraversal()
+    while not it.IsDoneWithTraversal():
+        yield it.GetCurrentDataObject()
+        it.GoToNextItem()
+
+
+def check(xmf, reader_name):
+    problems = []
+    xmf = os.path.abspath(xmf)
+    with open(xmf) as f:
+        h5name = f.read().split('Format="HDF">', 1)[1].split(":", 1)[0]
+    h5 = h5py.File(os.path.join(os.path.dirname(xmf), h5name), "r")
+    dim = int(h5.attrs["dim"])
+    x0 = np.asarray(h5.attrs["origin"], float)[:dim]
+    L = np.asarray(h5.attrs["lengths"], float)[:dim]
+    h = np.asarray(h5.attrs["spacing"], float)[:dim]
+    if reader_name == "XDMFReader":
+        r = XDMFReader(FileNames=[xmf])
+    else:
+        r = {"Xdmf3ReaderS": Xdmf3ReaderS, "Xdmf3ReaderT": Xdmf3ReaderT}[reader_name](FileName=[xmf])
+    r.UpdatePipeline()
+    out = sm.Fetch(r)
+    arrays = {}
+    for block in leaves(out):
+        w = dsa.WrapDataObject(block)
+        for assoc, data in (("cell", w.CellData), ("point", w.PointData)):
+            for name in data.keys():
+                arrays[name] = (assoc, np.asarray(data[name]), block.GetBounds())
+    for name, ds in h5.items():
+        loc = text(ds.attrs["location"])
+        if name not in arrays:
+            problems.append(f"{reader_name} {xmf}: no array {name}")
+            continue
+        assoc, values, bounds = arrays[name]
+        want_assoc = "cell" if loc == "cell" else "point"
+        if assoc != want_assoc:
+            problems.append(f"{reader_name} {xmf}: {name} is {assoc} data, want {want_assoc}")
+        data = ds[...].ravel()
+        if values.shape != data.shape or not np.array_equal(values, data):
+            problems.append(f"{reader_name} {xmf}: {name}: values differ from the file (shape {values.shape} vs {data.shape})")
+        if loc == "cell":
+            lo, hi = x0, x0 + L
+        else:
+            a = "xyz".index(loc[-1])
+            shift = np.array([1.0 if d == a else 0.5 for d in range(dim)])
+            lo = x0 + shift * h
+            hi = lo + (np.asarray(ds.shape[::-1]) - 1) * h
+        b = np.asarray(bounds).reshape(3, 2)
+        if dim == 3:
+            ok = np.allclose(b[:, 0], lo) and np.allclose(b[:, 1], hi)
+        else:
+            xy = np.allclose(b[:2, 0], lo) and np.allclose(b[:2, 1], hi)
+            yz = np.allclose(b[1:, 0], lo) and np.allclose(b[1:, 1], hi)
+            ok = xy or yz
+        if not ok:
+            problems.append(f"{reader_name} {xmf}: {name}: bounds {b.tolist()}, want {lo} .. {hi}")
+    if reader_name == "XDMFReader":
+        times = list(r.TimestepValues) if hasattr(r.TimestepValues, "__len__") else [r.TimestepValues]
+        if times != [float(h5.attrs["time"])]:
+            problems.append(f"{reader_name} {xmf}: times {times}, file {float(h5.attrs['time'])}")
+    h5.close()
+    return problems
+
+
+def main(argv):
+    problems = []
+    for xmf in argv[1:]:
+        for reader_name in ("XDMFReader", "Xdmf3ReaderS", "Xdmf3ReaderT"):
+            p = check(xmf, reader_name)
+            print(f"{xmf} with {reader_name}: {'OK' if not p else 'FAILED'}")
+            problems += p
+    for p in problems:
+        print("FAIL:", p)
+    return 1 if problems or len(argv) < 2 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

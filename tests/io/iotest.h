@@ -1,0 +1,89 @@
+/* Shared by the io tests: the test grids, the fields and their values. */
+#ifndef FG_IOTEST_H
+#define FG_IOTEST_H
+
+#include <flowgrad.h>
+#include <hdf5.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+  PetscInt    dim, n[3];
+  PetscReal   L[3], x0[3];
+  PetscBool   periodic[3];
+  const char *file;
+} IOTestGrid;
+
+/* odd sizes and origins, so that slabs and blocks split unevenly and shifts show */
+static const IOTestGrid IOTestGrids[2] = {
+  {2, {13, 11, 1}, {2.0, 1.5, 1.0}, {-0.5, 0.25, 0.0}, {PETSC_TRUE, PETSC_FALSE, PETSC_FALSE}, "io_fields_2d.h5"},
+  {3, {7, 6, 9}, {1.0, 2.0, 0.7}, {0.1, -1.0, 3.0}, {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE}, "io_fields_3d.h5"},
+};
+
+/* the fields of a file: id 0..4; w only in 3D */
+#define IOTEST_NFIELDS 5
+static const char *const IOTestNames[IOTEST_NFIELDS]     = {"p", "u", "v", "w", "T"};
+static const FGLocation  IOTestLocations[IOTEST_NFIELDS] = {FG_LOC_CELL, FG_LOC_FACE_X, FG_LOC_FACE_Y, FG_LOC_FACE_Z, FG_LOC_CELL};
+
+static inline PetscBool IOTestHasField(PetscInt dim, PetscInt id)
+{
+  return (PetscBool)(dim == 3 || IOTestLocations[id] != FG_LOC_FACE_Z);
+}
+
+/* the metadata written */
+#define IOTEST_STEP 42
+#define IOTEST_HASH 0xfedcba9876543210ULL /* high bit set: unsigned all the way */
+#define IOTEST_NAME "io test <&\"'>"      /* needs escaping in XML */
+static inline double IOTestTime(void)
+{
+  return 0.1 + 1.0 / 3.0; /* every mantissa bit in use */
+}
+
+/* A value of field id at global index (i,j,k): all values differ (the writer checks) and use
+   every mantissa bit. */
+static inline double IOTestValue(PetscInt dim, PetscInt id, PetscInt i, PetscInt j, PetscInt k)
+{
+  return 1.5 + PetscSinReal(1.3 * i + 0.7 * j + 0.11 * k + 0.37 * id + 0.1) + 1e-3 * i + 1e-6 * j + 1e-9 * k + 3.0 * id + 0.5 * dim; /* >= 0.5: no cancellation */
+}
+
+static inline PetscErrorCode IOTestGridCreate(const IOTestGrid *tg, FGDecomp decomp, FGGrid *grid)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGGridCreate(PETSC_COMM_WORLD, tg->dim, tg->n, tg->L, tg->x0, tg->periodic, decomp, grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Number of HDF5 objects (files, datasets, ...) still open in this process. */
+static inline PetscErrorCode IOTestOpenHDF5Objects(PetscInt *n)
+{
+  PetscFunctionBeginUser;
+  *n = (PetscInt)H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether a path exists (rank 0's view, shared). */
+static inline PetscErrorCode IOTestExists(const char *path, PetscBool *exists)
+{
+  PetscMPIInt rank;
+  int         e = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0) e = access(path, F_OK) == 0;
+  PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+  *exists = e ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* count a failure (per rank; main reduces) */
+#define IOTestCheck(cond, fails, ...) \
+  do { \
+    if (!(cond)) { \
+      (*(fails))++; \
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "FAIL (%s:%d): ", __FILE__, __LINE__)); \
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, __VA_ARGS__)); \
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n")); \
+    } \
+  } while (0)
+
+#endif

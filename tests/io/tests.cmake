@@ -1,0 +1,37 @@
+# Field files (src/io): parallel HDF5 + XDMF sidecars. Everything runs in <build>/tests/io.
+#
+#   io_write_np3     writes io_fields_{2d,3d}.h5/.xmf on 3 ranks, slab decomposition (fixture io_fields)
+#   io_read_np{1,2,4} read them back, block decomposition, bit for bit, with the attributes
+#   io_xdmf_{2d,3d}  the sidecars are well-formed and match the HDF5 datasets (python + h5py)
+#   io_errors_np{1,2} error classes and messages for bad writes and reads
+set(FG_IO_WORKDIR ${CMAKE_CURRENT_BINARY_DIR}/io)
+file(MAKE_DIRECTORY ${FG_IO_WORKDIR})
+
+fg_add_test_exe(NAME io_write_fields SOURCES ${FG_TEST_DIR}/io/write_fields.c)
+fg_add_test_exe(NAME io_read_fields SOURCES ${FG_TEST_DIR}/io/read_fields.c)
+fg_add_test_exe(NAME io_errors SOURCES ${FG_TEST_DIR}/io/io_errors.c)
+
+fg_add_mpi_test(NAME io_write NP 3 COMMAND io_write_fields LABELS io TIMEOUT 120
+                FIXTURES_SETUP io_fields WORKING_DIRECTORY ${FG_IO_WORKDIR})
+fg_add_mpi_test(NAME io_read NP 1 2 4 COMMAND io_read_fields LABELS io TIMEOUT 120
+                FIXTURES_REQUIRED io_fields WORKING_DIRECTORY ${FG_IO_WORKDIR})
+fg_add_mpi_test(NAME io_errors NP 1 2 COMMAND io_errors LABELS io TIMEOUT 120
+                WORKING_DIRECTORY ${FG_IO_WORKDIR})
+
+foreach(d 2d 3d)
+  add_test(NAME io_xdmf_${d}
+           COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/io/check_xdmf.py --self-test io_fields_${d}.xmf
+           WORKING_DIRECTORY ${FG_IO_WORKDIR})
+  set_tests_properties(io_xdmf_${d} PROPERTIES FIXTURES_REQUIRED io_fields LABELS io TIMEOUT 60)
+endforeach()
+
+# Optional: ParaView's own XDMF readers (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT) open the sidecars
+# and see the file's values, centring and bounds. Only where ParaView (pvbatch) is installed.
+find_program(FG_PVBATCH NAMES pvbatch)
+if(FG_PVBATCH)
+  add_test(NAME io_paraview
+           COMMAND ${FG_PVBATCH} --force-offscreen-rendering ${FG_TEST_DIR}/io/check_paraview.py
+                   io_fields_2d.xmf io_fields_3d.xmf
+           WORKING_DIRECTORY ${FG_IO_WORKDIR})
+  set_tests_properties(io_paraview PROPERTIES FIXTURES_REQUIRED io_fields LABELS io TIMEOUT 120)
+endif()
