@@ -22,6 +22,19 @@ static PetscErrorCode FGNotBuilt_Private(const char *command)
   SETERRQ(PETSC_COMM_WORLD, FG_ERR_INPUT, "flowgrad %s is not available in this version (%s); it arrives with a later release", command, FG_VERSION_STRING);
 }
 
+/* A PETSc option that nothing read is most likely misspelled: say so (rank 0). */
+static PetscErrorCode FGWarnUnusedOptions_Private(void)
+{
+  PetscInt n;
+  char   **names, **values;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "flowgrad: warning: PETSc option -%s was not used (misspelled, or not for this command?)\n", names[i]));
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
 {
   FGCase *c;
@@ -50,6 +63,7 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
     PetscCall(FGNotBuilt_Private(cl->command_name));
   }
   PetscCall(PetscFree(c));
+  if (cl->command != FG_CMD_INFO) PetscCall(FGWarnUnusedOptions_Private());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -47,8 +47,8 @@ static const FGKeyDef FGCaseKeys[] = {
 
   {.path = "time.dt", .type = FG_KEY_REAL, FG_AT(time.dt), .required = PETSC_TRUE, FG_GT(0), .doc = "Time step"},
   {.path = "time.steps", .type = FG_KEY_INT, FG_AT(time.steps), .required = PETSC_TRUE, FG_GE(0), .doc = "Number of time steps"},
-  {.path = "time.cfl_max", .type = FG_KEY_REAL, FG_AT(time.cfl_max), FG_GT(0), .def = "1",
-   .doc = "The run stops (exit 3) when the CFL number `dt*sum(abs(u_d)/h_d)` exceeds this"},
+  {.path = "time.cfl_max", .type = FG_KEY_REAL, FG_AT(time.cfl_max), FG_GT(0), .def = "1.5",
+   .doc = "Blow-up guard: the run stops (exit 3) when the CFL number `dt*max(sum(abs(u_d)/h_d))` exceeds this (RK3 with central advection is stable up to sqrt(3))"},
 
   {.path = "initial.type", .type = FG_KEY_ENUM, .choices = FGInitialTypeNames, FG_AT(initial.type), .def = "rest", .check = FGCaseCheckInitialType_Internal,
    .doc = "Initial velocity: `rest`, `uniform`, `taylor_green` (2D), `abc` (3D), or `file` (a flowgrad fields file)"},

@@ -160,13 +160,23 @@ PetscErrorCode FGGridView(FGGrid g, PetscViewer viewer)
   for (PetscInt d = 0; d < g->dim; d++) nloc *= g->box.hi[d] - g->box.lo[d];
   PetscCall(MPIU_Allreduce(&nloc, &lo, 1, MPIU_INT, MPI_MIN, g->comm));
   PetscCall(MPIU_Allreduce(&nloc, &hi, 1, MPIU_INT, MPI_MAX, g->comm));
-  if (g->dim == 2) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "grid: %" PetscInt_FMT " x %" PetscInt_FMT " cells, %g x %g, h = %g x %g, periodic %s/%s\n", g->n[0], g->n[1], (double)g->L[0], (double)g->L[1], (double)g->h[0], (double)g->h[1], g->periodic[0] ? "yes" : "no", g->periodic[1] ? "yes" : "no"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition: %s, %d ranks as %" PetscInt_FMT " x %" PetscInt_FMT ", cells per rank %" PetscInt_FMT "..%" PetscInt_FMT "\n", FGDecompNames[g->decomp], (int)size, g->nproc[0], g->nproc[1], lo, hi));
-  } else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "grid: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " cells, %g x %g x %g, h = %g x %g x %g, periodic %s/%s/%s\n", g->n[0], g->n[1], g->n[2], (double)g->L[0], (double)g->L[1], (double)g->L[2], (double)g->h[0], (double)g->h[1], (double)g->h[2], g->periodic[0] ? "yes" : "no",
-                                     g->periodic[1] ? "yes" : "no", g->periodic[2] ? "yes" : "no"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition: %s, %d ranks as %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", cells per rank %" PetscInt_FMT "..%" PetscInt_FMT "\n", FGDecompNames[g->decomp], (int)size, g->nproc[0], g->nproc[1], g->nproc[2], lo, hi));
+  {
+    char line[512], *q = line;
+    /* plain snprintf: PETSc's printf writes 1.0 as "1." */
+    q += snprintf(q, sizeof(line), "grid: %" PetscInt_FMT, g->n[0]);
+    for (PetscInt d = 1; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " x %" PetscInt_FMT, g->n[d]);
+    q += snprintf(q, sizeof(line) - (size_t)(q - line), " cells, domain %g", (double)g->L[0]);
+    for (PetscInt d = 1; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " x %g", (double)g->L[d]);
+    q += snprintf(q, sizeof(line) - (size_t)(q - line), ", h = %g", (double)g->h[0]);
+    for (PetscInt d = 1; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " x %g", (double)g->h[d]);
+    q += snprintf(q, sizeof(line) - (size_t)(q - line), ", periodic");
+    for (PetscInt d = 0; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " %c:%s", "xyz"[d], g->periodic[d] ? "yes" : "no");
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", line));
+    q = line;
+    q += snprintf(q, sizeof(line), "decomposition: %s, %d ranks as %" PetscInt_FMT, FGDecompNames[g->decomp], (int)size, g->nproc[0]);
+    for (PetscInt d = 1; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " x %" PetscInt_FMT, g->nproc[d]);
+    q += snprintf(q, sizeof(line) - (size_t)(q - line), ", %" PetscInt_FMT "..%" PetscInt_FMT " cells per rank", lo, hi);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", line));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

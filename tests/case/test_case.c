@@ -171,7 +171,7 @@ static PetscErrorCode TestGood(void)
   CHECK(c->grid.origin[0] == 0 && c->grid.origin[1] == 0, "origin");
   CHECK(!c->grid.periodic[0] && !c->grid.periodic[1], "periodic");
   CHECK(c->flow.re == 100 && CLOSE(c->flow.nu, 0.01) && c->flow.u_ref == 1 && c->flow.l_ref == 1, "flow %g %g", (double)c->flow.re, (double)c->flow.nu);
-  CHECK(c->time.dt == 2.0e-3 && c->time.steps == 500 && c->time.cfl_max == 1, "time");
+  CHECK(c->time.dt == 2.0e-3 && c->time.steps == 500 && c->time.cfl_max == 1.5, "time");
   CHECK(c->initial.type == FG_IC_REST, "initial.type");
   CHECK(strstr(c->resolved, "initial:\n  type: rest\nboundary:\n") != NULL, "resolved initial:\n%s", c->resolved);
   CHECK(c->boundary[0][0].kind == FG_BC_WALL && c->boundary[0][1].kind == FG_BC_WALL && c->boundary[1][0].kind == FG_BC_WALL, "walls");

@@ -1,0 +1,42 @@
+# The flowgrad command line: help, version, usage errors, subcommands not built yet, and `run`
+# end to end (exit code, output files, blow-up detection). Uses fg_case_expect from
+# tests/case/tests.cmake (exit code + a message printed exactly once).
+set(FG_CAVITY ${PROJECT_SOURCE_DIR}/cases/cavity/cavity.yaml)
+
+fg_case_expect(NAME cli_help NP 1 CODE 0 REGEX "^Usage:" ARGS --help)
+fg_case_expect(NAME cli_version NP 1 CODE 0 REGEX "^  PETSc 3\\.[0-9]+\\.[0-9]+, HDF5 [0-9.]+, fftw-3" ARGS --version)
+fg_case_expect(NAME cli_no_command NP 1 CODE 2 REGEX "no command given" ARGS)
+fg_case_expect(NAME cli_unknown_command NP 1 2 CODE 2 REGEX "unknown command 'frobnicate'" ARGS frobnicate ${FG_CAVITY})
+fg_case_expect(NAME cli_unknown_option NP 1 CODE 2 REGEX "unknown option '--frob'" ARGS info ${FG_CAVITY} --frob)
+fg_case_expect(NAME cli_no_case_file NP 1 CODE 2 REGEX "flowgrad run: no case file given" ARGS run)
+fg_case_expect(NAME cli_two_case_files NP 1 CODE 2 REGEX "unexpected argument" ARGS run ${FG_CAVITY} ${FG_CAVITY})
+fg_case_expect(NAME cli_set_missing_value NP 1 CODE 2 REGEX "--set needs an argument" ARGS run ${FG_CAVITY} --set)
+foreach(cmd adjoint check optimize)
+  fg_case_expect(NAME cli_${cmd}_not_built NP 1 2 CODE 2 REGEX "flowgrad ${cmd} is not available in this version"
+                 ARGS ${cmd} ${FG_CAVITY} --set output.dir=cli_${cmd})
+endforeach()
+fg_case_expect(NAME cli_unused_petsc_option NP 1 CODE 0 REGEX "PETSc option -poisson_ksp_rtoll was not used"
+               ARGS run ${FG_CAVITY} --set time.steps=2 --set output.dir=cli_unused -poisson_ksp_rtoll 1e-3)
+
+# A far too large dt: exit 3 (numerical failure) with a message naming time.cfl_max / time.dt.
+fg_case_expect(NAME cli_run_blowup NP 1 2 CODE 3 REGEX "exceeds time.cfl_max|blew up"
+               ARGS run ${FG_CAVITY} --set time.dt=0.5 --set time.steps=50 --set output.monitor_every=1
+                    --set output.dir=cli_blowup)
+
+# run end to end, 2D (fftw and ksp) and 3D, then check its files.
+foreach(np 1 2)
+  foreach(variant fftw ksp)
+    set(dir ${CMAKE_CURRENT_BINARY_DIR}/cli_run_${variant}_np${np})
+    fg_case_expect(NAME cli_run_${variant} NP ${np} CODE 0 REGEX "^flowgrad run: 40 steps in"
+                   ARGS run ${FG_CAVITY} --set time.steps=40 --set output.fields_every=20
+                        --set poisson.type=${variant} --set poisson.rtol=1e-13 --set output.dir=${dir})
+    add_test(NAME cli_run_${variant}_files_np${np} COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/cli/check_run.py ${dir} 40 2)
+    set_tests_properties(cli_run_${variant}_files_np${np} PROPERTIES DEPENDS case_cli_run_${variant}_np${np} LABELS cli)
+  endforeach()
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/cli_run_3d_np${np})
+  fg_case_expect(NAME cli_run_3d NP ${np} CODE 0 REGEX "^flowgrad run: 10 steps in"
+                 ARGS run ${FG_CAVITY} --set grid.cells=[16,16,16] --set grid.lengths=[1,1,1]
+                      --set boundary.y_hi.velocity=[1,0,0] --set time.steps=10 --set output.dir=${dir})
+  add_test(NAME cli_run_3d_files_np${np} COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/cli/check_run.py ${dir} 10 3)
+  set_tests_properties(cli_run_3d_files_np${np} PROPERTIES DEPENDS case_cli_run_3d_np${np} LABELS cli)
+endforeach()
