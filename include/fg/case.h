@@ -22,14 +22,14 @@ typedef enum {
 } FGBCKind;
 PETSC_EXTERN const char *const FGBCKindNames[];
 
-typedef enum { FG_PROFILE_UNIFORM = 0, FG_PROFILE_PARABOLIC } FGProfile;
+typedef enum { FG_PROFILE_UNIFORM = 0, FG_PROFILE_PARABOLIC, FG_PROFILE_EXACT } FGProfile;
 PETSC_EXTERN const char *const FGProfileNames[];
 
 typedef enum { FG_POISSON_FFTW = 0, FG_POISSON_KSP } FGPoissonType;
 PETSC_EXTERN const char *const FGPoissonTypeNames[];
 
 /* Initial conditions (src/solver/initial.c). */
-typedef enum { FG_IC_REST = 0, FG_IC_UNIFORM, FG_IC_TAYLOR_GREEN, FG_IC_ABC, FG_IC_FILE } FGInitialType;
+typedef enum { FG_IC_REST = 0, FG_IC_UNIFORM, FG_IC_TAYLOR_GREEN, FG_IC_ABC, FG_IC_KOVASZNAY, FG_IC_FILE } FGInitialType;
 PETSC_EXTERN const char *const FGInitialTypeNames[];
 
 typedef struct {
@@ -69,7 +69,7 @@ typedef struct {
   } time;
 
   struct {
-    FGInitialType type;                        /* rest, uniform, taylor_green (2D), abc (3D), file */
+    FGInitialType type;                        /* rest, uniform, taylor_green (2D), abc (3D), kovasznay (2D), file */
     PetscReal     velocity[FG_CASE_MAX_DIM];   /* uniform: the velocity */
     PetscReal     amplitude;                   /* taylor_green, abc: the amplitude */
     char          file[PETSC_MAX_PATH_LEN];    /* file: a flowgrad fields file to start from */
@@ -87,6 +87,8 @@ typedef struct {
     char     dir[PETSC_MAX_PATH_LEN]; /* output directory; default out/<case.name> */
     PetscInt fields_every;            /* write fields every K steps (0: only at the end) */
     PetscInt monitor_every;           /* print and log the monitor every K steps */
+    PetscInt checkpoint_every;        /* write a checkpoint every K steps (0: only at the end and on a signal) */
+    PetscInt checkpoint_keep;         /* keep the newest K checkpoints */
     char     dir_from[PETSC_MAX_PATH_LEN + 32]; /* where output.dir came from, to start messages: "FILE:LINE: output.dir",
                                                    "--set output.dir=DIR" or "FILE: output.dir (default)" */
   } output;

@@ -16,12 +16,22 @@
 #include <fg/grid.h>
 #include <fg/case.h>
 
+/* An analytic velocity field (for `profile: exact` boundary data): component a at the point x
+   (absolute coordinates) and time t; in 2D optionally its stream function psi (u = dpsi/dy,
+   v = -dpsi/dx), which gives exact face averages of the normal velocity. */
+typedef struct {
+  PetscReal (*velocity)(PetscInt, const PetscReal[], PetscReal, const FGCase *);
+  PetscReal (*stream)(const PetscReal[], PetscReal, const FGCase *);
+  const FGCase *c;
+} FGExactField;
+
 /* Velocity boundary conditions of the six faces, as the operators need them. */
 typedef struct {
   FGBCKind  kind[3][2];
   PetscReal velocity[3][2][3]; /* [dir][side][component] */
   FGProfile profile[3][2];
   PetscReal convective_speed;  /* outflow: u_t + U_c du/dn = 0 */
+  FGExactField exact;          /* profile exact: the analytic field */
 } FGBoundary;
 
 /* Index range [lo, hi) of the owned faces of component a that the momentum equation updates

@@ -44,5 +44,11 @@ PETSC_EXTERN PetscErrorCode FGStepForward_RK3(FGSolver);
    times the decay factor. */
 PETSC_EXTERN PetscReal FGExactTaylorGreen(PetscInt, const PetscReal[], PetscReal, const PetscReal[], PetscReal);
 PETSC_EXTERN PetscReal FGExactABC(PetscInt, const PetscReal[], PetscReal, const PetscReal[], PetscReal);
+/* Kovasznay flow in absolute coordinates (u_ref, l_ref, nu of the case): velocity, stream function, pressure */
+PETSC_EXTERN PetscReal      FGExactKovasznay(PetscInt, const PetscReal[], PetscReal, const FGCase *);
+PETSC_EXTERN PetscReal      FGExactKovasznayStream(const PetscReal[], PetscReal, const FGCase *);
+PETSC_EXTERN PetscReal      FGExactKovasznayPressure(const PetscReal[], const FGCase *);
+PETSC_EXTERN PetscErrorCode FGExactFieldFromCase(const FGCase *, FGExactField *);
+PETSC_EXTERN PetscErrorCode FGSolverSampleExact(FGSolver, PetscReal, Vec[]);
 
 #endif

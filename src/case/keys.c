@@ -9,9 +9,9 @@
 #include <string.h>
 
 const char *const FGBCKindNames[]       = {"periodic", "wall", "lid", "slip", "inflow", "outflow", "FGBCKind", "FG_BC_", NULL};
-const char *const FGProfileNames[]      = {"uniform", "parabolic", "FGProfile", "FG_PROFILE_", NULL};
+const char *const FGProfileNames[]      = {"uniform", "parabolic", "exact", "FGProfile", "FG_PROFILE_", NULL};
 const char *const FGPoissonTypeNames[]  = {"fftw", "ksp", "FGPoissonType", "FG_POISSON_", NULL};
-const char *const FGInitialTypeNames[]  = {"rest", "uniform", "taylor_green", "abc", "file", "FGInitialType", "FG_IC_", NULL};
+const char *const FGInitialTypeNames[]  = {"rest", "uniform", "taylor_green", "abc", "kovasznay", "file", "FGInitialType", "FG_IC_", NULL};
 static const char *const FGFaceNames[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
 
 #define FG_AT(f)   .offset = offsetof(FGCase, f)
@@ -51,7 +51,7 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "Blow-up guard: the run stops (exit 3) when the CFL number `dt*max(sum(abs(u_d)/h_d))` exceeds this (RK3 with central advection is stable up to sqrt(3))"},
 
   {.path = "initial.type", .type = FG_KEY_ENUM, .choices = FGInitialTypeNames, FG_AT(initial.type), .def = "rest", .check = FGCaseCheckInitialType_Internal,
-   .doc = "Initial velocity: `rest`, `uniform`, `taylor_green` (2D), `abc` (3D), or `file` (a flowgrad fields file)"},
+   .doc = "Initial velocity: `rest`, `uniform`, `taylor_green` (2D), `abc` (3D), `kovasznay` (2D, steady, with `nu`), or `file` (a flowgrad fields file)"},
   {.path = "initial.velocity", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_AT(initial.velocity), .def = "0", .defdoc = "all `0`",
    .applies = FGCaseAppliesInitialVelocity_Internal, .doc = "`uniform` only: the velocity"},
   {.path = "initial.amplitude", .type = FG_KEY_REAL, FG_AT(initial.amplitude), .def = "1", .applies = FGCaseAppliesInitialAmplitude_Internal,
@@ -67,7 +67,8 @@ static const FGKeyDef FGCaseKeys[] = {
    .check = FGCaseCheckFaceVelocity_Internal, .applies = FGCaseAppliesFaceVelocity_Internal,
    .doc = "`lid` and `inflow` faces only: wall velocity of a lid (normal component 0) or inflow velocity"},
   {.path = "boundary.<face>.profile", .type = FG_KEY_ENUM, .choices = FGProfileNames, FG_FACE(profile), .def = "uniform",
-   .applies = FGCaseAppliesFaceProfile_Internal, .doc = "`inflow` faces only: inflow profile across the face"},
+   .applies = FGCaseAppliesFaceProfile_Internal, .check = FGCaseCheckFaceProfile_Internal,
+   .doc = "`inflow` faces only: `uniform` or `parabolic` (peak = `velocity`) across the face, or `exact`: the boundary values of the analytic `initial.type` (taylor_green, abc, kovasznay; for manufactured-solution runs)"},
 
   {.path = "poisson.type", .type = FG_KEY_ENUM, .choices = FGPoissonTypeNames, FG_AT(poisson.type), .def = "fftw",
    .doc = "Pressure Poisson solver: `fftw` (direct, FFT slabs) or `ksp` (CG + multigrid)"},
@@ -81,6 +82,10 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "Write the fields every K steps (0: only at the end)"},
   {.path = "output.monitor_every", .type = FG_KEY_INT, FG_AT(output.monitor_every), FG_GE(1), .def = "10",
    .doc = "Print the monitor line every K steps"},
+  {.path = "output.checkpoint_every", .type = FG_KEY_INT, FG_AT(output.checkpoint_every), FG_GE(0), .def = "0",
+   .doc = "Write a checkpoint (`checkpoints/checkpoint_NNNNNN.h5`, for `run --resume`) every K steps; 0: only at the end of the run and when stopped by SIGUSR1/SIGTERM"},
+  {.path = "output.checkpoint_keep", .type = FG_KEY_INT, FG_AT(output.checkpoint_keep), FG_GE(1), .def = "2",
+   .doc = "Keep the newest K checkpoints; older ones are deleted once a newer one is complete"},
 };
 /* clang-format on */
 

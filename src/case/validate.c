@@ -168,12 +168,29 @@ static PetscBool FGCaseFaceIs_Private(FGCaseCtx ctx, const FGKeyRef *ref, PetscB
 
 PetscBool FGCaseAppliesFaceVelocity_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {
+  if (FGCaseFace_Private(ctx, ref)->kind == FG_BC_INFLOW && FGCaseFace_Private(ctx, ref)->profile == FG_PROFILE_EXACT) {
+    snprintf(why, len, "an inflow face with profile exact takes its velocity from initial.type");
+    return PETSC_FALSE;
+  }
   return FGCaseFaceIs_Private(ctx, ref, PETSC_TRUE, PETSC_TRUE, "lid and inflow faces have a velocity", why, len);
 }
 
 PetscBool FGCaseAppliesFaceProfile_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {
   return FGCaseFaceIs_Private(ctx, ref, PETSC_FALSE, PETSC_TRUE, "inflow faces have a profile", why, len);
+}
+
+/* profile exact: the face takes its values from an analytic initial field. */
+PetscErrorCode FGCaseCheckFaceProfile_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGInitialType type = ctx->c->initial.type;
+  char          where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (FGCaseFace_Private(ctx, ref)->profile != FG_PROFILE_EXACT) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  PetscCheck(type == FG_IC_TAYLOR_GREEN || type == FG_IC_ABC || type == FG_IC_KOVASZNAY, ctx->comm, FG_ERR_INPUT, "%s: exact takes the boundary values of an analytic initial field (taylor_green, abc, kovasznay), and initial.type is %s", where, FGInitialTypeNames[type]);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* initial.type: the analytic fields exist in one dimension only; `file` needs initial.file. */
@@ -187,6 +204,7 @@ PetscErrorCode FGCaseCheckInitialType_Internal(FGCaseCtx ctx, const FGKeyRef *re
   PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
   PetscCheck(type != FG_IC_TAYLOR_GREEN || ctx->dim == 2, ctx->comm, FG_ERR_INPUT, "%s: taylor_green is a 2D initial condition, and this case is %" PetscInt_FMT "D", where, ctx->dim);
   PetscCheck(type != FG_IC_ABC || ctx->dim == 3, ctx->comm, FG_ERR_INPUT, "%s: abc is a 3D initial condition, and this case is %" PetscInt_FMT "D", where, ctx->dim);
+  PetscCheck(type != FG_IC_KOVASZNAY || ctx->dim == 2, ctx->comm, FG_ERR_INPUT, "%s: kovasznay is a 2D initial condition, and this case is %" PetscInt_FMT "D", where, ctx->dim);
   PetscCheck(type != FG_IC_FILE || (kf >= 0 && ctx->vals[kf].set), ctx->comm, FG_ERR_INPUT, "%s: file, but initial.file is missing (required for type file)", where);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

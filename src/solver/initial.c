@@ -10,6 +10,11 @@
     abc           (3D, cube of side L, k = 2 pi / L) Arnold-Beltrami-Childress flow, A = B = C:
                     u = A (sin kZ + cos kY), v = A (sin kX + cos kZ), w = A (sin kY + cos kX)
                   a Beltrami field (curl u = k u), exact with decay exp(-nu k^2 t)
+    kovasznay     (2D, steady) Kovasznay (1948) flow behind a grid, with U = u_ref, L = l_ref,
+                  Re = U L / nu, lambda = Re/2 - sqrt(Re^2/4 + 4 pi^2), absolute coordinates:
+                    u = U (1 - e^{lambda x/L} cos(2 pi y/L)),  v = U lambda/(2 pi) e^{lambda x/L} sin(2 pi y/L)
+                  stream function psi = U L (y/L - e^{lambda x/L} sin(2 pi y/L) / (2 pi)),
+                  pressure p = U^2 (1 - e^{2 lambda x/L}) / 2
     file          velocity (u, v, w) read from initial.file (a flowgrad fields_*.h5 file)
 
   Each component is sampled at its own face centre; analytic fields are then projected, so the
@@ -18,7 +23,6 @@
 #include <fg/solver.h>
 #include <fg/io.h>
 
-typedef PetscReal (*FGFieldFn)(PetscInt, const PetscReal[], PetscReal, const PetscReal[], PetscReal);
 
 PetscReal FGExactTaylorGreen(PetscInt a, const PetscReal X[], PetscReal A, const PetscReal L[], PetscReal decay)
 {
@@ -36,23 +40,98 @@ PetscReal FGExactABC(PetscInt a, const PetscReal X[], PetscReal A, const PetscRe
   return A * (PetscSinReal(k * X[1]) + PetscCosReal(k * X[0])) * decay;
 }
 
-static PetscErrorCode FGSampleField_Private(FGSolver s, FGFieldFn fn, PetscReal A, PetscReal decay)
+/* The analytic fields in absolute coordinates and time, for FGExactField (profile exact). */
+static PetscReal FGTaylorGreenField_Private(PetscInt a, const PetscReal x[], PetscReal t, const FGCase *c)
 {
-  FGGrid g = s->grid;
+  const PetscReal kx = 2 * PETSC_PI / c->grid.lengths[0], ky = 2 * PETSC_PI / c->grid.lengths[1];
+  const PetscReal X[3] = {x[0] - c->grid.origin[0], x[1] - c->grid.origin[1], 0.0};
+  return FGExactTaylorGreen(a, X, c->initial.amplitude, c->grid.lengths, PetscExpReal(-c->flow.nu * (kx * kx + ky * ky) * t));
+}
+
+static PetscReal FGABCField_Private(PetscInt a, const PetscReal x[], PetscReal t, const FGCase *c)
+{
+  const PetscReal k    = 2 * PETSC_PI / c->grid.lengths[0];
+  const PetscReal X[3] = {x[0] - c->grid.origin[0], x[1] - c->grid.origin[1], x[2] - c->grid.origin[2]};
+  return FGExactABC(a, X, c->initial.amplitude, c->grid.lengths, PetscExpReal(-c->flow.nu * k * k * t));
+}
+
+static PetscReal FGKovasznayLambda_Private(const FGCase *c)
+{
+  const PetscReal re = c->flow.u_ref * c->flow.l_ref / c->flow.nu;
+  return 0.5 * re - PetscSqrtReal(0.25 * re * re + 4 * PETSC_PI * PETSC_PI);
+}
+
+PetscReal FGExactKovasznay(PetscInt a, const PetscReal x[], PetscReal t, const FGCase *c)
+{
+  const PetscReal U = c->flow.u_ref, L = c->flow.l_ref, lam = FGKovasznayLambda_Private(c);
+  const PetscReal e = PetscExpReal(lam * x[0] / L), q = 2 * PETSC_PI * x[1] / L;
+  if (a == 0) return U * (1.0 - e * PetscCosReal(q));
+  if (a == 1) return U * lam / (2 * PETSC_PI) * e * PetscSinReal(q);
+  return 0.0;
+}
+
+PetscReal FGExactKovasznayStream(const PetscReal x[], PetscReal t, const FGCase *c)
+{
+  const PetscReal U = c->flow.u_ref, L = c->flow.l_ref, lam = FGKovasznayLambda_Private(c);
+  return U * L * (x[1] / L - PetscExpReal(lam * x[0] / L) * PetscSinReal(2 * PETSC_PI * x[1] / L) / (2 * PETSC_PI));
+}
+
+PetscReal FGExactKovasznayPressure(const PetscReal x[], const FGCase *c)
+{
+  const PetscReal U = c->flow.u_ref, lam = FGKovasznayLambda_Private(c);
+  return 0.5 * U * U * (1.0 - PetscExpReal(2 * lam * x[0] / c->flow.l_ref));
+}
+
+/*@C
+  FGExactFieldFromCase - the analytic field of the case's initial.type (taylor_green, abc,
+  kovasznay), for `profile: exact` boundary data and error norms; velocity NULL for the others.
+@*/
+PetscErrorCode FGExactFieldFromCase(const FGCase *c, FGExactField *f)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(f, sizeof(*f)));
+  f->c = c;
+  switch (c->initial.type) {
+  case FG_IC_TAYLOR_GREEN:
+    f->velocity = FGTaylorGreenField_Private;
+    break;
+  case FG_IC_ABC:
+    f->velocity = FGABCField_Private;
+    break;
+  case FG_IC_KOVASZNAY:
+    f->velocity = FGExactKovasznay;
+    f->stream   = FGExactKovasznayStream;
+    break;
+  default:
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSolverSampleExact - u = the analytic field of the case at time t, each component sampled at
+  its face centres (no projection). Collective.
+@*/
+PetscErrorCode FGSolverSampleExact(FGSolver s, PetscReal t, Vec u[])
+{
+  FGGrid       g = s->grid;
+  FGExactField f;
 
   PetscFunctionBeginUser;
+  PetscCall(FGExactFieldFromCase(s->c, &f));
+  PetscCheck(f.velocity, s->comm, FG_ERR_INPUT, "initial.type %s has no analytic field", FGInitialTypeNames[s->c->initial.type]);
   for (PetscInt a = 0; a < g->dim; a++) {
     PetscScalar *ua;
-    PetscCall(VecGetArray(s->u[a], &ua));
+    PetscCall(VecGetArray(u[a], &ua));
     for (PetscInt k = g->box.lo[2]; k < g->box.hi[2]; k++)
       for (PetscInt j = g->box.lo[1]; j < g->box.hi[1]; j++)
         for (PetscInt i = g->box.lo[0]; i < g->box.hi[0]; i++) {
           const PetscInt idx[3] = {i, j, k};
-          PetscReal      X[3]   = {0, 0, 0};
-          for (PetscInt d = 0; d < g->dim; d++) X[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]) - g->x0[d];
-          ua[FGBoxOwnedIndex(&g->box, i, j, k)] = fn(a, X, A, g->L, decay);
+          PetscReal      x[3]   = {0, 0, 0};
+          for (PetscInt d = 0; d < g->dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
+          ua[FGBoxOwnedIndex(&g->box, i, j, k)] = f.velocity(a, x, t, s->c);
         }
-    PetscCall(VecRestoreArray(s->u[a], &ua));
+    PetscCall(VecRestoreArray(u[a], &ua));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -88,10 +167,9 @@ PetscErrorCode FGSolverSetInitialCondition(FGSolver s)
     for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecSet(s->u[a], c->initial.velocity[a]));
     break;
   case FG_IC_TAYLOR_GREEN:
-    PetscCall(FGSampleField_Private(s, FGExactTaylorGreen, c->initial.amplitude, 1.0));
-    break;
   case FG_IC_ABC:
-    PetscCall(FGSampleField_Private(s, FGExactABC, c->initial.amplitude, 1.0));
+  case FG_IC_KOVASZNAY:
+    PetscCall(FGSolverSampleExact(s, 0.0, s->u));
     break;
   case FG_IC_FILE: {
     static const char *names[3] = {"u", "v", "w"};

@@ -21,6 +21,7 @@ PetscErrorCode FGSolverCreate(MPI_Comm comm, const FGCase *c, FGSolver *solver)
   s->dt   = c->time.dt;
   PetscCall(FGGridCreateFromCase(comm, c, &s->grid));
   PetscCall(FGBoundaryFromCase(c, &s->bc));
+  PetscCall(FGExactFieldFromCase(c, &s->bc.exact));
   PetscCall(FGPoissonBCFromCase(c, pbc));
   PetscCall(FGPoissonCreate(s->grid, c->poisson.type, (const FGPoissonBC(*)[2])pbc, &s->poisson));
   PetscCall(FGPoissonSetTolerances(s->poisson, c->poisson.rtol, c->poisson.max_it));
