@@ -36,6 +36,8 @@ typedef struct {
   FGBCKind  kind;
   PetscReal velocity[3]; /* wall velocity (lid) or inflow velocity (inflow), m/s */
   FGProfile profile;     /* inflow profile */
+  PetscReal modulation_amplitude; /* inflow: U(t) = U (1 + A sin(2 pi f t)) */
+  PetscReal modulation_frequency;
 } FGBoundaryFace;
 
 #define FG_CASE_MAX_DIM 3
@@ -60,6 +62,7 @@ typedef struct {
     PetscReal re;    /* Reynolds number u_ref*l_ref/nu (alternative to nu) */
     PetscReal u_ref; /* reference speed */
     PetscReal l_ref; /* reference length */
+    PetscReal force[FG_CASE_MAX_DIM]; /* constant body force (acceleration) */
   } flow;
 
   struct {

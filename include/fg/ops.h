@@ -30,6 +30,7 @@ typedef struct {
   FGBCKind  kind[3][2];
   PetscReal velocity[3][2][3]; /* [dir][side][component] */
   FGProfile profile[3][2];
+  PetscReal modulation[3][2][2]; /* inflow: U(t) = U (1 + A sin(2 pi f t)), [A, f] */
   PetscReal convective_speed;  /* outflow: u_t + U_c du/dn = 0 */
   FGExactField exact;          /* profile exact: the analytic field */
 } FGBoundary;

@@ -121,6 +121,7 @@ PETSC_INTERN PetscErrorCode FGCaseCheckRe_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscBool      FGCaseAppliesFaceVelocity_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesFaceProfile_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseCheckFaceProfile_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscBool      FGCaseAppliesFaceModulation_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseCheckInitialType_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscBool      FGCaseAppliesInitialVelocity_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesInitialAmplitude_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);

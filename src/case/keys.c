@@ -44,6 +44,8 @@ static const FGKeyDef FGCaseKeys[] = {
    .excludes = "flow.nu", .defdoc = "`u_ref*l_ref/nu`", .doc = "Reynolds number `u_ref*l_ref/nu`"},
   {.path = "flow.u_ref", .type = FG_KEY_REAL, FG_AT(flow.u_ref), FG_GT(0), .def = "1", .doc = "Reference speed (for `re`)"},
   {.path = "flow.l_ref", .type = FG_KEY_REAL, FG_AT(flow.l_ref), FG_GT(0), .def = "1", .doc = "Reference length (for `re`)"},
+  {.path = "flow.force", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_AT(flow.force), .def = "0", .defdoc = "all `0`",
+   .doc = "Constant body force per unit mass (e.g. a pressure gradient driving a periodic channel)"},
 
   {.path = "time.dt", .type = FG_KEY_REAL, FG_AT(time.dt), .required = PETSC_TRUE, FG_GT(0), .doc = "Time step"},
   {.path = "time.steps", .type = FG_KEY_INT, FG_AT(time.steps), .required = PETSC_TRUE, FG_GE(0), .doc = "Number of time steps"},
@@ -69,6 +71,11 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "boundary.<face>.profile", .type = FG_KEY_ENUM, .choices = FGProfileNames, FG_FACE(profile), .def = "uniform",
    .applies = FGCaseAppliesFaceProfile_Internal, .check = FGCaseCheckFaceProfile_Internal,
    .doc = "`inflow` faces only: `uniform` or `parabolic` (peak = `velocity`) across the face, or `exact`: the boundary values of the analytic `initial.type` (taylor_green, abc, kovasznay; for manufactured-solution runs)"},
+  {.path = "boundary.<face>.modulation_amplitude", .type = FG_KEY_REAL, FG_FACE(modulation_amplitude), .def = "0",
+   .applies = FGCaseAppliesFaceModulation_Internal,
+   .doc = "`inflow` faces (not `exact`): time modulation U(t) = U (1 + A sin(2 pi f t)) of the inflow velocity; A = this"},
+  {.path = "boundary.<face>.modulation_frequency", .type = FG_KEY_REAL, FG_FACE(modulation_frequency), FG_GE(0), .def = "0",
+   .applies = FGCaseAppliesFaceModulation_Internal, .doc = "`inflow` faces (not `exact`): f of the time modulation (1/time)"},
 
   {.path = "poisson.type", .type = FG_KEY_ENUM, .choices = FGPoissonTypeNames, FG_AT(poisson.type), .def = "fftw",
    .doc = "Pressure Poisson solver: `fftw` (direct, FFT slabs) or `ksp` (CG + multigrid)"},

@@ -180,6 +180,15 @@ PetscBool FGCaseAppliesFaceProfile_Internal(FGCaseCtx ctx, const FGKeyRef *ref, 
   return FGCaseFaceIs_Private(ctx, ref, PETSC_FALSE, PETSC_TRUE, "inflow faces have a profile", why, len);
 }
 
+PetscBool FGCaseAppliesFaceModulation_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  if (FGCaseFace_Private(ctx, ref)->kind == FG_BC_INFLOW && FGCaseFace_Private(ctx, ref)->profile == FG_PROFILE_EXACT) {
+    snprintf(why, len, "an inflow face with profile exact follows initial.type in time");
+    return PETSC_FALSE;
+  }
+  return FGCaseFaceIs_Private(ctx, ref, PETSC_FALSE, PETSC_TRUE, "inflow faces have a time modulation", why, len);
+}
+
 /* profile exact: the face takes its values from an analytic initial field. */
 PetscErrorCode FGCaseCheckFaceProfile_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 {
@@ -361,6 +370,7 @@ PetscErrorCode FGCaseValidate_Internal(FGCaseCtx ctx)
     for (PetscInt s = 0; s < 2; s++)
       for (PetscInt e = ctx->dim; e < FG_CASE_MAX_DIM; e++) c->boundary[d][s].velocity[e] = 0.0;
   for (PetscInt e = ctx->dim; e < FG_CASE_MAX_DIM; e++) c->initial.velocity[e] = 0.0;
+  for (PetscInt e = ctx->dim; e < FG_CASE_MAX_DIM; e++) c->flow.force[e] = 0.0;
   PetscCheck(ko >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key table lacks output.dir");
   if (ctx->vals[ko].set) PetscCall(FGCaseWhere_Internal(ctx, ko, c->output.dir_from, sizeof(c->output.dir_from)));
   else snprintf(c->output.dir_from, sizeof(c->output.dir_from), "%s: output.dir (default)", ctx->file);

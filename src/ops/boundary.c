@@ -9,11 +9,12 @@
     wall      0                           2*0   - u_a(interior)       (no slip, average 0)
     lid       0                           2*U_a - u_a(interior)       (moving wall)
     slip      0                           u_a(interior)               (zero shear)
-    inflow    U_d * profile(x)            2*U_a*profile - u_a(interior)
+    inflow    U_d * profile(x) * m(t)     2*U_a*profile*m(t) - u_a(interior)
     outflow   unknown: u_t + U_c du/dn=0  u_a(interior)               (zero gradient)
 
   profile = 1 (uniform) or prod_t 4 s_t (1 - s_t), s_t = (x_t - x0_t)/L_t over the tangential
-  directions t (parabolic; `velocity` is then the centreline value). Every rule is linear in u:
+  directions t (parabolic; `velocity` is then the centreline value); m(t) = 1 + A sin(2 pi f t)
+  (modulation_amplitude, modulation_frequency). Every rule is linear in u:
   the adjoint of the fill is its transpose.
 
   profile exact (manufactured/exact solutions): the tangential ghost uses the analytic field at
@@ -34,6 +35,8 @@ PetscErrorCode FGBoundaryFromCase(const FGCase *c, FGBoundary *bc)
     for (PetscInt s = 0; s < 2; s++) {
       bc->kind[d][s]    = d < c->grid.dim ? c->boundary[d][s].kind : FG_BC_PERIODIC;
       bc->profile[d][s] = c->boundary[d][s].profile;
+      bc->modulation[d][s][0] = c->boundary[d][s].modulation_amplitude;
+      bc->modulation[d][s][1] = c->boundary[d][s].modulation_frequency;
       for (PetscInt a = 0; a < 3; a++) bc->velocity[d][s][a] = d < c->grid.dim ? c->boundary[d][s].velocity[a] : 0.0;
     }
   bc->convective_speed = c->flow.u_ref;
@@ -50,6 +53,12 @@ void FGOpUnknownFaces(FGGrid g, const FGBoundary *bc, PetscInt a, PetscInt lo[3]
 {
   FGOpInteriorFaces(g, bc, a, lo, hi);
   if (!g->periodic[a] && g->box.hi[a] == g->n[a] && bc->kind[a][FG_FACE_HI] == FG_BC_OUTFLOW) hi[a] = g->n[a];
+}
+
+/* Time modulation factor 1 + A sin(2 pi f t) of an inflow face. */
+static inline PetscReal FGModulation_Private(const FGBoundary *bc, PetscInt d, PetscInt side, PetscReal t)
+{
+  return 1.0 + bc->modulation[d][side][0] * PetscSinReal(2.0 * PETSC_PI * bc->modulation[d][side][1] * t);
 }
 
 static inline FGLocation FGFaceLocation_Private(PetscInt a)
@@ -94,7 +103,7 @@ static PetscReal FGNormalValue_Private(FGGrid g, const FGBoundary *bc, PetscInt 
     }
     return bc->exact.velocity(d, x, t, bc->exact.c);
   }
-  return bc->velocity[d][side][d] * FGProfile_Private(g, bc, d, side, d, idx);
+  return bc->velocity[d][side][d] * FGProfile_Private(g, bc, d, side, d, idx) * FGModulation_Private(bc, d, side, t);
 }
 
 /*@C
@@ -163,7 +172,7 @@ PetscErrorCode FGOpFillBoundary(FGGrid g, const FGBoundary *bc, PetscReal t, Vec
                   PetscReal x[3];
                   FGWallPoint_Private(g, d, side, a, idx, x);
                   ut = bc->exact.velocity(a, x, t, bc->exact.c);
-                } else if (kind == FG_BC_INFLOW) ut *= FGProfile_Private(g, bc, d, side, a, idx);
+                } else if (kind == FG_BC_INFLOW) ut *= FGProfile_Private(g, bc, d, side, a, idx) * FGModulation_Private(bc, d, side, t);
                 if (kind == FG_BC_WALL) ut = 0.0;
                 v[c] = 2.0 * ut - v[ci];
               }

@@ -19,6 +19,7 @@ PetscErrorCode FGSolverCreate(MPI_Comm comm, const FGCase *c, FGSolver *solver)
   s->c    = c;
   s->nu   = c->flow.nu;
   s->dt   = c->time.dt;
+  for (PetscInt a = 0; a < 3; a++) s->force[a] = c->flow.force[a];
   PetscCall(FGGridCreateFromCase(comm, c, &s->grid));
   PetscCall(FGBoundaryFromCase(c, &s->bc));
   PetscCall(FGExactFieldFromCase(c, &s->bc.exact));
