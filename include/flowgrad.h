@@ -7,5 +7,6 @@
 #include <fg/grid.h>
 #include <fg/poisson.h>
 #include <fg/io.h>
+#include <fg/checkpoint.h>
 
 #endif

@@ -54,7 +54,7 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
     PetscCall(FGInfo(PETSC_COMM_WORLD, c));
     break;
   case FG_CMD_RUN:
-    PetscCall(FGRun(PETSC_COMM_WORLD, c));
+    PetscCall(FGRun(PETSC_COMM_WORLD, c, cl->resume));
     break;
   case FG_CMD_ADJOINT:
   case FG_CMD_CHECK:

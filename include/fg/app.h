@@ -16,6 +16,7 @@ typedef struct {
   PetscInt    nset;
   const char *set[FG_CLI_MAX_SET]; /* "key=value" */
   PetscBool   help, version, keys;
+  PetscBool   resume; /* run --resume: continue from the latest checkpoint */
   int         petsc_argc; /* argv for PetscInitialize: program name + PETSc options */
   char      **petsc_argv;
 } FGCommandLine;
@@ -27,7 +28,7 @@ PETSC_EXTERN void FGCommandLinePrintVersion(FILE *);
 PETSC_EXTERN int  FGLaunchRank(void);
 
 PETSC_EXTERN PetscErrorCode FGInfo(MPI_Comm, const FGCase *);
-PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *);
+PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGGridCreateFromCase(MPI_Comm, const FGCase *, FGGrid *);
 
 #endif

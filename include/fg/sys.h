@@ -34,6 +34,15 @@ PETSC_EXTERN PetscErrorCode FGErrorReport(PetscErrorCode, int *);
 PETSC_EXTERN const char    *FGExitCodeName(int);
 PETSC_EXTERN PetscErrorCode FGMakeDirectory(const char *);
 
+/* Stop requests (src/sys/signal.c): SIGUSR1 and SIGTERM set a flag (async-signal safe); the time
+   loop reduces it once per step with FGSignalAgree (MPI_Allreduce MAX), so all ranks stop at the
+   same step, write a checkpoint and raise FG_ERR_SIGNAL (exit 75). */
+PETSC_EXTERN PetscErrorCode FGSignalInstall(void);
+PETSC_EXTERN PetscErrorCode FGSignalRestore(void);
+PETSC_EXTERN PetscErrorCode FGSignalAgree(MPI_Comm, int *);
+PETSC_EXTERN PetscErrorCode FGSignalRaise(int);
+PETSC_EXTERN const char    *FGSignalName(int);
+
 /* Output only from rank 0 of PETSC_COMM_WORLD. */
 #define FGInfoPrintf(...) PetscPrintf(PETSC_COMM_WORLD, __VA_ARGS__)
 

@@ -48,6 +48,8 @@ void FGCommandLinePrintHelp(FILE *fp)
               "  --set key=value  override a case-file key (repeatable), e.g. --set flow.re=200\n"
               "                   --set grid.cells=[128,128]\n"
               "  --keys           (info) print every case-file key with type, default and range\n"
+              "  --resume         (run) continue from the latest checkpoint in <output.dir>/checkpoints\n"
+              "                   (automatic when SLURM_RESTART_COUNT > 0)\n"
               "  --help, -h       this text\n"
               "  --version        versions of flowgrad and of the libraries it was built with\n"
               "  -<petsc option>  passed to PETSc, e.g. -log_view, -poisson_ksp_monitor\n"
@@ -124,6 +126,12 @@ int FGCommandLineParse(int argc, char **argv, FGCommandLine *cl, char *msg, size
       cl->set[cl->nset++] = kv;
     } else if (!strcmp(a, "--keys") && cl->command == FG_CMD_INFO) {
       cl->keys = PETSC_TRUE;
+    } else if (!strcmp(a, "--resume")) {
+      if (cl->command != FG_CMD_RUN) {
+        snprintf(msg, len, "--resume applies to flowgrad run only");
+        return FG_EXIT_INPUT;
+      }
+      cl->resume = PETSC_TRUE;
     } else if (!strncmp(a, "--", 2)) {
       snprintf(msg, len, "unknown option '%s' (try flowgrad --help)", a);
       return FG_EXIT_INPUT;

@@ -1,21 +1,46 @@
 /*
   flowgrad run: the forward simulation.
 
-    1. write case.resolved.yaml          4. every monitor_every steps: CFL, max|div u|, kinetic
-    2. create the solver (grid, BCs,        energy -> stdout (rank 0) and history.csv; NaN or
-       Poisson plans, all vectors)          CFL over time.cfl_max stops the run (exit 3)
-    3. initial condition                 5. every fields_every steps and at the end: fields/fields_NNNNNN.h5
+    1. resume (--resume, or SLURM_RESTART_COUNT > 0): find the newest checkpoint
+       in <output.dir>/checkpoints, check it against the case and load it, before anything in
+       output.dir is touched (a refused checkpoint leaves the directory as it was)
+    2. case.resolved.yaml; history.csv: new, or (resumed) cut after the checkpoint's step and
+       appended to
+    3. initial condition, or the checkpoint's state
+    4. time loop, per step:
+         RK3 step
+         every monitor_every steps: CFL, max|div u|, kinetic energy -> stdout (rank 0) and
+           history.csv; NaN or CFL over time.cfl_max stops the run (exit 3)
+         every fields_every steps: fields/fields_NNNNNN.h5
+         one MPI_Allreduce: did any rank get SIGUSR1/SIGTERM?
+         every checkpoint_every steps, or on a stop request: health check (as the monitor's),
+           then checkpoints/checkpoint_NNNNNN.h5; a stop request then ends the run with
+           FG_ERR_SIGNAL on every rank (exit 75: requeue, rerun with --resume)
+    5. at the end: fields and a checkpoint
+
+  Test hook (not in --help): -fg_test_raise_signal_at_step N [-fg_test_raise_signal_rank R]
+  [-fg_test_raise_signal USR1|TERM] makes rank R (default: the last) raise the signal in itself
+  after step N, so that a test can stop a run at a known step and see the ranks agree.
 */
 #include <fg/app.h>
 #include <fg/solver.h>
 #include <fg/io.h>
+#include <fg/checkpoint.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
-  FILE      *history; /* rank 0 only */
+  FILE          *history; /* rank 0 only */
   PetscLogDouble t0;
-  Vec        uc[3];   /* cell-centred velocity for output */
+  PetscInt       step0;   /* the step this process started from (0, or the checkpoint's) */
+  Vec            uc[3];   /* cell-centred velocity for output */
+  FGDtHistory    dts;     /* dt of every step since t = 0 (checkpoints carry it) */
+  PetscInt       raise_step, raise_rank; /* test hook */
+  int            raise_signo;
+  char           last[FG_CHECKPOINT_PATH_LEN]; /* the newest checkpoint written or resumed from */
 } FGRunContext;
 
 static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
@@ -56,7 +81,22 @@ static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode FGRunMonitor_Private(FGSolver s, FGRunContext *ctx)
+/* Blow-up (NaN, CFL over time.cfl_max): exit 3, naming the last good checkpoint. */
+static PetscErrorCode FGRunCheckHealth_Private(FGSolver s, FGRunContext *ctx)
+{
+  const FGCase *c = s->c;
+  char          last[FG_CHECKPOINT_PATH_LEN + 64] = "";
+
+  PetscFunctionBeginUser;
+  if (ctx->last[0]) PetscCall(PetscSNPrintf(last, sizeof(last), "; the last checkpoint, %s, is intact", ctx->last));
+  /* the values are reduced, so every rank takes the same branch */
+  PetscCheck(!PetscIsInfOrNanReal(s->ke) && !PetscIsInfOrNanReal(s->cfl), s->comm, FG_ERR_NUMERIC, "the solution blew up (NaN) at step %" PetscInt_FMT ", t = %g; reduce time.dt (now %g)%s", s->step, (double)s->t, (double)s->dt, last);
+  PetscCheck(s->cfl <= c->time.cfl_max, s->comm, FG_ERR_NUMERIC, "CFL number %.3g exceeds time.cfl_max = %g at step %" PetscInt_FMT ", t = %g; reduce time.dt (now %g)%s", (double)s->cfl, (double)c->time.cfl_max, s->step, (double)s->t, (double)s->dt, last);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The monitor line, a history.csv row (when log), then the health check (blow-up: exit 3). */
+static PetscErrorCode FGRunMonitor_Private(FGSolver s, FGRunContext *ctx, PetscBool log)
 {
   const FGCase  *c = s->c;
   PetscLogDouble now, eta;
@@ -65,69 +105,228 @@ static PetscErrorCode FGRunMonitor_Private(FGSolver s, FGRunContext *ctx)
   PetscFunctionBeginUser;
   PetscCall(FGSolverMonitorCompute(s));
   PetscCall(PetscTime(&now));
-  eta = s->step > 0 ? (now - ctx->t0) / (double)s->step * (double)(c->time.steps - s->step) : 0.0;
+  eta = s->step > ctx->step0 ? (now - ctx->t0) / (double)(s->step - ctx->step0) * (double)(c->time.steps - s->step) : 0.0;
   PetscCall(PetscPrintf(s->comm, "step %6" PetscInt_FMT "/%" PetscInt_FMT "  t %.6e  dt %.3e  CFL %.3f  max|div u| %.2e  KE %.6e  ETA %.0f s\n", s->step, c->time.steps, (double)s->t, (double)s->dt, (double)s->cfl, (double)s->maxdiv, (double)s->ke, eta));
   PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
-  if (rank == 0 && ctx->history) {
+  if (log && rank == 0 && ctx->history) {
     fprintf(ctx->history, "%" PetscInt_FMT ",%.17g,%.17g,%.17g,%.17g,%.17g,%.6f\n", s->step, (double)s->t, (double)s->dt, (double)s->cfl, (double)s->maxdiv, (double)s->ke, now - ctx->t0);
     fflush(ctx->history);
   }
-  /* blow-up: the values are reduced, so every rank takes the same branch */
-  PetscCheck(!PetscIsInfOrNanReal(s->ke) && !PetscIsInfOrNanReal(s->cfl), s->comm, FG_ERR_NUMERIC, "the solution blew up (NaN) at step %" PetscInt_FMT ", t = %g; reduce time.dt (now %g)", s->step, (double)s->t, (double)s->dt);
-  PetscCheck(s->cfl <= c->time.cfl_max, s->comm, FG_ERR_NUMERIC, "CFL number %.3g exceeds time.cfl_max = %g at step %" PetscInt_FMT ", t = %g; reduce time.dt (now %g)", (double)s->cfl, (double)c->time.cfl_max, s->step, (double)s->t, (double)s->dt);
+  PetscCall(FGRunCheckHealth_Private(s, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A checkpoint of the current state; `checked`: the monitor has just checked this state. */
+static PetscErrorCode FGRunCheckpoint_Private(FGSolver s, FGRunContext *ctx, PetscBool checked, char *path, size_t len)
+{
+  PetscLogDouble a, b;
+
+  PetscFunctionBeginUser;
+  if (!checked) { /* never a checkpoint of a blown-up state */
+    PetscCall(FGSolverMonitorCompute(s));
+    PetscCall(FGRunCheckHealth_Private(s, ctx));
+  }
+  PetscCall(PetscTime(&a));
+  PetscCall(FGCheckpointWrite(s, &ctx->dts, path, len));
+  PetscCall(PetscStrncpy(ctx->last, path, sizeof(ctx->last)));
+  PetscCall(PetscTime(&b));
+  PetscCall(PetscPrintf(s->comm, "flowgrad run: checkpoint at step %" PetscInt_FMT ", t = %.6e: %s (%.2f s)\n", s->step, (double)s->t, path, b - a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* history.csv: a new file (keep < 0), or the rows of the existing one up to step `keep`
+   (a resumed run; rows after the checkpoint and a cut last line are dropped), then appended to.
+   Rank 0 does the work; the outcome is shared. */
+static PetscErrorCode FGRunOpenHistory_Private(MPI_Comm comm, const FGCase *c, PetscInt keep, FGRunContext *ctx)
+{
+  static const char header[] = "step,time,dt,cfl,max_div,kinetic_energy,wall_time\n";
+  PetscMPIInt       rank;
+  char              path[PETSC_MAX_PATH_LEN], msg[3 * PETSC_MAX_PATH_LEN] = "";
+  int               ok = 1;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/history.csv", c->output.dir));
+  if (rank == 0) {
+    if (keep < 0) {
+      ctx->history = fopen(path, "w");
+      if (!ctx->history || fputs(header, ctx->history) < 0) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
+    } else {
+      char  tmp[PETSC_MAX_PATH_LEN + 8], line[4096];
+      FILE *in = fopen(path, "r"), *out;
+      snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+      out = fopen(tmp, "w");
+      if (!out || fputs(header, out) < 0) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
+      else if (in && fgets(line, sizeof(line), in)) { /* the old header is replaced */
+        while (fgets(line, sizeof(line), in)) {
+          char     *end;
+          long long step = strtoll(line, &end, 10);
+          size_t    n    = strlen(line);
+          if (end != line && *end == ',' && n > 0 && line[n - 1] == '\n' && step <= (long long)keep) fputs(line, out);
+        }
+      }
+      if (in) (void)fclose(in);
+      if (out && (fflush(out) != 0 || ferror(out))) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
+      if (out && fclose(out) != 0 && !msg[0]) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
+      if (!msg[0] && rename(tmp, path) != 0) snprintf(msg, sizeof(msg), "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+      if (!msg[0] && !(ctx->history = fopen(path, "a"))) snprintf(msg, sizeof(msg), "cannot append to %s: %s", path, strerror(errno));
+    }
+    if (ctx->history) fflush(ctx->history);
+    ok = msg[0] ? 0 : 1;
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  if (!ok) PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, comm));
+  PetscCheck(ok, comm, FG_ERR_IO_WRITE, "%s", msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SLURM_RESTART_COUNT of the environment (rank 0's), 0 when unset or not a number. */
+static PetscErrorCode FGRunSlurmRestartCount_Private(MPI_Comm comm, PetscInt *count)
+{
+  PetscMPIInt rank;
+  long long   n = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    const char *v = getenv("SLURM_RESTART_COUNT");
+    char       *end;
+    if (v && *v) {
+      n = strtoll(v, &end, 10);
+      if (*end || n < 0) n = 0;
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm));
+  *count = (PetscInt)n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGRunTestHook_Private(MPI_Comm comm, FGRunContext *ctx)
+{
+  static const char *const names[] = {"USR1", "TERM"};
+  PetscMPIInt              size;
+  PetscInt                 which = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  ctx->raise_step = -1;
+  ctx->raise_rank = size - 1;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_raise_signal_at_step", &ctx->raise_step, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_raise_signal_rank", &ctx->raise_rank, NULL));
+  PetscCall(PetscOptionsGetEList(NULL, NULL, "-fg_test_raise_signal", names, 2, &which, NULL));
+  ctx->raise_signo = which == 1 ? SIGTERM : SIGUSR1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
   FGRun - the forward simulation of a validated case. Collective.
+
+  Input Parameters:
++ comm   - communicator
+. c      - the validated case
+- resume - continue from the newest checkpoint (`flowgrad run --resume`); resuming also happens
+           when the environment has SLURM_RESTART_COUNT > 0, where no checkpoint means t = 0
+
+  Options Database Keys:
+. -fg_test_raise_signal_at_step <n> - test hook, see above
+
+  Notes:
+  Exit codes through the error raised: 2 for a refused checkpoint or `--resume` without one,
+  3 for a blow-up, 4 for a damaged checkpoint or an I/O failure, 75 when stopped by SIGUSR1 or
+  SIGTERM (after writing a checkpoint).
 @*/
-PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c)
+PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
 {
-  FGSolver       s;
-  FGRunContext   ctx;
-  PetscMPIInt    rank;
-  PetscLogDouble t1;
-  PetscInt       ncells = 1;
-  char           path[PETSC_MAX_PATH_LEN];
-  int            ok = 1;
+  FGSolver         s;
+  FGRunContext     ctx;
+  FGCheckpointList list;
+  PetscMPIInt      rank;
+  PetscLogDouble   t1;
+  PetscInt         ncells = 1, slurm = 0, nranks = 0;
+  PetscBool        resumed = PETSC_FALSE, monitored;
+  int              signo = 0, ok = 1;
+  char             path[PETSC_MAX_PATH_LEN], ckpt[FG_CHECKPOINT_PATH_LEN] = "";
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&ctx, sizeof(ctx)));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(FGRunSlurmRestartCount_Private(comm, &slurm));
+  PetscCall(FGRunTestHook_Private(comm, &ctx));
+  PetscCall(FGSignalInstall());
+
+  /* 1. the solver, and the checkpoint to resume from */
+  PetscCall(FGSolverCreate(comm, c, &s));
+  PetscCall(FGCheckpointFind(comm, c, &list));
+  if (resume || slurm > 0) {
+    if (list.count == 0) {
+      PetscCheck(!resume, comm, FG_ERR_INPUT, "--resume: no checkpoint in %s/checkpoints to resume from (run without --resume to start from t = 0)", c->output.dir);
+      PetscCall(PetscPrintf(comm, "flowgrad run: SLURM_RESTART_COUNT = %" PetscInt_FMT ", but %s/checkpoints holds no checkpoint: starting from t = 0\n", slurm, c->output.dir));
+    } else {
+      PetscCall(FGCheckpointLoad(s, &list, &ctx.dts, &nranks));
+      PetscCall(PetscStrncpy(ctx.last, list.path, sizeof(ctx.last)));
+      PetscCheck(s->step <= c->time.steps, comm, FG_ERR_INPUT, "checkpoint %s is at step %" PetscInt_FMT ", after time.steps = %" PetscInt_FMT "; to continue, raise it (--set time.steps=N)", list.path, s->step, c->time.steps);
+      resumed = PETSC_TRUE;
+    }
+  } else if (list.count > 0) {
+    PetscCall(PetscPrintf(comm, "flowgrad run: note: starting from t = 0; %s/checkpoints holds %" PetscInt_FMT " checkpoint(s) of an earlier run (newest: step %" PetscInt_FMT "), which this run's checkpoints replace (use --resume to continue from them)\n", c->output.dir, list.count, list.step));
+  }
+
+  /* 2. the output directory */
   PetscCall(FGCaseWriteResolved(comm, c));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/fields", c->output.dir));
-  if (rank == 0) {
-    ok = FGMakeDirectory(path) == PETSC_SUCCESS;
-    if (ok) {
-      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/history.csv", c->output.dir));
-      ctx.history = fopen(path, "w");
-      ok          = ctx.history != NULL;
-      if (ok) fprintf(ctx.history, "step,time,dt,cfl,max_div,kinetic_energy,wall_time\n");
-    }
-  }
+  if (rank == 0) ok = FGMakeDirectory(path) == PETSC_SUCCESS;
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  PetscCheck(ok, comm, FG_ERR_IO_WRITE, "cannot write %s: %s", path, strerror(errno));
+  PetscCheck(ok, comm, FG_ERR_IO_WRITE, "cannot create %s: %s", path, strerror(errno));
+  PetscCall(FGRunOpenHistory_Private(comm, c, resumed ? s->step : -1, &ctx));
 
-  PetscCall(FGSolverCreate(comm, c, &s));
   for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecDuplicate(s->p, &ctx.uc[a]));
   for (PetscInt d = 0; d < s->grid->dim; d++) ncells *= s->grid->n[d];
   PetscCall(PetscPrintf(comm, "flowgrad run: case '%s', output in %s\n", c->name, c->output.dir));
   PetscCall(FGGridView(s->grid, PETSC_VIEWER_STDOUT_(comm)));
 
-  PetscCall(FGSolverSetInitialCondition(s));
+  /* 3. the start */
+  if (resumed) {
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCall(PetscPrintf(comm, "flowgrad run: resuming from %s: step %" PetscInt_FMT ", t = %.17g (written on %" PetscInt_FMT " ranks, now %d)%s\n", list.path, s->step, (double)s->t, nranks, (int)size, resume ? "" : " (SLURM_RESTART_COUNT > 0)"));
+  } else PetscCall(FGSolverSetInitialCondition(s));
+  ctx.step0 = s->step;
   PetscCall(PetscTime(&ctx.t0));
-  PetscCall(FGRunMonitor_Private(s, &ctx));
+  PetscCall(FGRunMonitor_Private(s, &ctx, (PetscBool)!resumed)); /* also checks the start state */
+  if (resumed && s->step == c->time.steps) PetscCall(PetscPrintf(comm, "flowgrad run: the checkpoint is at time.steps = %" PetscInt_FMT ": no step to take\n", c->time.steps));
+
+  /* 4. the time loop */
   while (s->step < c->time.steps) {
     PetscCall(FGStepForward_RK3(s));
-    if (s->step % c->output.monitor_every == 0 || s->step == c->time.steps) PetscCall(FGRunMonitor_Private(s, &ctx));
-    if (c->output.fields_every > 0 && s->step % c->output.fields_every == 0 && s->step != c->time.steps) PetscCall(FGRunWriteFields_Private(s, &ctx));
+    PetscCall(FGDtHistoryPush(&ctx.dts, s->dt));
+    monitored = (PetscBool)(s->step % c->output.monitor_every == 0 || s->step == c->time.steps);
+    if (monitored) PetscCall(FGRunMonitor_Private(s, &ctx, PETSC_TRUE));
+    if (s->step == c->time.steps) break; /* the end: fields and checkpoint below */
+    if (c->output.fields_every > 0 && s->step % c->output.fields_every == 0) PetscCall(FGRunWriteFields_Private(s, &ctx));
+    if (s->step == ctx.raise_step && rank == ctx.raise_rank) PetscCall(FGSignalRaise(ctx.raise_signo));
+    PetscCall(FGSignalAgree(comm, &signo)); /* one Allreduce: every rank stops at the same step */
+    if (signo) PetscCall(PetscPrintf(comm, "flowgrad run: %s received: checkpoint at step %" PetscInt_FMT ", then stop\n", FGSignalName(signo), s->step));
+    if (signo || (c->output.checkpoint_every > 0 && s->step % c->output.checkpoint_every == 0)) PetscCall(FGRunCheckpoint_Private(s, &ctx, monitored, ckpt, sizeof(ckpt)));
+    if (signo) break;
   }
-  PetscCall(FGRunWriteFields_Private(s, &ctx));
-  PetscCall(PetscTime(&t1));
-  PetscCall(PetscPrintf(comm, "flowgrad run: %" PetscInt_FMT " steps in %.2f s, %.3g cell-steps/s\n", s->step, t1 - ctx.t0, (double)ncells * (double)s->step / PetscMax(t1 - ctx.t0, 1e-9)));
 
-  if (ctx.history) fclose(ctx.history);
-  for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecDestroy(&ctx.uc[a]));
-  PetscCall(FGSolverDestroy(&s));
+  /* 5. the end */
+  if (!signo) {
+    PetscCall(FGRunWriteFields_Private(s, &ctx));
+    if (s->step > ctx.step0 || !resumed) PetscCall(FGRunCheckpoint_Private(s, &ctx, PETSC_TRUE, ckpt, sizeof(ckpt))); /* the monitor checked the last step */
+    PetscCall(PetscTime(&t1));
+    PetscCall(PetscPrintf(comm, "flowgrad run: %" PetscInt_FMT " steps in %.2f s, %.3g cell-steps/s\n", s->step - ctx.step0, t1 - ctx.t0, (double)ncells * (double)(s->step - ctx.step0) / PetscMax(t1 - ctx.t0, 1e-9)));
+  }
+
+  {
+    const PetscInt  step = s->step;
+    const PetscReal t    = s->t;
+    if (ctx.history) fclose(ctx.history);
+    for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecDestroy(&ctx.uc[a]));
+    PetscCall(FGDtHistoryDestroy(&ctx.dts));
+    PetscCall(FGSolverDestroy(&s));
+    PetscCall(FGSignalRestore());
+    PetscCheck(!signo, comm, FG_ERR_SIGNAL, "stopped on %s at step %" PetscInt_FMT ", t = %.6g; checkpoint written to %s; rerun with --resume to continue (exit code 75: requeue)", FGSignalName(signo), step, (double)t, ckpt);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -90,6 +90,7 @@ struct _n_FGCaseCtx {
 
 /* keys.c */
 PETSC_INTERN PetscErrorCode FGCaseKeysSetUp_Internal(FGCaseCtx);
+PETSC_INTERN PetscInt       FGCaseKeyDefCount_Internal(void);
 PETSC_INTERN PetscErrorCode FGCaseKeyFind_Internal(FGCaseCtx, const char *, PetscInt *);
 PETSC_INTERN PetscErrorCode FGCaseIsSection_Internal(FGCaseCtx, const char *, PetscBool *);
 PETSC_INTERN PetscErrorCode FGCaseSuggest_Internal(FGCaseCtx, const char *, char *, size_t);

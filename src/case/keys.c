@@ -94,6 +94,12 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "output.checkpoint_keep", .type = FG_KEY_INT, FG_AT(output.checkpoint_keep), FG_GE(1), .def = "2",
    .doc = "Keep the newest K checkpoints; older ones are deleted once a newer one is complete"},
 };
+
+/* Number of entries of the key table (a <face> entry counts once), for the tests. */
+PetscInt FGCaseKeyDefCount_Internal(void)
+{
+  return (PetscInt)(sizeof(FGCaseKeys) / sizeof(FGCaseKeys[0]));
+}
 /* clang-format on */
 
 static PetscBool FGKeyIsFace_Private(const FGKeyDef *def)

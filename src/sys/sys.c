@@ -134,6 +134,14 @@ PetscErrorCode FGErrorReport(PetscErrorCode ierr, int *code)
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   what = fg_error.set ? fg_error.message : "unknown error";
+  if (*code == FG_EXIT_REQUEUE && fg_error.set && (fg_error.collective || size == 1)) {
+    /* a stop on SIGUSR1/SIGTERM with a checkpoint written is not a failure: a notice, once */
+    if (rank == 0) {
+      fprintf(stderr, "flowgrad: %s\n", what);
+      fflush(stderr);
+    }
+    return PETSC_SUCCESS;
+  }
   if (!fg_error.set || fg_error.collective || size == 1) {
     if (rank == 0) {
       fprintf(stderr, "flowgrad: error: %s\n", what);

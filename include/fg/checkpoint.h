@@ -1,0 +1,57 @@
+/* flowgrad checkpoints: the state of a forward run at a step boundary, for `flowgrad run --resume`.
+
+   File <output.dir>/checkpoints/checkpoint_NNNNNN.h5 (NNNNNN = the step, at least 6 digits): a
+   flowgrad field file (layout in include/fg/io.h, written by FGIOWriteFields: u, v[, w] on faces,
+   p at cells; root attributes time, step, dim, cells, lengths, origin, spacing, case_hash,
+   case_name, flowgrad_version) plus a group /checkpoint:
+
+     attribute format        int64      1 (this layout)
+     attribute restart_hash  string     16 hex digits: FNV-1a of restart_keys
+     attribute nranks        int64      ranks of the run that wrote it (information only)
+     dataset   restart_keys  string     the compared part of the resolved case, one "key: value"
+                                        line per key (see FGCheckpointRestartKeys)
+     dataset   dt_count      int64[n]   the time-step history, run-length encoded: dt_count[i]
+     dataset   dt_value      float64[n]   steps of size dt_value[i]; sum(dt_count) = step
+
+   The low-storage RK3 needs nothing else at a step boundary (the first stage's beta is 0), and
+   every value is stored as the double it is, so a resumed run repeats the uninterrupted one bit
+   for bit (same rank count and deterministic FFTW plans; see README "Checkpoints, restart and
+   signals"). The arrays are global, so a checkpoint resumes on any number of ranks.
+
+   Written as checkpoint_NNNNNN.h5.part (FGIOWriteFields, itself through a .tmp), completed with
+   /checkpoint, flushed, then renamed by rank 0: a file under the final name is always complete.
+   Only then are older checkpoints deleted (all but the newest output.checkpoint_keep). */
+#ifndef FG_CHECKPOINT_H
+#define FG_CHECKPOINT_H
+
+#include <fg/solver.h>
+
+#define FG_CHECKPOINT_FORMAT   1
+#define FG_CHECKPOINT_PATH_LEN (PETSC_MAX_PATH_LEN + 320) /* <output.dir>/checkpoints/<name> */
+
+/* The dt of every step taken, run-length encoded: count[i] steps of size dt[i]. */
+typedef struct {
+  PetscInt   n, cap;
+  PetscInt  *count;
+  PetscReal *dt;
+} FGDtHistory;
+
+PETSC_EXTERN PetscErrorCode FGDtHistoryPush(FGDtHistory *, PetscReal);
+PETSC_EXTERN PetscInt       FGDtHistorySteps(const FGDtHistory *);
+PETSC_EXTERN PetscErrorCode FGDtHistoryDestroy(FGDtHistory *);
+
+/* The complete checkpoints of an output directory. */
+typedef struct {
+  PetscInt count;                    /* how many */
+  PetscInt step, prev_step;          /* step of the newest and of the one before it (-1: none) */
+  char     path[FG_CHECKPOINT_PATH_LEN]; /* the newest ("" when none) */
+  char     prev[FG_CHECKPOINT_PATH_LEN]; /* the one before it ("" when none) */
+} FGCheckpointList;
+
+PETSC_EXTERN PetscErrorCode FGCheckpointRestartKeys(const FGCase *, char *, size_t, unsigned long long *);
+PETSC_EXTERN PetscErrorCode FGCheckpointPath(const FGCase *, PetscInt, char *, size_t);
+PETSC_EXTERN PetscErrorCode FGCheckpointFind(MPI_Comm, const FGCase *, FGCheckpointList *);
+PETSC_EXTERN PetscErrorCode FGCheckpointWrite(FGSolver, const FGDtHistory *, char *, size_t);
+PETSC_EXTERN PetscErrorCode FGCheckpointLoad(FGSolver, const FGCheckpointList *, FGDtHistory *, PetscInt *);
+
+#endif
