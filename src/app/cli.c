@@ -5,14 +5,16 @@
     flowgrad info --keys
     flowgrad --help | --version
 
-  Arguments that start with a single '-' (and everything after the first of them that is not a
-  --set) go to PetscInitialize: -log_view, -poisson_ksp_type cg, -options_file f, ...
+  The case file comes first. From the first argument that starts with a single '-' on, every
+  argument that is not a flowgrad --option (--set, --resume, --keys, --help) goes to
+  PetscInitialize, values included: -log_view, -poisson_ksp_type cg, -options_file f, ...
 */
 #include <fg/app.h>
 #include <fg/sys.h>
 #include <fftw3.h>
 #include <hdf5.h>
 #include <mpi.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +81,8 @@ void FGCommandLinePrintVersion(FILE *fp)
 @*/
 int FGCommandLineParse(int argc, char **argv, FGCommandLine *cl, char *msg, size_t len)
 {
-  int i = 1;
+  int       i     = 1;
+  PetscBool petsc = PETSC_FALSE; /* past the first PETSc option */
 
   memset(cl, 0, sizeof(*cl));
   cl->petsc_argv = (char **)calloc((size_t)argc + 1, sizeof(char *));
@@ -136,9 +139,20 @@ int FGCommandLineParse(int argc, char **argv, FGCommandLine *cl, char *msg, size
       snprintf(msg, len, "unknown option '%s' (try flowgrad --help)", a);
       return FG_EXIT_INPUT;
     } else if (a[0] == '-' && a[1] != '\0') {
-      /* a PETSc option, and its value if the next argument is not an option itself */
+      /* a PETSc option; from here on, every argument that is not a flowgrad --option is PETSc's
+         (values included, negative numbers too), so the case file must come before */
       cl->petsc_argv[cl->petsc_argc++] = argv[i];
-      if (i + 1 < argc && argv[i + 1][0] != '-') cl->petsc_argv[cl->petsc_argc++] = argv[++i];
+      petsc = PETSC_TRUE;
+      if (!strcmp(a, "-options_file") && i + 1 < argc) { /* PETSc would abort on a missing file */
+        FILE *fp = fopen(argv[i + 1], "r");
+        if (!fp) {
+          snprintf(msg, len, "-options_file %s: cannot read it: %s", argv[i + 1], strerror(errno));
+          return FG_EXIT_INPUT;
+        }
+        fclose(fp);
+      }
+    } else if (petsc) {
+      cl->petsc_argv[cl->petsc_argc++] = argv[i];
     } else if (!cl->case_file) {
       cl->case_file = a;
     } else {
@@ -147,7 +161,7 @@ int FGCommandLineParse(int argc, char **argv, FGCommandLine *cl, char *msg, size
     }
   }
   if (!cl->help && !cl->keys && !cl->case_file) {
-    snprintf(msg, len, "flowgrad %s: no case file given (usage: flowgrad %s CASE.yaml [--set key=value ...])", cl->command_name, cl->command_name);
+    snprintf(msg, len, "flowgrad %s: no case file given (usage: flowgrad %s CASE.yaml [--set key=value ...] [PETSc options]; the case file comes before the PETSc options)", cl->command_name, cl->command_name);
     return FG_EXIT_INPUT;
   }
   return 0;

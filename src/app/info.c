@@ -2,9 +2,9 @@
   flowgrad info: validate a case, print it resolved, its decomposition and a memory estimate.
 
   Memory estimate (per rank, ghosted arrays, 8-byte reals), for the forward solver:
-    fields   dim velocity components x 4 arrays (state, two RK right-hand sides, work)
-             + pressure + correction + divergence            -> (4 dim + 3) ghosted arrays
-    fftw     alloc_local reals (FFTW's buffer) + one eigenvalue array of the same size
+    fields   dim velocity components x 4 arrays (state, ghosted copy, two RK right-hand sides)
+             + pressure, divergence, correction and its ghosted copy -> (4 dim + 4) arrays
+    fftw     alloc_local reals x 3 (FFTW's in and out buffers, the precomputed 1/eigenvalues)
     ksp      the assembled 2*dim+1 point matrix (12 bytes a nonzero) x 1.5 for the AMG hierarchy
              + 6 Krylov/preconditioner work vectors
   plus PETSc/MPI/FFTW fixed costs (~50 MiB a rank, not included). Later issues add the adjoint.
@@ -30,12 +30,12 @@ static PetscErrorCode FGInfoMemory_Private(FGGrid g, const FGCase *c, double *mi
     nghost *= g->box.ghi[d] - g->box.glo[d];
     nown *= g->box.hi[d] - g->box.lo[d];
   }
-  mine[0] = (double)(4 * dim + 3) * (double)nghost * 8.0;
+  mine[0] = (double)(4 * dim + 4) * (double)nghost * 8.0;
   if (c->poisson.type == FG_POISSON_FFTW) {
     ptrdiff_t nn[3], n0, s0, n1, s1, alloc;
     for (int d = 0; d < dim; d++) nn[d] = (ptrdiff_t)g->n[dim - 1 - d];
     alloc   = fftw_mpi_local_size_many_transposed(dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &n0, &s0, &n1, &s1);
-    mine[1] = 2.0 * (double)alloc * 8.0;
+    mine[1] = 3.0 * (double)alloc * 8.0;
   } else {
     mine[1] = 1.5 * (double)(2 * dim + 1) * (double)nown * 12.0 + 6.0 * (double)nown * 8.0;
   }

@@ -92,6 +92,20 @@ static PetscErrorCode FGRunCheckHealth_Private(FGSolver s, FGRunContext *ctx)
   /* the values are reduced, so every rank takes the same branch */
   PetscCheck(!PetscIsInfOrNanReal(s->ke) && !PetscIsInfOrNanReal(s->cfl), s->comm, FG_ERR_NUMERIC, "the solution blew up (NaN) at step %" PetscInt_FMT ", t = %g; reduce time.dt (now %g)%s", s->step, (double)s->t, (double)s->dt, last);
   PetscCheck(s->cfl <= c->time.cfl_max, s->comm, FG_ERR_NUMERIC, "CFL number %.3g exceeds time.cfl_max = %g at step %" PetscInt_FMT ", t = %g; reduce time.dt (now %g)%s", (double)s->cfl, (double)c->time.cfl_max, s->step, (double)s->t, (double)s->dt, last);
+  /* the projection leaves max|div u| at round-off (fftw) or at the Krylov tolerance (ksp); far
+     above that, mass is not conserved: boundary fluxes that do not balance (e.g. a time-modulated
+     inflow with no outflow face) */
+  {
+    PetscReal tol = 1e-8;
+    if (c->poisson.type == FG_POISSON_KSP) {
+      KSP       ksp;
+      PetscReal rtol;
+      PetscCall(FGPoissonGetKSP(s->poisson, &ksp));
+      PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL)); /* -poisson_ksp_rtol included */
+      tol = PetscMax(tol, 1e3 * rtol);
+    }
+    PetscCheck(s->maxdiv <= tol, s->comm, FG_ERR_NUMERIC, "the velocity is not divergence free at step %" PetscInt_FMT ", t = %g: max|div u| h/u_ref = %.3g > %.1g; the boundary fluxes do not balance (an inflow with no outflow face?)%s", s->step, (double)s->t, (double)s->maxdiv, (double)tol, last);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

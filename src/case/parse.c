@@ -269,6 +269,8 @@ static PetscErrorCode FGCaseWalk_Private(FGCaseCtx ctx, yaml_node_t *map, const 
     PetscCheck(key->type == YAML_SCALAR_NODE, ctx->comm, FG_ERR_INPUT, "%s:%d: %s%sa key must be a name, got %s", ctx->file, line, prefix, prefix[0] ? ": " : "", FGNodeKind_Private(key));
     name = (const char *)key->data.scalar.value;
     nlen = key->data.scalar.length;
+    PetscCheck(!(nlen == 2 && !memcmp(name, "<<", 2)), ctx->comm, FG_ERR_INPUT, "%s:%d: %s%s<<: YAML merge keys are not supported; write the keys out", ctx->file, line, prefix, prefix[0] ? "." : "");
+    PetscCheck(!val || !val->tag || !strncmp((const char *)val->tag, "tag:yaml.org,2002:", 18), ctx->comm, FG_ERR_INPUT, "%s:%d: %s%s%.*s: YAML tags are not supported (%s)", ctx->file, line, prefix, prefix[0] ? "." : "", (int)PetscMin(nlen, 200), name, (const char *)val->tag);
     snprintf(path, sizeof(path), "%s%s%.*s", prefix, prefix[0] ? "." : "", (int)PetscMin(nlen, 200), name);
     /* a duplicate of an earlier key of this mapping */
     for (yaml_node_pair_t *prev = map->data.mapping.pairs.start; prev < pair; prev++) {
@@ -322,6 +324,44 @@ static PetscErrorCode FGCaseYAMLError_Private(FGCaseCtx ctx, const char *what, P
   SETERRQ(ctx->comm, FG_ERR_INPUT, "%s:%d:%d: YAML syntax error: %s%s", what, (int)p->problem_mark.line + 1, (int)p->problem_mark.column + 1, p->problem ? p->problem : "?", context);
 }
 
+/* libyaml's parser takes time quadratic in the nesting depth (a 1 MiB file of '[' would run for
+   half an hour): refuse flow collections nested deeper than FG_CASE_MAX_DEPTH and block nesting
+   indented past FG_CASE_MAX_INDENT columns before parsing. Quoted text and comments are skipped. */
+#define FG_CASE_MAX_DEPTH  32
+#define FG_CASE_MAX_INDENT 512
+static PetscErrorCode FGCaseCheckNesting_Private(FGCaseCtx ctx, const char *what, PetscBool isset, const char *text, size_t len)
+{
+  int    depth = 0, line = 1, col = 0;
+  char   quote = 0;
+  size_t i;
+
+  PetscFunctionBeginUser;
+  for (i = 0; i < len; i++) {
+    const char ch = text[i];
+    if (ch == '\n' || (ch == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) {
+      line++, col = 0;
+      if (quote == '#') quote = 0;
+      continue;
+    }
+    if (quote == '#') continue;
+    if (quote) {
+      if (quote == '"' && ch == '\\') i++;
+      else if (ch == quote) quote = 0;
+      continue;
+    }
+    if (col >= 0 && ch == ' ') {
+      PetscCheck(++col <= FG_CASE_MAX_INDENT, ctx->comm, FG_ERR_INPUT, "%s%s%d: indented more than %d columns: nesting this deep is not a case file", what, isset ? ": line " : ":", line, FG_CASE_MAX_INDENT);
+      continue;
+    }
+    col = -1; /* past the indentation */
+    if (ch == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t')) quote = '#';
+    else if (ch == '"' || ch == '\'') quote = ch;
+    else if (ch == '[' || ch == '{') PetscCheck(++depth <= FG_CASE_MAX_DEPTH, ctx->comm, FG_ERR_INPUT, "%s%s%d: collections nested more than %d deep: not a case file", what, isset ? ": line " : ":", line, FG_CASE_MAX_DEPTH);
+    else if ((ch == ']' || ch == '}') && depth > 0) depth--;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Text, not binary: valid UTF-8 without NUL bytes or control characters other than tab, CR, LF. */
 static PetscErrorCode FGCaseCheckText_Private(FGCaseCtx ctx, const char *what, PetscBool isset, const char *text, size_t len)
 {
@@ -338,7 +378,7 @@ static PetscErrorCode FGCaseCheckText_Private(FGCaseCtx ctx, const char *what, P
     PetscBool     ok   = PETSC_TRUE;
 
     if (b < 0x80) {
-      if (b == '\n') line++;
+      if (b == '\n' || (b == '\r' && (i + 1 >= len || s[i + 1] != '\n'))) line++; /* LF, CRLF or CR */
       else if (b == 0) bad = "not a text file: NUL byte";
       else if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f) bad = "not a text file: control character";
       if (!bad) i++;
@@ -358,6 +398,7 @@ static PetscErrorCode FGCaseCheckText_Private(FGCaseCtx ctx, const char *what, P
     if (!ok) bad = "not UTF-8 text: invalid byte";
     else i += need + 1;
   }
+  if (!bad) PetscCall(FGCaseCheckNesting_Private(ctx, what, isset, text, len));
   if (!bad) PetscFunctionReturn(PETSC_SUCCESS);
   if (isset) snprintf(at, sizeof(at), "%s", what);
   else snprintf(at, sizeof(at), "%s:%d", what, line);

@@ -13,6 +13,8 @@
   argument) of the key at fault.
 */
 #include "caseimpl.h"
+#include <fg/grid.h>
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -348,6 +350,84 @@ static PetscErrorCode FGCaseCrossCheck_Private(FGCaseCtx ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Where key `path` is (its line if set, the file otherwise), for messages. */
+static PetscErrorCode FGCaseWherePath_Private(FGCaseCtx ctx, const char *path, char *where, size_t len)
+{
+  PetscInt k = FGCaseFind_Private(ctx, path);
+
+  PetscFunctionBeginUser;
+  if (k >= 0) PetscCall(FGCaseWhere_Internal(ctx, k, where, len));
+  else snprintf(where, len, "%s: %s", ctx->file, path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Step 5: checks across sections, on the complete case (before anything is allocated). */
+static PetscErrorCode FGCaseCheckWhole_Private(FGCaseCtx ctx)
+{
+  FGCase     *c = ctx->c;
+  char        where[FG_CASE_WHERE_LEN], path[FG_CASE_PATH_LEN];
+  long double ncells = 1;
+
+  PetscFunctionBeginUser;
+  /* the grid must fit PETSc's 32-bit indices */
+  for (PetscInt d = 0; d < ctx->dim; d++) ncells *= (long double)c->grid.cells[d];
+  PetscCall(FGCaseWherePath_Private(ctx, "grid.cells", where, sizeof(where)));
+  PetscCheck(ncells <= (long double)PETSC_MAX_INT, ctx->comm, FG_ERR_INPUT, "%s: %.0Lf cells in all, more than this PETSc build's 32-bit indices allow (%d)", where, ncells, (int)PETSC_MAX_INT);
+
+  for (PetscInt d = 0; d < ctx->dim; d++)
+    for (PetscInt s = 0; s < 2; s++) {
+      const FGBoundaryFace *f = &c->boundary[d][s];
+      /* outflow: the convective condition and the Dirichlet pressure closure are implemented on
+         upper faces, where the boundary face is an owned unknown */
+      if (f->kind == FG_BC_OUTFLOW && s == FG_FACE_LO) {
+        snprintf(path, sizeof(path), "boundary.%c_lo.type", "xyz"[d]);
+        PetscCall(FGCaseWherePath_Private(ctx, path, where, sizeof(where)));
+        SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: outflow is supported on upper faces only (x_hi, y_hi, z_hi); orient the domain so the flow leaves through an upper face", where);
+      }
+      /* a parabolic profile vanishes at the walls across the face: not across a periodic direction */
+      if (f->kind == FG_BC_INFLOW && f->profile == FG_PROFILE_PARABOLIC)
+        for (PetscInt t = 0; t < ctx->dim; t++)
+          if (t != d && c->grid.periodic[t]) {
+            snprintf(path, sizeof(path), "boundary.%c_%s.profile", "xyz"[d], s ? "hi" : "lo");
+            PetscCall(FGCaseWherePath_Private(ctx, path, where, sizeof(where)));
+            SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: parabolic across %c, which is periodic; a parabolic inflow profile needs walls on both sides (use uniform)", where, "xyz"[t]);
+          }
+    }
+
+  /* abc is a Beltrami field on a cube */
+  if (c->initial.type == FG_IC_ABC) {
+    PetscCall(FGCaseWherePath_Private(ctx, "initial.type", where, sizeof(where)));
+    PetscCheck(c->grid.lengths[1] == c->grid.lengths[0] && c->grid.lengths[2] == c->grid.lengths[0], ctx->comm, FG_ERR_INPUT, "%s: abc needs a cube (equal grid.lengths), got %g x %g x %g", where, (double)c->grid.lengths[0], (double)c->grid.lengths[1], (double)c->grid.lengths[2]);
+  }
+
+  /* initial.file must be there now, not after the solver is set up (rank 0 looks) */
+  if (c->initial.type == FG_IC_FILE) {
+    PetscMPIInt rank;
+    int         ok = 1, err = 0;
+    PetscCallMPI(MPI_Comm_rank(ctx->comm, &rank));
+    if (rank == 0) {
+      FILE *fp = fopen(c->initial.file, "rb");
+      ok       = fp != NULL;
+      err      = ok ? 0 : errno;
+      if (fp) fclose(fp);
+    }
+    PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm));
+    PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, ctx->comm));
+    PetscCall(FGCaseWherePath_Private(ctx, "initial.file", where, sizeof(where)));
+    PetscCheck(ok, ctx->comm, FG_ERR_INPUT, "%s: cannot open %s: %s", where, c->initial.file, strerror(err));
+  }
+
+  /* the FFT solver's slabs need a plane on every rank */
+  if (c->poisson.type == FG_POISSON_FFTW) {
+    PetscBool ok;
+    char      msg[512];
+    PetscCall(FGGridSlabCheck(ctx->comm, ctx->dim, c->grid.cells, &ok, msg, sizeof(msg)));
+    PetscCall(FGCaseWherePath_Private(ctx, "grid.cells", where, sizeof(where)));
+    PetscCheck(ok, ctx->comm, FG_ERR_INPUT, "%s: %s", where, msg);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Validate the parsed case and fill in every default (see the steps above). */
 PetscErrorCode FGCaseValidate_Internal(FGCaseCtx ctx)
 {
@@ -374,5 +454,6 @@ PetscErrorCode FGCaseValidate_Internal(FGCaseCtx ctx)
   PetscCheck(ko >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key table lacks output.dir");
   if (ctx->vals[ko].set) PetscCall(FGCaseWhere_Internal(ctx, ko, c->output.dir_from, sizeof(c->output.dir_from)));
   else snprintf(c->output.dir_from, sizeof(c->output.dir_from), "%s: output.dir (default)", ctx->file);
+  PetscCall(FGCaseCheckWhole_Private(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -112,7 +112,8 @@ PetscErrorCode FGGridCreate(MPI_Comm comm, PetscInt dim, const PetscInt n[], con
   PetscCall(DMSetOptionsPrefix(g->da, "fg_grid_"));
   PetscCall(DMSetUp(g->da));
   PetscCall(PetscFree(slab));
-  PetscCall(DMDASetUniformCoordinates(g->da, g->x0[0] + 0.5 * g->h[0], g->x0[0] + g->L[0] - 0.5 * g->h[0], g->x0[1] + 0.5 * g->h[1], g->x0[1] + g->L[1] - 0.5 * g->h[1], g->x0[2] + 0.5 * g->h[2], g->x0[2] + g->L[2] - 0.5 * g->h[2]));
+  /* no DMDASetUniformCoordinates: positions are analytic (FGGridCoordinate), and a coordinate
+     DM would cost several grid-sized vectors */
   PetscCall(DMDAGetInfo(g->da, NULL, NULL, NULL, NULL, &g->nproc[0], &g->nproc[1], &g->nproc[2], NULL, NULL, NULL, NULL, NULL, NULL));
   if (dim == 2) g->nproc[2] = 1;
   PetscCall(DMDAGetCorners(g->da, &xs, &ys, &zs, &xm, &ym, &zm));

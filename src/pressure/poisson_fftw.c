@@ -49,6 +49,7 @@
 */
 #include "poissonimpl.h"
 #include <fftw3-mpi.h>
+#include <string.h>
 
 typedef struct {
   fftw_plan     fwd, bwd;
@@ -81,16 +82,23 @@ static PetscReal FGPoissonFFTWHalfTheta_Private(FGPoissonBC lo, FGPoissonBC hi, 
   return 0.5 * PETSC_PI * ((PetscReal)m + 0.5) / (PetscReal)n; /* mixed */
 }
 
-static PetscErrorCode FGPoissonFFTWPlanner_Private(unsigned *flags)
+/* -fg_fftw_planner: read as a string and checked here, so a bad value is a clear input error on
+   every rank (PetscOptionsGetEList raises it on PETSC_COMM_SELF). */
+static PetscErrorCode FGPoissonFFTWPlanner_Private(MPI_Comm comm, unsigned *flags)
 {
   const char *const names[] = {"estimate", "measure", "patient", "exhaustive"};
   const unsigned    value[] = {FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT, FFTW_EXHAUSTIVE};
-  PetscInt          which   = 1;
-  PetscBool         set;
+  char              name[64] = "measure";
+  PetscBool         set, found = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetEList(NULL, NULL, "-fg_fftw_planner", names, 4, &which, &set));
-  *flags = value[which];
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-fg_fftw_planner", name, sizeof(name), &set));
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(name, names[i])) {
+      *flags = value[i];
+      found  = PETSC_TRUE;
+    }
+  PetscCheck(found, comm, FG_ERR_INPUT, "-fg_fftw_planner %s: unknown planner (estimate, measure, patient, exhaustive)", name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,7 +131,7 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
   f->out  = fftw_alloc_real((size_t)PetscMax(alloc_local, 1));
   PetscCheck(f->in && f->out, PETSC_COMM_SELF, PETSC_ERR_MEM, "Poisson (FFTW): fftw_alloc_real(%td) failed", alloc_local);
 
-  PetscCall(FGPoissonFFTWPlanner_Private(&f->planner));
+  PetscCall(FGPoissonFFTWPlanner_Private(g->comm, &f->planner));
   f->fwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->kf, f->planner | FFTW_MPI_TRANSPOSED_OUT);
   PetscCheck(f->fwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_r2r (forward, transposed out) failed (was fftw_mpi_init() called? FGInitialize() does)");
   f->bwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->kb, f->planner | FFTW_MPI_TRANSPOSED_IN);

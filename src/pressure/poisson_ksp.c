@@ -163,28 +163,30 @@ static PetscErrorCode FGPoissonSetUp_KSP(FGPoisson p)
    can be fooled: a preconditioner whose transpose returns zero (hypre's BoomerAMG through PETSc
    3.18 does) makes CG stop at once with CONVERGED_ATOL and x = 0. So the true residual
    ||rhs - A x|| (A^T for the transpose) is checked too, with a loose bound,
-   max(100 rtol, 1e-8) ||rhs||, that only catches such gross failures (rounding and a
+   max(100 rtol, 1e-8) ||rhs|| (rtol as KSP has it, after -poisson_ksp_rtol), that only catches such gross failures (rounding and a
    preconditioned norm type stay well inside it); it costs one MatMult per solve. */
 static PetscErrorCode FGPoissonKSPCheck_Private(FGPoisson p, Vec x, PetscBool transpose, KSPConvergedReason reason)
 {
   FGPoisson_KSP *k    = (FGPoisson_KSP *)p->data;
   const char    *what = transpose ? " transpose" : "";
-  PetscReal      rnorm, bnorm, tnorm, bound;
+  PetscReal      rnorm, bnorm, tnorm, bound, rtol;
+  PetscInt       maxit;
 
   PetscFunctionBeginUser;
+  PetscCall(KSPGetTolerances(k->ksp, &rtol, NULL, NULL, &maxit)); /* as set, -poisson_ksp_rtol included */
   PetscCall(VecNorm(k->rhs, NORM_2, &bnorm));
   if (transpose) PetscCall(MatMultTranspose(k->A, x, k->res));
   else PetscCall(MatMult(k->A, x, k->res));
   PetscCall(VecAYPX(k->res, -1.0, k->rhs));
   PetscCall(VecNorm(k->res, NORM_2, &tnorm));
-  bound = PetscMax(100 * p->rtol, 1e-8) * bnorm;
+  bound = PetscMax(100 * rtol, 1e-8) * bnorm;
   if (reason > 0 && tnorm <= bound) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetResidualNorm(k->ksp, &rnorm));
   if (reason > 0)
     SETERRQ(p->grid->comm, FG_ERR_NUMERIC, "pressure Poisson (KSP%s) reported %s after %" PetscInt_FMT " iterations, but the true residual is %g relative (bound %g): a wrong answer, refused; the preconditioner (-poisson_pc_type) may not support this solve%s", what, KSPConvergedReasons[reason], p->its,
             (double)(bnorm > 0 ? tnorm / bnorm : tnorm), (double)(bnorm > 0 ? bound / bnorm : bound), transpose ? " (its transpose)" : "");
   SETERRQ(p->grid->comm, FG_ERR_NUMERIC, "pressure Poisson (KSP%s) did not converge: reason %s after %" PetscInt_FMT " iterations, residual %g (relative %g; rtol %g, max_it %" PetscInt_FMT "); try -poisson_ksp_max_it or another -poisson_pc_type", what, KSPConvergedReasons[reason], p->its, (double)rnorm,
-          (double)(bnorm > 0 ? rnorm / bnorm : rnorm), (double)p->rtol, p->max_it);
+          (double)(bnorm > 0 ? rnorm / bnorm : rnorm), (double)rtol, maxit);
 }
 
 /* x = A^{-1} (-b), or for singular A: x = P A^+ P (-b), P the removal of the mean. */

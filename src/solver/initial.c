@@ -148,6 +148,30 @@ static PetscErrorCode FGProjectInitial_Private(FGSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* With no Dirichlet (outflow) face the pressure problem is singular: the prescribed boundary
+   velocities must carry no net flux, or no divergence-free field exists. sum_c (D u)(c) dV is the
+   net outward flux (interior faces cancel), whatever u is inside. */
+static PetscErrorCode FGCheckNetFlux_Private(FGSolver s)
+{
+  FGGrid      g = s->grid;
+  PetscBool   singular;
+  PetscScalar sum;
+  PetscReal   dv = 1, area = 0, net;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGPoissonIsSingular(s->poisson, &singular));
+  if (!singular) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt d = 0; d < g->dim; d++) dv *= g->h[d];
+  for (PetscInt d = 0; d < g->dim; d++)
+    if (!g->periodic[d]) area += 2.0 * g->L[(d + 1) % g->dim] * (g->dim == 3 ? g->L[(d + 2) % 3] : 1.0);
+  PetscCall(FGSolverFillGhosts(s, s->u, s->t));
+  PetscCall(FGOpDivergence(g, s->ul, s->div));
+  PetscCall(VecSum(s->div, &sum));
+  net = PetscRealPart(sum) * dv;
+  PetscCheck(PetscAbsReal(net) <= 1e-10 * s->c->flow.u_ref * PetscMax(area, 1e-300), s->comm, FG_ERR_INPUT, "%s: the boundary velocities carry a net flux of %.6g %s the domain, and no face is an outflow: an incompressible flow cannot take it (make a face an outflow, or balance the inflow)", s->c->file, PetscAbsReal(net), net < 0 ? "into" : "out of");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGSolverSetInitialCondition - the state at t = 0 from the case's `initial` section.
 @*/
@@ -177,6 +201,7 @@ PetscErrorCode FGSolverSetInitialCondition(FGSolver s)
   } break;
   }
   PetscCall(FGOpSetBoundaryFaces(s->grid, &s->bc, s->t, s->u));
+  PetscCall(FGCheckNetFlux_Private(s));
   if (c->initial.type != FG_IC_FILE) PetscCall(FGProjectInitial_Private(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

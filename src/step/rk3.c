@@ -68,7 +68,7 @@ static PetscErrorCode FGSwapRHS_Private(FGSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Solve L_p phi = D u / (gamma dt), correct u <- u - gamma dt G phi, p <- phi. */
+/* Solve L_p phi = D u / (gamma dt), correct u <- u - gamma dt G phi. */
 static PetscErrorCode FGProject_Private(FGSolver s, PetscReal gdt, PetscReal t)
 {
   PetscFunctionBeginUser;
@@ -78,7 +78,6 @@ static PetscErrorCode FGProject_Private(FGSolver s, PetscReal gdt, PetscReal t)
   PetscCall(FGPoissonSolve(s->poisson, s->div, s->phi));
   PetscCall(DMGlobalToLocal(s->grid->da, s->phi, INSERT_VALUES, s->phil));
   PetscCall(FGOpGradientCorrect(s->grid, &s->bc, gdt, s->phil, s->u));
-  PetscCall(VecCopy(s->phi, s->p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -99,8 +98,9 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
     PetscCall(FGAdvance_Private(s, k));               /* 3. u* = u + dt(alpha H + beta Hold)  */
     PetscCall(FGSwapRHS_Private(s));
     PetscCall(FGOpSetBoundaryFaces(s->grid, &s->bc, tk1, s->u));
-    PetscCall(FGProject_Private(s, gdt, tk1));        /* 4. u = u* - gamma dt G phi, p = phi  */
+    PetscCall(FGProject_Private(s, gdt, tk1));        /* 4. u = u* - gamma dt G phi           */
   }
+  PetscCall(VecCopy(s->phi, s->p));                   /* 5. p = phi of the last stage         */
   s->t = t0 + dt;
   s->step++;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -40,7 +40,10 @@ static PetscErrorCode FGErrorHandler_Private(MPI_Comm comm, int line, const char
     fg_error.line = line;
     if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &csize);
     MPI_Comm_size(PETSC_COMM_WORLD, &wsize);
-    fg_error.collective = (PetscBool)(csize == wsize);
+    /* collective: raised on a communicator that spans every rank *and* of one of flowgrad's error
+       classes, which flowgrad raises on all ranks alike (validation, reduced health checks);
+       anything else (an unexpected library failure) may be on some ranks only: abort */
+    fg_error.collective = (PetscBool)(csize == wsize && FGExitCode(n) != FG_EXIT_INTERNAL);
     snprintf(fg_error.func, sizeof(fg_error.func), "%s", func ? func : "?");
     snprintf(fg_error.file, sizeof(fg_error.file), "%s", file ? file : "?");
     if (mess && mess[0]) snprintf(fg_error.message, sizeof(fg_error.message), "%s", mess);
@@ -84,6 +87,7 @@ int FGExitCode(PetscErrorCode ierr)
   case PETSC_SUCCESS:
     return FG_EXIT_OK;
   case PETSC_ERR_USER_INPUT:
+  case PETSC_ERR_ARG_UNKNOWN_TYPE: /* -poisson_ksp_type foo, -poisson_pc_type bar */
     return FG_EXIT_INPUT;
   case PETSC_ERR_NOT_CONVERGED:
   case PETSC_ERR_CONV_FAILED:

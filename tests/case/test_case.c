@@ -142,14 +142,14 @@ static const char channel3d[] = "name: channel\n"
                                 "grid:\n"
                                 "  dim: 3\n"
                                 "  cells: [32, 16, 8]\n"
-                                "  lengths: [6.283185307179586, 2, 0.1]\n"
+                                "  lengths: [6.283185307179586, 6.283185307179586, 6.283185307179586]\n"
                                 "  origin: [0, -1, 0.5]\n"
                                 "  periodic: [true, false, true]\n"
                                 "flow: {nu: 1.0e-3, u_ref: 1.5, l_ref: 2}\n"
                                 "time: {dt: 0.01, steps: 0, cfl_max: 0.8}\n"
                                 "initial: {type: abc, amplitude: 0.5}\n"
                                 "boundary:\n"
-                                "  y_lo: {type: inflow, velocity: [0, 2.5, 0.25], profile: parabolic}\n"
+                                "  y_lo: {type: inflow, velocity: [0, 2.5, 0.25], profile: uniform, modulation_amplitude: 0.1, modulation_frequency: 2}\n"
                                 "  y_hi: {type: outflow}\n"
                                 "  z_lo: {type: periodic}\n"
                                 "poisson: {type: ksp, rtol: 1e-8, max_it: 50}\n"
@@ -200,7 +200,7 @@ static PetscErrorCode TestGood(void)
   PetscCall(LoadOK(__LINE__, "c3.yaml", channel3d, 0, NULL, c));
   CHECK(!strcmp(c->name, "channel") && !strcmp(c->description, "a periodic channel\nwith an inflow"), "name %s", c->name);
   CHECK(c->grid.dim == 3 && c->grid.cells[0] == 32 && c->grid.cells[1] == 16 && c->grid.cells[2] == 8, "cells");
-  CHECK(c->grid.lengths[0] == 6.283185307179586 && c->grid.lengths[2] == 0.1, "lengths");
+  CHECK(c->grid.lengths[0] == 6.283185307179586 && c->grid.lengths[2] == 6.283185307179586, "lengths");
   CHECK(c->grid.origin[1] == -1 && c->grid.origin[2] == 0.5, "origin");
   CHECK(c->grid.periodic[0] && !c->grid.periodic[1] && c->grid.periodic[2], "periodic");
   CHECK(c->flow.nu == 1e-3 && CLOSE(c->flow.re, 1.5 * 2 / 1e-3), "re %g", (double)c->flow.re);
@@ -209,15 +209,16 @@ static PetscErrorCode TestGood(void)
   CHECK(strstr(c->resolved, "initial:\n  type: abc\n  amplitude: 0.5\nboundary:\n") != NULL, "resolved initial:\n%s", c->resolved);
   CHECK(c->boundary[0][0].kind == FG_BC_PERIODIC && c->boundary[0][1].kind == FG_BC_PERIODIC, "x periodic");
   CHECK(c->boundary[2][0].kind == FG_BC_PERIODIC && c->boundary[2][1].kind == FG_BC_PERIODIC, "z periodic");
-  CHECK(c->boundary[1][0].kind == FG_BC_INFLOW && c->boundary[1][0].profile == FG_PROFILE_PARABOLIC && c->boundary[1][0].velocity[1] == 2.5 && c->boundary[1][0].velocity[2] == 0.25, "inflow");
+  CHECK(c->boundary[1][0].kind == FG_BC_INFLOW && c->boundary[1][0].profile == FG_PROFILE_UNIFORM && c->boundary[1][0].velocity[1] == 2.5 && c->boundary[1][0].velocity[2] == 0.25, "inflow");
+  CHECK(c->boundary[1][0].modulation_amplitude == 0.1 && c->boundary[1][0].modulation_frequency == 2, "modulation");
   CHECK(c->boundary[1][1].kind == FG_BC_OUTFLOW, "outflow");
   CHECK(c->poisson.type == FG_POISSON_KSP && c->poisson.rtol == 1e-8 && c->poisson.max_it == 50, "poisson");
   CHECK(!strcmp(c->output.dir, "/tmp/flowgrad-channel") && c->output.monitor_every == 1, "output");
   CHECK(strstr(c->output.dir_from, "c3.yaml:17: output.dir") != NULL, "dir_from %s", c->output.dir_from);
   CHECK(strstr(c->resolved, "description: \"a periodic channel\\nwith an inflow\"\n") != NULL, "resolved description:\n%s", c->resolved);
-  CHECK(strstr(c->resolved, "lengths: [6.283185307179586, 2, 0.1]\n") != NULL, "resolved reals:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "lengths: [6.283185307179586, 6.283185307179586, 6.283185307179586]\n") != NULL, "resolved reals:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "  z_hi:\n    type: periodic\n") != NULL, "resolved z faces:\n%s", c->resolved);
-  CHECK(strstr(c->resolved, "  y_lo:\n    type: inflow\n    velocity: [0, 2.5, 0.25]\n    profile: parabolic\n") != NULL, "resolved inflow:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "  y_lo:\n    type: inflow\n    velocity: [0, 2.5, 0.25]\n    profile: uniform\n    modulation_amplitude: 0.1\n    modulation_frequency: 2\n") != NULL, "resolved inflow:\n%s", c->resolved);
   PetscCall(RoundTrip(__LINE__, "c3.yaml", c));
 
   /* nu and re both given and agreeing; YAML anchors, aliases and comments are fine */
@@ -232,6 +233,15 @@ static PetscErrorCode TestGood(void)
   CHECK(c->initial.type == FG_IC_UNIFORM && c->initial.velocity[0] == 1 && c->initial.velocity[1] == -0.5 && c->initial.velocity[2] == 0, "uniform");
   CHECK(strstr(c->resolved, "initial:\n  type: uniform\n  velocity: [1, -0.5]\nboundary:") != NULL, "resolved:\n%s", c->resolved);
   PetscCall(RoundTrip(__LINE__, "ic.yaml", c));
+  /* initial.file must exist when the case is validated */
+  if (rank == 0) {
+    FILE *fp;
+    PetscCall(FGMakeDirectory("out/a/fields"));
+    fp = fopen("out/a/fields/fields_000100.h5", "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create out/a/fields/fields_000100.h5");
+    fclose(fp);
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   PetscCall(LoadOK(__LINE__, "ic.yaml", OK_IC "initial:\n  type: file\n  file: out/a/fields/fields_000100.h5\n", 0, NULL, c));
   CHECK(c->initial.type == FG_IC_FILE && !strcmp(c->initial.file, "out/a/fields/fields_000100.h5"), "file");
   PetscCall(RoundTrip(__LINE__, "ic.yaml", c));

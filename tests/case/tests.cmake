@@ -112,3 +112,37 @@ set_tests_properties(case_keys_documented PROPERTIES TIMEOUT 60 LABELS "case")
 if(FLOWGRAD_SANITIZE)
   set_tests_properties(case_keys_documented PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 endif()
+
+# Found in review: inputs that must be refused up front (exit 2, file:line: key), not crash,
+# hang or fail later with another code.
+fg_case_bad(tag_on_section 1 [=[tag_on_section\.yaml:1: grid: YAML tags are not supported \(!foo\)]=])
+fg_case_bad(merge_key 1 [=[merge_key\.yaml:6: boundary\.x_lo\.<<: YAML merge keys are not supported]=])
+fg_case_bad(cr_line_ends 1 [=[cr_line_ends\.yaml:4: foo: unknown key]=])
+set(FG_CASE_DEEP ${CMAKE_CURRENT_BINARY_DIR}/case_deep_nesting.yaml)
+if(NOT EXISTS ${FG_CASE_DEEP})
+  string(REPEAT "[" 100000 _deep)
+  file(WRITE ${FG_CASE_DEEP} "grid: ${_deep}\n")
+endif()
+fg_case_expect(NAME bad_deep_nesting NP 1 2 CODE 2 REGEX [=[case_deep_nesting\.yaml:1: collections nested more than 32 deep]=]
+               ARGS info ${FG_CASE_DEEP})
+fg_case_expect(NAME bad_outflow_lo NP 1 CODE 2 REGEX [=[--set boundary\.x_lo\.type=outflow: outflow is supported on upper faces only]=]
+               ARGS info ${FG_CASE_GOOD} --set boundary.x_lo.type=outflow)
+fg_case_expect(NAME bad_too_many_cells NP 1 CODE 2 REGEX [=[--set grid\.cells=\[65536,65536\]: 4294967296 cells in all]=]
+               ARGS info ${FG_CASE_GOOD} --set grid.cells=[65536,65536])
+fg_case_expect(NAME bad_slabs NP 3 CODE 2 REGEX [=[grid\.cells=\[8,4\]: the FFT Poisson solver splits y \(4 cells\) into slabs.*gives planes to only 2 of the 3 ranks]=]
+               ARGS info ${FG_CASE_GOOD} --set grid.cells=[8,4])
+fg_case_expect(NAME bad_initial_file NP 1 2 CODE 2 REGEX [=[--set initial\.file=no/such/fields\.h5: cannot open no/such/fields\.h5: No such file or directory]=]
+               ARGS info ${FG_CASE_GOOD} --set initial.type=file --set initial.file=no/such/fields.h5)
+fg_case_expect(NAME bad_parabolic_periodic NP 1 CODE 2 REGEX [=[boundary\.x_lo\.profile=parabolic: parabolic across y, which is periodic]=]
+               ARGS info ${PROJECT_SOURCE_DIR}/cases/channel/channel.yaml --set grid.periodic=[false,true]
+                    --set boundary.y_lo.type=periodic --set boundary.y_hi.type=periodic --set boundary.x_lo.profile=parabolic)
+fg_case_expect(NAME bad_net_inflow NP 1 2 CODE 2 REGEX [=[channel\.yaml: the boundary velocities carry a net flux of 1\.0[0-9]* into the domain, and no face is an outflow]=]
+               ARGS run ${PROJECT_SOURCE_DIR}/cases/channel/channel.yaml --set boundary.x_hi.type=wall --set output.dir=case_net_inflow)
+fg_case_expect(NAME bad_fftw_planner NP 1 2 CODE 2 REGEX [=[-fg_fftw_planner foo: unknown planner]=]
+               ARGS run ${FG_CASE_GOOD} --set time.steps=1 --set output.dir=case_planner -fg_fftw_planner foo)
+fg_case_expect(NAME bad_ksp_type NP 1 2 CODE 2 REGEX [=[Unable to find requested KSP type foo]=]
+               ARGS run ${FG_CASE_GOOD} --set time.steps=1 --set poisson.type=ksp --set output.dir=case_ksptype -poisson_ksp_type foo)
+fg_case_expect(NAME bad_options_file NP 1 CODE 2 REGEX [=[-options_file no/such/options: cannot read it]=]
+               ARGS run ${FG_CASE_GOOD} -options_file no/such/options)
+fg_case_expect(NAME bad_case_after_petsc_option NP 1 CODE 2 REGEX [=[no case file given .*the case file comes before the PETSc options]=]
+               ARGS info -log_view ${FG_CASE_GOOD})

@@ -40,3 +40,7 @@ foreach(np 1 2)
   add_test(NAME cli_run_3d_files_np${np} COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/cli/check_run.py ${dir} 10 3)
   set_tests_properties(cli_run_3d_files_np${np} PROPERTIES DEPENDS case_cli_run_3d_np${np} LABELS cli)
 endforeach()
+
+# -poisson_ksp_rtol (PETSc option) loosens the KSP tolerance: the true-residual guard follows it.
+fg_case_expect(NAME cli_ksp_rtol_option NP 1 2 CODE 0 REGEX "^flowgrad run: 30 steps in"
+               ARGS run ${FG_CAVITY} --set time.steps=30 --set poisson.type=ksp --set output.dir=cli_ksp_rtol -poisson_ksp_rtol 1e-5)
