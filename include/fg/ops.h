@@ -41,6 +41,10 @@ PETSC_EXTERN void FGOpInteriorFaces(FGGrid, const FGBoundary *, PetscInt, PetscI
 /* The same including an outflow face: every unknown face of component a. */
 PETSC_EXTERN void FGOpUnknownFaces(FGGrid, const FGBoundary *, PetscInt, PetscInt[3], PetscInt[3]);
 
+/* Log events (src/ops/log.c), registered by FGOpsInitializePackage() on first use. */
+PETSC_EXTERN PetscLogEvent  FG_EVENT_Advection, FG_EVENT_Diffusion, FG_EVENT_Divergence, FG_EVENT_Gradient, FG_EVENT_FillBoundary, FG_EVENT_GhostUpdate, FG_EVENT_Step;
+PETSC_EXTERN PetscErrorCode FGOpsInitializePackage(void);
+
 PETSC_EXTERN PetscErrorCode FGBoundaryFromCase(const FGCase *, FGBoundary *);
 PETSC_EXTERN PetscErrorCode FGOpSetBoundaryFaces(FGGrid, const FGBoundary *, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpFillBoundary(FGGrid, const FGBoundary *, PetscReal, Vec[]);

@@ -39,6 +39,7 @@ PETSC_EXTERN PetscErrorCode FGSolverSetInitialCondition(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverFillGhosts(FGSolver, Vec[], PetscReal);
 PETSC_EXTERN PetscErrorCode FGSolverMonitorCompute(FGSolver);
 PETSC_EXTERN PetscErrorCode FGStepForward_RK3(FGSolver);
+PETSC_EXTERN PetscReal      FGViscousTimeStepLimit(const FGCase *);
 
 /* Exact solutions (src/solver/initial.c): component a at X = x - x0, amplitude A, lengths L,
    times the decay factor. */

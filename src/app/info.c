@@ -11,6 +11,7 @@
 */
 #include <fg/app.h>
 #include <fg/poisson.h>
+#include <fg/solver.h>
 #include <fftw3-mpi.h>
 
 PetscErrorCode FGGridCreateFromCase(MPI_Comm comm, const FGCase *c, FGGrid *grid)
@@ -64,6 +65,7 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
   for (PetscInt d = 0; d < g->dim; d++) PetscCall(PetscPrintf(comm, " %c %s/%s", "xyz"[d], FGPoissonBCNames[pbc[d][0]], FGPoissonBCNames[pbc[d][1]]));
   PetscCall(PetscPrintf(comm, "\n"));
 
+  PetscCall(PetscPrintf(comm, "time step: dt = %g, viscous stability limit %.4g%s\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(c), c->time.dt > FGViscousTimeStepLimit(c) ? "  ** EXCEEDED: the run will blow up **" : ""));
   PetscCall(FGInfoMemory_Private(g, c, mine));
   mine[2] = mine[0] + mine[1];
   PetscCall(MPIU_Allreduce(mine, maxr, 3, MPI_DOUBLE, MPI_MAX, comm));

@@ -267,6 +267,8 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCall(FGRunSlurmRestartCount_Private(comm, &slurm));
   PetscCall(FGRunTestHook_Private(comm, &ctx));
   PetscCall(FGSignalInstall());
+  if (c->time.dt > FGViscousTimeStepLimit(c))
+    PetscCall(PetscPrintf(comm, "flowgrad run: warning: time.dt = %g exceeds the stability limit of the explicit viscous term, %.4g (RK3: dt nu sum_d 4/h_d^2 <= 2.51); expect a blow-up (exit 3)\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(c)));
 
   /* 1. the solver, and the checkpoint to resume from */
   PetscCall(FGSolverCreate(comm, c, &s));

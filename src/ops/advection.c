@@ -22,6 +22,8 @@ PetscErrorCode FGOpAdvection(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rhs[]
   const PetscScalar *u[3];
 
   PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_Advection, 0, 0, 0, 0));
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecGetArrayRead(ul[a], &u[a]));
   for (PetscInt a = 0; a < g->dim; a++) {
     PetscScalar *r;
@@ -47,5 +49,6 @@ PetscErrorCode FGOpAdvection(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rhs[]
     PetscCall(VecRestoreArray(rhs[a], &r));
   }
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecRestoreArrayRead(ul[a], &u[a]));
+  PetscCall(PetscLogEventEnd(FG_EVENT_Advection, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

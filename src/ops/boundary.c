@@ -142,6 +142,8 @@ PetscErrorCode FGOpFillBoundary(FGGrid g, const FGBoundary *bc, PetscReal t, Vec
   PetscScalar *arr[3];
 
   PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_FillBoundary, 0, 0, 0, 0));
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecGetArray(ul[a], &arr[a]));
   for (PetscInt d = 0; d < g->dim; d++) {
     if (g->periodic[d]) continue;
@@ -181,6 +183,7 @@ PetscErrorCode FGOpFillBoundary(FGGrid g, const FGBoundary *bc, PetscReal t, Vec
     }
   }
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecRestoreArray(ul[a], &arr[a]));
+  PetscCall(PetscLogEventEnd(FG_EVENT_FillBoundary, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

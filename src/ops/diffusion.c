@@ -13,6 +13,8 @@ PetscErrorCode FGOpDiffusion(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec u
   const FGBox *bx = &g->box;
 
   PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_Diffusion, 0, 0, 0, 0));
   for (PetscInt a = 0; a < g->dim; a++) {
     const PetscScalar *ua;
     PetscScalar       *r;
@@ -35,5 +37,6 @@ PetscErrorCode FGOpDiffusion(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec u
     PetscCall(VecRestoreArray(rhs[a], &r));
     PetscCall(VecRestoreArrayRead(ul[a], &ua));
   }
+  PetscCall(PetscLogEventEnd(FG_EVENT_Diffusion, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -11,6 +11,8 @@ PetscErrorCode FGOpDivergence(FGGrid g, Vec ul[], Vec div)
   PetscScalar *r;
 
   PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_Divergence, 0, 0, 0, 0));
   PetscCall(VecSet(div, 0.0));
   PetscCall(VecGetArray(div, &r));
   for (PetscInt a = 0; a < g->dim; a++) {
@@ -26,5 +28,6 @@ PetscErrorCode FGOpDivergence(FGGrid g, Vec ul[], Vec div)
     PetscCall(VecRestoreArrayRead(ul[a], &ua));
   }
   PetscCall(VecRestoreArray(div, &r));
+  PetscCall(PetscLogEventEnd(FG_EVENT_Divergence, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

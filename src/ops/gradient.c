@@ -15,6 +15,8 @@ PetscErrorCode FGOpGradientCorrect(FGGrid g, const FGBoundary *bc, PetscReal s, 
   const PetscScalar *p;
 
   PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_Gradient, 0, 0, 0, 0));
   PetscCall(VecGetArrayRead(phil, &p));
   for (PetscInt a = 0; a < g->dim; a++) {
     PetscScalar    *ua;
@@ -39,5 +41,6 @@ PetscErrorCode FGOpGradientCorrect(FGGrid g, const FGBoundary *bc, PetscReal s, 
     PetscCall(VecRestoreArray(u[a], &ua));
   }
   PetscCall(VecRestoreArrayRead(phil, &p));
+  PetscCall(PetscLogEventEnd(FG_EVENT_Gradient, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

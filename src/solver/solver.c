@@ -73,7 +73,10 @@ PetscErrorCode FGSolverDestroy(FGSolver *solver)
 PetscErrorCode FGSolverFillGhosts(FGSolver s, Vec u[], PetscReal t)
 {
   PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_GhostUpdate, 0, 0, 0, 0));
   for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(DMGlobalToLocal(s->grid->da, u[a], INSERT_VALUES, s->ul[a]));
+  PetscCall(PetscLogEventEnd(FG_EVENT_GhostUpdate, 0, 0, 0, 0));
   PetscCall(FGOpFillBoundary(s->grid, &s->bc, t, s->ul));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

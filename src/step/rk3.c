@@ -82,6 +82,21 @@ static PetscErrorCode FGProject_Private(FGSolver s, PetscReal gdt, PetscReal t)
 }
 
 /*@C
+  FGViscousTimeStepLimit - the largest dt for which the explicit viscous term is stable in RK3:
+  its stability polynomial 1 + z + z^2/2 + z^3/6 covers [-2.5127, 0] of the real axis, and the
+  most negative eigenvalue of nu L is -nu sum_d 4/h_d^2.
+@*/
+PetscReal FGViscousTimeStepLimit(const FGCase *c)
+{
+  PetscReal lam = 0;
+  for (PetscInt d = 0; d < c->grid.dim; d++) {
+    const PetscReal h = c->grid.lengths[d] / (PetscReal)c->grid.cells[d];
+    lam += 4.0 / (h * h);
+  }
+  return 2.5127 / (c->flow.nu * lam);
+}
+
+/*@C
   FGStepForward_RK3 - advance the state by one step of size s->dt.
 @*/
 PetscErrorCode FGStepForward_RK3(FGSolver s)
@@ -89,6 +104,8 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
   const PetscReal t0 = s->t, dt = s->dt;
 
   PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_Step, 0, 0, 0, 0));
   for (PetscInt k = 0; k < 3; k++) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
@@ -103,5 +120,6 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
   PetscCall(VecCopy(s->phi, s->p));                   /* 5. p = phi of the last stage         */
   s->t = t0 + dt;
   s->step++;
+  PetscCall(PetscLogEventEnd(FG_EVENT_Step, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

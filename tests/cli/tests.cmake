@@ -44,3 +44,8 @@ endforeach()
 # -poisson_ksp_rtol (PETSc option) loosens the KSP tolerance: the true-residual guard follows it.
 fg_case_expect(NAME cli_ksp_rtol_option NP 1 2 CODE 0 REGEX "^flowgrad run: 30 steps in"
                ARGS run ${FG_CAVITY} --set time.steps=30 --set poisson.type=ksp --set output.dir=cli_ksp_rtol -poisson_ksp_rtol 1e-5)
+
+# A dt beyond the viscous stability limit: a warning up front, then the blow-up guard (exit 3).
+fg_case_expect(NAME cli_run_viscous_limit NP 1 CODE 3 REGEX "exceeds time.cfl_max|blew up"
+               ARGS run ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set time.steps=400
+                    --set output.monitor_every=1 --set output.dir=cli_viscous)

@@ -1,0 +1,198 @@
+/* Shared helpers of the forward-solver tests (tests/forward): cases from YAML text, a
+   divergence monitor that sees the velocity after every projection, exact-solution errors,
+   natural-ordering gathers and a failure counter. Header-only (static inline). */
+#ifndef FG_FORWARD_TEST_H
+#define FG_FORWARD_TEST_H
+
+#ifndef _POSIX_C_SOURCE
+  #define _POSIX_C_SOURCE 200809L /* nanosleep under -std=c11; include this header first */
+#endif
+
+#include <flowgrad.h>
+#include <fg/solver.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+static int fg_test_failures = 0;
+
+/* Record (and print on rank 0) a failed assertion; the condition must be the same on every rank
+   (reduced values only). */
+#define FGTestCheck(cond, ...) \
+  do { \
+    if (!(cond)) { \
+      fg_test_failures++; \
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL (%s:%d): ", __FILE__, __LINE__)); \
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, __VA_ARGS__)); \
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n")); \
+    } \
+  } while (0)
+
+/* The exit status of a test: 0 when every check passed (the same on every rank). */
+static inline int FGTestExit(PetscErrorCode ierr)
+{
+  int code = 0;
+  if (ierr) {
+    (void)FGErrorReport(ierr, &code);
+    if (!code) code = 1;
+  } else if (fg_test_failures) {
+    code = 1;
+  }
+  if (FGFinalize()) code = code ? code : 1;
+  return code;
+}
+
+/* A case from printf-formatted YAML text (collective on comm; *c is allocated here, PetscFree it). */
+static inline PetscErrorCode FGTestCaseLoad(MPI_Comm comm, const char *name, FGCase **c, const char *fmt, ...)
+{
+  char   *text;
+  size_t  len = 1 << 16;
+  va_list ap;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(len, &text));
+  va_start(ap, fmt);
+  vsnprintf(text, len, fmt, ap);
+  va_end(ap);
+  PetscCall(PetscNew(c));
+  PetscCall(FGCaseLoadString(comm, name, text, 0, NULL, *c));
+  PetscCall(PetscFree(text));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Divergence after every projection. The solver's body-force hook (FGSolver.forcefn) is called at
+   the start of every RK3 stage, after s->ul has been filled from u^{k-1}, i.e. from the output of
+   the previous projection (the last stage of the previous step or the initial projection, or
+   stage 1 and 2 of this one);
+   it adds nothing to the right-hand side and records max|D u| h_min / u_ref. The projection of
+   the last stage of the last step is seen by FGTestDivergenceFinal(). */
+typedef struct {
+  Vec       div;
+  PetscReal uref, max;
+  PetscInt  count; /* projections seen */
+} FGTestDivMonitor;
+
+static inline PetscErrorCode FGTestDivergenceOf_Private(FGSolver s, Vec ul[], FGTestDivMonitor *m)
+{
+  PetscReal dmax, hmin = s->grid->h[0];
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 1; d < s->grid->dim; d++) hmin = PetscMin(hmin, s->grid->h[d]);
+  PetscCall(FGOpDivergence(s->grid, ul, m->div));
+  PetscCall(VecNorm(m->div, NORM_INFINITY, &dmax));
+  m->max = PetscMax(m->max, dmax * hmin / m->uref);
+  if (PetscIsInfOrNanReal(dmax)) m->max = (PetscReal)INFINITY;
+  m->count++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode FGTestDivHook_Private(FGSolver s, PetscReal t, Vec H[], void *ctx)
+{
+  FGTestDivMonitor *m = (FGTestDivMonitor *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGTestDivergenceOf_Private(s, s->ul, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode FGTestDivMonitorAttach(FGSolver s, PetscReal uref, FGTestDivMonitor *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(s->p, &m->div));
+  m->uref     = uref;
+  m->max      = 0;
+  m->count    = 0;
+  s->forcefn  = FGTestDivHook_Private;
+  s->forcectx = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the last step: the last projection, then detach. */
+static inline PetscErrorCode FGTestDivMonitorFinish(FGSolver s, FGTestDivMonitor *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGSolverFillGhosts(s, s->u, s->t));
+  PetscCall(FGTestDivergenceOf_Private(s, s->ul, m));
+  s->forcefn  = NULL;
+  s->forcectx = NULL;
+  PetscCall(VecDestroy(&m->div));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An exact velocity: component a at the position x (absolute coordinates) and time t. */
+typedef PetscReal (*FGTestExactFn)(PetscInt a, const PetscReal x[], PetscReal t, void *ctx);
+
+/* Errors of the state against an exact solution sampled at each component's own face centres,
+   per component: max norm and L2 norm sqrt(sum e^2 dV / V) (collective). */
+static inline PetscErrorCode FGTestVelocityError(FGSolver s, FGTestExactFn fn, void *ctx, PetscReal emax[3], PetscReal el2[3])
+{
+  FGGrid    g = s->grid;
+  PetscReal loc[3] = {0, 0, 0}, sq[3] = {0, 0, 0};
+  PetscReal ncell = (PetscReal)g->n[0] * g->n[1] * g->n[2];
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *ua;
+    PetscCall(VecGetArrayRead(s->u[a], &ua));
+    for (PetscInt k = g->box.lo[2]; k < g->box.hi[2]; k++)
+      for (PetscInt j = g->box.lo[1]; j < g->box.hi[1]; j++)
+        for (PetscInt i = g->box.lo[0]; i < g->box.hi[0]; i++) {
+          const PetscInt idx[3] = {i, j, k};
+          PetscReal      x[3]   = {0, 0, 0}, e;
+          for (PetscInt d = 0; d < g->dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
+          e      = PetscRealPart(ua[FGBoxOwnedIndex(&g->box, i, j, k)]) - fn(a, x, s->t, ctx);
+          loc[a] = PetscMax(loc[a], PetscAbsReal(e));
+          if (PetscIsInfOrNanReal(e)) loc[a] = (PetscReal)INFINITY;
+          sq[a] += e * e;
+        }
+    PetscCall(VecRestoreArrayRead(s->u[a], &ua));
+  }
+  PetscCall(MPIU_Allreduce(loc, emax, 3, MPIU_REAL, MPIU_MAX, s->comm));
+  PetscCall(MPIU_Allreduce(sq, el2, 3, MPIU_REAL, MPIU_SUM, s->comm));
+  for (PetscInt a = 0; a < 3; a++) el2[a] = PetscSqrtReal(el2[a] / ncell);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Gather a global Vec of a grid to rank 0 in natural (i fastest) ordering; *seq is a Vec of the
+   whole grid on rank 0 and of length 0 elsewhere (destroy it). */
+static inline PetscErrorCode FGTestGatherNatural(FGGrid g, Vec x, Vec *seq)
+{
+  Vec        nat;
+  VecScatter sc;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreateNaturalVector(g->da, &nat));
+  PetscCall(DMDAGlobalToNaturalBegin(g->da, x, INSERT_VALUES, nat));
+  PetscCall(DMDAGlobalToNaturalEnd(g->da, x, INSERT_VALUES, nat));
+  PetscCall(VecScatterCreateToZero(nat, &sc, seq));
+  PetscCall(VecScatterBegin(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&nat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A barrier that sleeps instead of spinning: ranks that wait for rank 0's serial run leave the
+   (oversubscribed) cores to it. */
+static inline PetscErrorCode FGTestIdleBarrier(MPI_Comm comm)
+{
+  MPI_Request req;
+  int         done = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Ibarrier(comm, &req));
+  while (!done) {
+    const struct timespec ts = {0, 1000000};
+    PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+    if (!done) nanosleep(&ts, NULL);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Orders of convergence log(e[i]/e[i+1]) / log(r) of a sequence refined by the factor r. */
+static inline PetscReal FGTestOrder(PetscReal coarse, PetscReal fine, PetscReal r)
+{
+  return PetscLogReal(coarse / fine) / PetscLogReal(r);
+}
+
+#endif
