@@ -47,13 +47,15 @@ static inline PetscErrorCode FGTestCaseLoad(MPI_Comm comm, const char *name, FGC
 {
   char   *text;
   size_t  len = 1 << 16;
+  int     n;
   va_list ap;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(len, &text));
   va_start(ap, fmt);
-  vsnprintf(text, len, fmt, ap);
+  n = vsnprintf(text, len, fmt, ap);
   va_end(ap);
+  PetscCheck(n >= 0 && (size_t)n < len, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case text too long (%d characters)", n);
   PetscCall(PetscNew(c));
   PetscCall(FGCaseLoadString(comm, name, text, 0, NULL, *c));
   PetscCall(PetscFree(text));

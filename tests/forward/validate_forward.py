@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Long, on-demand validation of the forward solver (not in CTest: ~20-30 minutes on 2 cores).
+"""Long, on-demand validation of the forward solver (not in CTest: 11 minutes on 2 cores, more when shared).
 
     python3 tests/forward/validate_forward.py [--build build] [--np 2] [--out /tmp/fg-validate]
                                               [--skip-cavity] [--skip-convergence] [--quick]
+
+(a python3 with h5py and numpy: Debian's /usr/bin/python3 after .ci/install-deps.sh)
 
 Prints its figures and exits 1 if any of them falls outside its band:
 
