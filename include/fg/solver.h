@@ -30,7 +30,7 @@ struct _p_FGSolver {
   PetscInt  step;
 
   /* monitor (after each step) */
-  PetscReal cfl, maxdiv, ke;
+  PetscReal cfl, maxdiv, ke, umax; /* umax: max over faces and components of |u_a| */
 };
 
 PETSC_EXTERN PetscErrorCode FGSolverCreate(MPI_Comm, const FGCase *, FGSolver *);

@@ -85,7 +85,7 @@ PetscErrorCode FGSolverFillGhosts(FGSolver s, Vec u[], PetscReal t)
   FGSolverMonitorCompute - CFL number, max |div u| (relative to u_ref/h_min) and kinetic energy
   of the current state, reduced over all ranks (every rank gets the same values).
 
-  CFL = dt max_cells sum_a |u_a|/h_a with u_a at the cell's + face; kinetic energy
+  CFL = dt max_cells sum_a |u_a|/h_a with u_a at the cell's + face; umax = max |u_a|; kinetic energy
   = 1/2 sum_a sum_faces u_a^2 dV over the owned faces.
 @*/
 PetscErrorCode FGSolverMonitorCompute(FGSolver s)
@@ -93,7 +93,7 @@ PetscErrorCode FGSolverMonitorCompute(FGSolver s)
   FGGrid             g  = s->grid;
   const FGBox       *bx = &g->box;
   const PetscScalar *ua[3];
-  PetscReal          loc[2] = {0, 0}, glob[2], ke = 0, keg, dv = 1, hmin = g->h[0], divmax;
+  PetscReal          loc[3] = {0, 0, 0}, glob[3], ke = 0, keg, dv = 1, hmin = g->h[0], divmax;
 
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < g->dim; d++) {
@@ -109,6 +109,7 @@ PetscErrorCode FGSolverMonitorCompute(FGSolver s)
         for (PetscInt a = 0; a < g->dim; a++) {
           ke += PetscRealPart(ua[a][o] * ua[a][o]);
           cfl += PetscAbsScalar(ua[a][o]) / g->h[a];
+          loc[2] = PetscMax(loc[2], PetscAbsScalar(ua[a][o]));
         }
         loc[0] = PetscMax(loc[0], cfl);
       }
@@ -118,10 +119,11 @@ PetscErrorCode FGSolverMonitorCompute(FGSolver s)
   PetscCall(VecNorm(s->div, NORM_INFINITY, &divmax));
   loc[0] *= s->dt;
   loc[1] = PetscIsInfOrNanReal(ke) || PetscIsInfOrNanReal(loc[0]) ? 1.0 : 0.0;
-  PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, s->comm));
+  PetscCall(MPIU_Allreduce(loc, glob, 3, MPIU_REAL, MPIU_MAX, s->comm));
   PetscCall(MPIU_Allreduce(&ke, &keg, 1, MPIU_REAL, MPIU_SUM, s->comm));
   s->cfl    = glob[1] > 0 ? (PetscReal)NAN : glob[0];
   s->ke     = glob[1] > 0 ? (PetscReal)NAN : 0.5 * keg * dv;
   s->maxdiv = divmax * hmin / s->c->flow.u_ref;
+  s->umax   = glob[2];
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -49,3 +49,11 @@ fg_case_expect(NAME cli_ksp_rtol_option NP 1 2 CODE 0 REGEX "^flowgrad run: 30 s
 fg_case_expect(NAME cli_run_viscous_limit NP 1 CODE 3 REGEX "exceeds time.cfl_max|blew up"
                ARGS run ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set time.steps=400
                     --set output.monitor_every=1 --set output.dir=cli_viscous)
+
+# Boundary fluxes that balance at t = 0 (so the set-up check passes) but not later: a modulated
+# inflow against a fixed outgoing velocity. The monitor's divergence guard stops it (exit 3).
+fg_case_expect(NAME cli_run_unbalanced_flux NP 1 2 CODE 3 REGEX "the velocity is not divergence free at step 5.*the boundary fluxes do not balance"
+               ARGS run ${PROJECT_SOURCE_DIR}/cases/channel/channel.yaml --set grid.cells=[64,16]
+                    --set boundary.x_lo.profile=uniform --set boundary.x_lo.velocity=[1,0]
+                    --set boundary.x_hi.type=inflow --set boundary.x_hi.velocity=[1,0]
+                    --set time.steps=50 --set output.monitor_every=5 --set output.dir=cli_unbalanced)
