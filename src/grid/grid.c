@@ -181,3 +181,29 @@ PetscErrorCode FGGridView(FGGrid g, PetscViewer viewer)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  FGGridGatherNatural - gather a global Vec of the grid to rank 0 in natural (i fastest) order.
+
+  Collective.
+
+  Output Parameter:
+. seq - a sequential Vec holding the whole grid on rank 0, of length 0 on the other ranks
+        (destroy it); for comparisons across decompositions and rank counts
+@*/
+PetscErrorCode FGGridGatherNatural(FGGrid g, Vec x, Vec *seq)
+{
+  Vec        nat;
+  VecScatter sc;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreateNaturalVector(g->da, &nat));
+  PetscCall(DMDAGlobalToNaturalBegin(g->da, x, INSERT_VALUES, nat));
+  PetscCall(DMDAGlobalToNaturalEnd(g->da, x, INSERT_VALUES, nat));
+  PetscCall(VecScatterCreateToZero(nat, &sc, seq));
+  PetscCall(VecScatterBegin(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&nat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

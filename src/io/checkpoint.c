@@ -30,6 +30,7 @@
 #define _POSIX_C_SOURCE 200809L /* fsync, O_DIRECTORY, dirent under -std=c11 */
 #include <fg/checkpoint.h>
 #include <fg/io.h>
+#include "ioimpl.h"
 #include <hdf5.h>
 #include <dirent.h>
 #include <errno.h>
@@ -228,40 +229,13 @@ static void FGCkptKeysDiff_Private(const char *old, const char *now, char *out, 
 /* ---------------------------------------------------------------------------------------------
    Helpers: HDF5 errors, verdicts shared by all ranks
    --------------------------------------------------------------------------------------------- */
-typedef struct {
-  char     *buf;
-  size_t    len;
-  PetscBool done;
-} FGCkptH5Err;
-
-static herr_t FGCkptH5ErrWalk_Private(unsigned n, const H5E_error2_t *e, void *ctx)
-{
-  FGCkptH5Err *w          = (FGCkptH5Err *)ctx;
-  char         minor[128] = "";
-
-  if (w->done) return 0;
-  w->done = PETSC_TRUE;
-  if (H5Eget_msg(e->min_num, NULL, minor, sizeof(minor)) < 0) minor[0] = '\0';
-  snprintf(w->buf, w->len, "%s (%s%s%s)", e->desc && e->desc[0] ? e->desc : "failed", e->func_name ? e->func_name : "?", minor[0] ? ": " : "", minor);
-  return 0;
-}
-
-/* The innermost entry of HDF5's error stack, then clear it. */
-static void FGCkptH5Message_Private(char *buf, size_t len)
-{
-  FGCkptH5Err w = {buf, len, PETSC_FALSE};
-
-  snprintf(buf, len, "no HDF5 error detail");
-  (void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, FGCkptH5ErrWalk_Private, &w);
-  (void)H5Eclear2(H5E_DEFAULT);
-}
 
 /* An HDF5 call that should not fail (the file is open and ours): error on this rank. */
 #define FGCkptCheckHDF5_Private(cls, path, func, value) \
   do { \
     if (PetscUnlikely((long long)(value) < 0)) { \
       char _fg_m[320]; \
-      FGCkptH5Message_Private(_fg_m, sizeof(_fg_m)); \
+      FGIOHDF5Message(_fg_m, sizeof(_fg_m)); \
       SETERRQ(PETSC_COMM_SELF, cls, "checkpoint %s: HDF5 call %s failed: %s", path, #func, _fg_m); \
     } \
   } while (0)
@@ -789,7 +763,7 @@ static PetscErrorCode FGCkptReadContents_Private(FGSolver s, const char *path, F
   fid = H5Fopen(path, H5F_ACC_RDONLY, fapl);
   if (fid < 0) {
     char h5[400];
-    FGCkptH5Message_Private(h5, sizeof(h5)); /* before any other HDF5 call clears the stack */
+    FGIOHDF5Message(h5, sizeof(h5)); /* before any other HDF5 call clears the stack */
     snprintf(msg, len, "HDF5 cannot open it: %s", h5);
   }
   (void)H5Pclose(fapl);

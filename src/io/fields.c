@@ -26,6 +26,7 @@
 */
 #define _POSIX_C_SOURCE 200809L /* fsync, fileno, O_DIRECTORY under -std=c11 */
 #include <fg/io.h>
+#include "ioimpl.h"
 #include <hdf5.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -84,7 +85,7 @@ static herr_t FGIOH5ErrWalk_Private(unsigned n, const H5E_error2_t *e, void *ctx
   return 0;
 }
 
-static void FGIOH5Message_Private(char *buf, size_t len)
+void FGIOHDF5Message(char *buf, size_t len)
 {
   FGIOH5Err w = {buf, len, PETSC_FALSE};
 
@@ -100,7 +101,7 @@ static void FGIOH5Message_Private(char *buf, size_t len)
     long long _fg_s = (long long)(value); \
     if (PetscUnlikely(_fg_s < 0)) { \
       char _fg_m[320]; \
-      FGIOH5Message_Private(_fg_m, sizeof(_fg_m)); \
+      FGIOHDF5Message(_fg_m, sizeof(_fg_m)); \
       SETERRQ(PETSC_COMM_SELF, cls, "%s: HDF5 call %s failed: %s", path, #func, _fg_m); \
     } \
   } while (0)
@@ -420,7 +421,7 @@ static PetscErrorCode FGIOOpenRead_Private(MPI_Comm comm, const char *path, hid_
 
   PetscCall(FGIOFileAccess_Private(comm, path, &fapl));
   *fid = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-  if (*fid < 0) FGIOH5Message_Private(msg, sizeof(msg));
+  if (*fid < 0) FGIOHDF5Message(msg, sizeof(msg));
   FGIOCallHDF5_Private(FG_ERR_IO_OPEN, path, H5Pclose, (fapl));
   ok = (PetscBool)(*fid >= 0);
   PetscCall(FGIOAll_Private(comm, &ok));
@@ -540,7 +541,7 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   /* 1. create <path>.tmp (collective) */
   PetscCall(FGIOFileAccess_Private(comm, tmp, &fapl));
   fid = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  if (fid < 0) FGIOH5Message_Private(msg, sizeof(msg));
+  if (fid < 0) FGIOHDF5Message(msg, sizeof(msg));
   FGIOCallHDF5_Private(FG_ERR_IO_OPEN, tmp, H5Pclose, (fapl));
   ok = (PetscBool)(fid >= 0);
   PetscCall(FGIOAll_Private(comm, &ok));

@@ -155,24 +155,6 @@ static inline PetscErrorCode FGTestVelocityError(FGSolver s, FGTestExactFn fn, v
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Gather a global Vec of a grid to rank 0 in natural (i fastest) ordering; *seq is a Vec of the
-   whole grid on rank 0 and of length 0 elsewhere (destroy it). */
-static inline PetscErrorCode FGTestGatherNatural(FGGrid g, Vec x, Vec *seq)
-{
-  Vec        nat;
-  VecScatter sc;
-
-  PetscFunctionBeginUser;
-  PetscCall(DMDACreateNaturalVector(g->da, &nat));
-  PetscCall(DMDAGlobalToNaturalBegin(g->da, x, INSERT_VALUES, nat));
-  PetscCall(DMDAGlobalToNaturalEnd(g->da, x, INSERT_VALUES, nat));
-  PetscCall(VecScatterCreateToZero(nat, &sc, seq));
-  PetscCall(VecScatterBegin(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterDestroy(&sc));
-  PetscCall(VecDestroy(&nat));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* A barrier that sleeps instead of spinning: ranks that wait for rank 0's serial run leave the
    (oversubscribed) cores to it. */

@@ -69,7 +69,7 @@ static PetscErrorCode Compare(FGSolver sw, Vec xw, Vec xs, PetscReal *rel)
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(FGTestGatherNatural(sw->grid, xw, &seq));
+  PetscCall(FGGridGatherNatural(sw->grid, xw, &seq));
   *rel = 0;
   if (rank == 0) {
     const PetscScalar *a, *b;

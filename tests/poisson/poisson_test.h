@@ -123,24 +123,6 @@ static inline PetscErrorCode FGTestRoughRHS(FGGrid g, Vec f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Gather a global Vec of a grid to rank 0 in natural (i fastest) ordering; *seq is a Vec of the
-   whole grid on rank 0 and of length 0 elsewhere (destroy it). */
-static inline PetscErrorCode FGTestGatherNatural(FGGrid g, Vec x, Vec *seq)
-{
-  Vec        nat;
-  VecScatter sc;
-
-  PetscFunctionBeginUser;
-  PetscCall(DMDACreateNaturalVector(g->da, &nat));
-  PetscCall(DMDAGlobalToNaturalBegin(g->da, x, INSERT_VALUES, nat));
-  PetscCall(DMDAGlobalToNaturalEnd(g->da, x, INSERT_VALUES, nat));
-  PetscCall(VecScatterCreateToZero(nat, &sc, seq));
-  PetscCall(VecScatterBegin(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterDestroy(&sc));
-  PetscCall(VecDestroy(&nat));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* max|a - b| / max|b| of two Vecs of the same layout (collective). */
 static inline PetscErrorCode FGTestRelDiff(Vec a, Vec b, PetscReal *rel)
@@ -168,8 +150,8 @@ static inline PetscErrorCode FGTestRelDiffNatural(MPI_Comm comm, FGGrid ga, Vec 
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(FGTestGatherNatural(ga, xa, &sa));
-  PetscCall(FGTestGatherNatural(gb, xb, &sb));
+  PetscCall(FGGridGatherNatural(ga, xa, &sa));
+  PetscCall(FGGridGatherNatural(gb, xb, &sb));
   *rel = 0;
   if (rank == 0) PetscCall(FGTestRelDiff(sa, sb, rel)); /* sequential Vecs, whole grid on rank 0 */
   PetscCallMPI(MPI_Bcast(rel, 1, MPIU_REAL, 0, comm));

@@ -1,0 +1,1056 @@
+/*
+  Parameterized shapes: smooth level sets, masks and geometric functionals, with exact derivatives.
+
+  A shape is a kind, a parameter vector p = [placement, kind parameters] and a name. In the body
+  frame the local coordinates of a point x are
+
+    \xi = R(\theta)^T (x - x_0),   R(\theta) = [[cos \theta, -sin \theta], [sin \theta, cos \theta]]
+
+  (3D: the same rotation about z, \zeta = z - z_0). \theta is the "angle" parameter; airfoils use
+  \theta = -aoa so that a positive angle of attack lifts the nose for a flow in +x. The level set
+  \phi(x; p) = f(\xi(x; x_0, \theta); q) is negative inside. Its derivatives follow from the chain
+  rule: \partial\phi/\partial x = R \nabla_\xi f, \partial\phi/\partial x_0 = -\partial\phi/\partial x,
+  \partial\phi/\partial\theta = f_\xi \eta - f_\eta \xi. All of them, and \partial f/\partial q,
+  are computed in one pass with forward-mode dual numbers (AD below): every derivative is the
+  derivative of what the code computes, to round-off.
+
+  Local level sets f(\xi; q):
+    circle     f = |\xi| - r                                           (exact signed distance)
+    ellipse    f = \rho(\rho - 1)/k,  \rho = |(\xi/a, \eta/b)|, k = |(\xi/a^2, \eta/b^2)|
+               exact zero contour, |\nabla f| = 1 on it, a first-order distance estimate off it
+    Fourier    f = |\xi| - r(\vartheta),  \vartheta = atan2(\eta, \xi)   (a level set, |\nabla f| != 1)
+    sphere, ellipsoid: the 3D versions of circle and ellipse
+    extruded   f(\xi, \eta, \zeta) = f_{2D}(\xi, \eta)     (infinite extrusion along z, no end caps)
+  (circle, ellipse, Fourier, sphere, ellipsoid are singular only at \xi = 0, deep inside the body,
+   where \chi = 1 identically as long as the body is thicker than \epsilon.)
+
+  Curves (NACA 4-digit, CST, periodic cubic B-spline): a closed curve C(t; q) with a coarse search
+  on M samples then Newton on g(t) = (C(t) - \xi)\cdot C'(t) = 0 gives the closest point t^*, and
+
+    f = (\xi - C(t^*))\cdot n(t^*),   n = outward unit normal,
+
+  a signed distance. With t^* and n frozen, \partial f/\partial q = -C_q(t^*)\cdot n exactly, because
+  \partial f/\partial t = 0 at the projection and n\cdot\partial n = 0 (envelope theorem). A point
+  whose closest point is the trailing-edge corner (airfoils, t^* clamped at an end) gets
+  f = |\xi - C| (distance to a point, outside only). f is smooth except on the medial axis, which for
+  airfoils reaches the surface only at the trailing edge (inside the last cells of a sharp TE).
+
+    NACA 4-digit, u in [-1, 1] (lower TE -> LE -> upper TE), s = u^2:
+      x = c s,  y = c [y_c(s) + T(u)],  T(u) = sign(u) y_t(|u|^2)   (thickness added vertically)
+      y_t = 5t(0.2969 sqrt(s) - 0.1260 s - 0.3516 s^2 + 0.2843 s^3 - 0.1036 s^4)  (closed TE)
+      y_c = m/p^2 (2ps - s^2) (s < p),  m/(1-p)^2 (1 - 2p + 2ps - s^2) (s >= p)
+      In u the leading edge is smooth (x = c u^2, y ~ 1.48 t c u); the curve is C^1 (curvature
+      jumps at the LE by the -0.126 s term and at s = p by the camber line).
+    CST (Kulfan), N1 = 0.5, N2 = 1: y = c sqrt(s)(1 - s) \sum_i A_i B_i^n(s), A = Au (u >= 0),
+      Al (u < 0); the LE is C^1 when Al_0 = -Au_0.
+    B-spline: C(t) = \sum_{k=0}^3 b_k(t - j) P_{(j+k) mod n}, j = floor(t), t in [0, n), uniform
+      cubic basis (C^2 closed curve).
+
+  Mask: \chi = H_\epsilon(-\phi) with the C^2 quintic smoothed Heaviside
+    H(s) = 0 (s <= -\epsilon), 1 (s >= \epsilon), 1/2 + 15/16 r - 5/8 r^3 + 3/16 r^5, r = s/\epsilon,
+    H'(s) = 15/(16\epsilon)(1 - r^2)^2.
+  Exact 0/1 outside the band |\phi| < \epsilon: \partial\chi/\partial p vanishes there, so the
+  adjoint of the mask touches only the band cells; H is C^2, so \chi is C^2 in p wherever \phi is.
+
+  Functionals on a sample grid (cell centres x_i, cell volume \Delta V):
+    A = \sum \chi_i \Delta V,   x_c = \sum \chi_i x_i \Delta V / A,
+    P = \sum_{interior} (sqrt(|g_i|^2 + \delta^2) - \delta) \Delta V,  g_i = central difference of \chi
+  (the perimeter is the total variation of the discrete mask that the solver sees), each
+  differentiated through \partial\chi_i/\partial p. Airfoil thickness at a chord fraction s:
+  2 c y_t(s) (NACA), c sqrt(s)(1 - s)(\sum Au_i B_i - \sum Al_i B_i) (CST).
+*/
+#include <fg/shape.h>
+
+/* ---------------------------------------------------------------------------------------------
+   Forward-mode dual numbers: value and derivatives with respect to the first adn_ inputs.
+   Serial use (one evaluation at a time per process), as everywhere in flowgrad. */
+#define AD_MAX (FG_SHAPE_MAX_PARAMS + 3)
+typedef struct {
+  PetscReal v, d[AD_MAX];
+} AD;
+static PetscInt adn_ = 0;
+
+static inline AD adc(PetscReal v)
+{
+  AD r;
+  r.v = v;
+  for (PetscInt i = 0; i < adn_; i++) r.d[i] = 0;
+  return r;
+}
+static inline AD adseed(PetscReal v, PetscInt k)
+{
+  AD r = adc(v);
+  if (k >= 0) r.d[k] = 1;
+  return r;
+}
+static inline AD adadd(AD a, AD b)
+{
+  a.v += b.v;
+  for (PetscInt i = 0; i < adn_; i++) a.d[i] += b.d[i];
+  return a;
+}
+static inline AD adsub(AD a, AD b)
+{
+  a.v -= b.v;
+  for (PetscInt i = 0; i < adn_; i++) a.d[i] -= b.d[i];
+  return a;
+}
+static inline AD admul(AD a, AD b)
+{
+  AD r;
+  r.v = a.v * b.v;
+  for (PetscInt i = 0; i < adn_; i++) r.d[i] = a.d[i] * b.v + a.v * b.d[i];
+  return r;
+}
+static inline AD addiv(AD a, AD b)
+{
+  AD        r;
+  PetscReal ib = 1.0 / b.v;
+  r.v          = a.v * ib;
+  for (PetscInt i = 0; i < adn_; i++) r.d[i] = (a.d[i] - r.v * b.d[i]) * ib;
+  return r;
+}
+static inline AD adscale(AD a, PetscReal k)
+{
+  a.v *= k;
+  for (PetscInt i = 0; i < adn_; i++) a.d[i] *= k;
+  return a;
+}
+static inline AD adaddc(AD a, PetscReal k)
+{
+  a.v += k;
+  return a;
+}
+static inline AD adchain(AD a, PetscReal f, PetscReal df)
+{
+  AD r;
+  r.v = f;
+  for (PetscInt i = 0; i < adn_; i++) r.d[i] = df * a.d[i];
+  return r;
+}
+static inline AD adsqrt(AD a)
+{
+  PetscReal s = PetscSqrtReal(a.v);
+  return adchain(a, s, s > 0 ? 0.5 / s : 0.0);
+}
+static inline AD adsin(AD a) { return adchain(a, PetscSinReal(a.v), PetscCosReal(a.v)); }
+static inline AD adcos(AD a) { return adchain(a, PetscCosReal(a.v), -PetscSinReal(a.v)); }
+static inline AD adpowi(AD a, PetscInt n)
+{
+  PetscReal p = 1, q = n > 0 ? 1 : 0;
+  for (PetscInt i = 0; i < n; i++) p *= a.v;
+  for (PetscInt i = 0; i < n - 1; i++) q *= a.v;
+  return adchain(a, p, n * q);
+}
+static inline AD adatan2(AD y, AD x)
+{
+  AD        r;
+  PetscReal r2 = x.v * x.v + y.v * y.v;
+  r.v          = PetscAtan2Real(y.v, x.v);
+  for (PetscInt i = 0; i < adn_; i++) r.d[i] = r2 > 0 ? (x.v * y.d[i] - y.v * x.d[i]) / r2 : 0.0;
+  return r;
+}
+static inline AD adnorm(PetscInt n, const AD a[])
+{
+  AD s = adc(0);
+  for (PetscInt i = 0; i < n; i++) s = adadd(s, admul(a[i], a[i]));
+  return adsqrt(s);
+}
+
+/* --------------------------------------------------------------------------------------------- */
+struct _p_FGShape {
+  FGShapeKind kind;    /* FG_SHAPE_EXTRUDED for an extrusion */
+  FGShapeKind section; /* the 2D kind of the level set in the x-y plane (== kind for 2D kinds) */
+  PetscInt    dim, nplace, nk, np;
+  PetscReal   p[FG_SHAPE_MAX_PARAMS];
+  char        name[64];
+  char        pname[FG_SHAPE_MAX_PARAMS][16];
+};
+
+static const char *const KindNames_Private[] = {"circle", "ellipse", "fourier", "naca4", "cst", "bspline", "sphere", "ellipsoid", "extruded"};
+
+static PetscBool IsAirfoil_Private(FGShapeKind k)
+{
+  return (PetscBool)(k == FG_SHAPE_NACA4 || k == FG_SHAPE_CST);
+}
+static PetscBool IsCurve_Private(FGShapeKind k)
+{
+  return (PetscBool)(k == FG_SHAPE_NACA4 || k == FG_SHAPE_CST || k == FG_SHAPE_BSPLINE);
+}
+
+/* number of kind parameters of a 2D or 3D kind with size argument n */
+static PetscErrorCode KindNumParameters_Private(FGShapeKind kind, PetscInt n, PetscInt *nq)
+{
+  PetscFunctionBeginUser;
+  switch (kind) {
+  case FG_SHAPE_CIRCLE:
+  case FG_SHAPE_SPHERE:
+    *nq = 1;
+    break;
+  case FG_SHAPE_ELLIPSE:
+    *nq = 2;
+    break;
+  case FG_SHAPE_ELLIPSOID:
+    *nq = 3;
+    break;
+  case FG_SHAPE_FOURIER:
+    PetscCheck(n >= 0, PETSC_COMM_SELF, FG_ERR_INPUT, "fourier shape: number of modes %" PetscInt_FMT " < 0", n);
+    *nq = 1 + 2 * n;
+    break;
+  case FG_SHAPE_NACA4:
+    *nq = 4;
+    break;
+  case FG_SHAPE_CST:
+    PetscCheck(n >= 1, PETSC_COMM_SELF, FG_ERR_INPUT, "cst shape: Bernstein order %" PetscInt_FMT " < 1", n);
+    *nq = 1 + 2 * (n + 1);
+    break;
+  case FG_SHAPE_BSPLINE:
+    PetscCheck(n >= 4, PETSC_COMM_SELF, FG_ERR_INPUT, "bspline shape: %" PetscInt_FMT " control points, need at least 4", n);
+    *nq = 2 * n;
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, FG_ERR_INPUT, "unknown shape kind %d", (int)kind);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* names and default values of the kind parameters, written at q */
+static PetscErrorCode KindDefaults_Private(FGShape s)
+{
+  PetscInt   o = s->nplace, n = s->nk;
+  PetscReal *q = s->p + o;
+  char(*nm)[16] = s->pname + o;
+
+  PetscFunctionBeginUser;
+  switch (s->section) {
+  case FG_SHAPE_CIRCLE:
+  case FG_SHAPE_SPHERE:
+    PetscCall(PetscStrcpy(nm[0], "r"));
+    q[0] = 0.5;
+    break;
+  case FG_SHAPE_ELLIPSE:
+    PetscCall(PetscStrcpy(nm[0], "a"));
+    PetscCall(PetscStrcpy(nm[1], "b"));
+    q[0] = 0.5;
+    q[1] = 0.25;
+    break;
+  case FG_SHAPE_ELLIPSOID:
+    PetscCall(PetscStrcpy(nm[0], "a"));
+    PetscCall(PetscStrcpy(nm[1], "b"));
+    PetscCall(PetscStrcpy(nm[2], "c"));
+    q[0] = 0.5;
+    q[1] = 0.4;
+    q[2] = 0.3;
+    break;
+  case FG_SHAPE_FOURIER:
+    PetscCall(PetscStrcpy(nm[0], "r0"));
+    q[0] = 0.5;
+    for (PetscInt k = 1; k <= n; k++) {
+      PetscCall(PetscSNPrintf(nm[k], 16, "a%" PetscInt_FMT, k));
+      PetscCall(PetscSNPrintf(nm[n + k], 16, "b%" PetscInt_FMT, k));
+      q[k] = q[n + k] = 0;
+    }
+    break;
+  case FG_SHAPE_NACA4:
+    PetscCall(PetscStrcpy(nm[0], "m"));
+    PetscCall(PetscStrcpy(nm[1], "p"));
+    PetscCall(PetscStrcpy(nm[2], "t"));
+    PetscCall(PetscStrcpy(nm[3], "c"));
+    q[0] = 0;
+    q[1] = 0.4;
+    q[2] = 0.12;
+    q[3] = 1;
+    break;
+  case FG_SHAPE_CST:
+    PetscCall(PetscStrcpy(nm[0], "c"));
+    q[0] = 1;
+    for (PetscInt i = 0; i <= n; i++) {
+      PetscCall(PetscSNPrintf(nm[1 + i], 16, "Au%" PetscInt_FMT, i));
+      PetscCall(PetscSNPrintf(nm[2 + n + i], 16, "Al%" PetscInt_FMT, i));
+      q[1 + i]     = 0.15;
+      q[2 + n + i] = -0.15;
+    }
+    break;
+  case FG_SHAPE_BSPLINE:
+    for (PetscInt i = 0; i < n; i++) {
+      PetscCall(PetscSNPrintf(nm[2 * i], 16, "X%" PetscInt_FMT, i));
+      PetscCall(PetscSNPrintf(nm[2 * i + 1], 16, "Y%" PetscInt_FMT, i));
+      q[2 * i]     = 0.5 * PetscCosReal(2 * PETSC_PI * i / n);
+      q[2 * i + 1] = 0.5 * PetscSinReal(2 * PETSC_PI * i / n);
+    }
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, FG_ERR_INPUT, "unknown shape kind %d", (int)s->section);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ShapeCreate_Private(FGShapeKind kind, FGShapeKind section, PetscInt n, FGShape *shape)
+{
+  FGShape  s;
+  PetscInt nq;
+
+  PetscFunctionBeginUser;
+  PetscCall(KindNumParameters_Private(section, n, &nq));
+  PetscCall(PetscNew(&s));
+  s->kind    = kind;
+  s->section = section;
+  s->dim     = (kind == FG_SHAPE_SPHERE || kind == FG_SHAPE_ELLIPSOID || kind == FG_SHAPE_EXTRUDED) ? 3 : 2;
+  s->nplace  = s->dim + 1;
+  s->nk      = n;
+  s->np      = s->nplace + nq;
+  if (s->np > FG_SHAPE_MAX_PARAMS) {
+    PetscCall(PetscFree(s));
+    SETERRQ(PETSC_COMM_SELF, FG_ERR_INPUT, "%s shape: %" PetscInt_FMT " parameters, at most %d", KindNames_Private[kind], nq + s->dim + 1, FG_SHAPE_MAX_PARAMS);
+  }
+  for (PetscInt d = 0; d < s->dim; d++) PetscCall(PetscSNPrintf(s->pname[d], 16, "%c0", "xyz"[d]));
+  PetscCall(PetscStrcpy(s->pname[s->dim], IsAirfoil_Private(section) ? "aoa" : "angle"));
+  PetscCall(PetscStrcpy(s->name, KindNames_Private[kind]));
+  PetscCall(KindDefaults_Private(s));
+  *shape = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeCreate - Creates a shape of a given kind with default parameters.
+
+  Not Collective
+
+  Input Parameters:
++ kind - any kind but FG_SHAPE_EXTRUDED (see FGShapeCreateExtruded())
+- n    - number of Fourier modes K (FG_SHAPE_FOURIER), Bernstein order (FG_SHAPE_CST), number of
+         control points (FG_SHAPE_BSPLINE); ignored otherwise
+
+  Output Parameter:
+. shape - the shape; parameters [placement, kind parameters] are listed in include/fg/shape.h
+
+  Notes:
+  Defaults: placement at the origin, angle 0; circle r = 0.5; ellipse 0.5 x 0.25; NACA 0012 with
+  c = 1; CST with all Au = 0.15, Al = -0.15; B-spline control points on a circle of radius 0.5.
+
+.seealso: FGShapeSetParameters(), FGShapeValidate(), FGShapeLevelSet(), FGShapeDestroy()
+@*/
+PetscErrorCode FGShapeCreate(FGShapeKind kind, PetscInt n, FGShape *shape)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(kind != FG_SHAPE_EXTRUDED, PETSC_COMM_SELF, FG_ERR_INPUT, "use FGShapeCreateExtruded() for an extruded shape");
+  PetscCall(ShapeCreate_Private(kind, kind, n, shape));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeCreateExtruded - Creates a 3D shape that extrudes a 2D section infinitely along z.
+
+  Not Collective
+
+  Input Parameters:
++ section - a 2D kind (circle, ellipse, fourier, naca4, cst, bspline)
+- n       - as in FGShapeCreate() for the section
+
+  Output Parameter:
+. shape - parameters [x0, y0, z0, angle/aoa, section parameters]; z0 is inert (derivative 0)
+
+  Notes:
+  \phi_3D(x, y, z) = \phi_2D(x, y): for a span across a periodic domain or between walls. No end caps.
+
+.seealso: FGShapeCreate()
+@*/
+PetscErrorCode FGShapeCreateExtruded(FGShapeKind section, PetscInt n, FGShape *shape)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(section <= FG_SHAPE_BSPLINE, PETSC_COMM_SELF, FG_ERR_INPUT, "extruded shape: the section must be a 2D kind, got %s", KindNames_Private[section]);
+  PetscCall(ShapeCreate_Private(FG_SHAPE_EXTRUDED, section, n, shape));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeDestroy - Destroys a shape.
+@*/
+PetscErrorCode FGShapeDestroy(FGShape *shape)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(*shape));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeSetName - Sets the name used in error messages (for example the case-file body name).
+@*/
+PetscErrorCode FGShapeSetName(FGShape s, const char name[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(s->name, name, sizeof(s->name)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeGetDimension - Gets the space dimension (2 or 3) of a shape.
+@*/
+PetscErrorCode FGShapeGetDimension(FGShape s, PetscInt *dim)
+{
+  PetscFunctionBeginUser;
+  *dim = s->dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeGetNumParameters - Gets the length of the parameter vector, placement included.
+@*/
+PetscErrorCode FGShapeGetNumParameters(FGShape s, PetscInt *np)
+{
+  PetscFunctionBeginUser;
+  *np = s->np;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeGetParameterName - Gets the name of parameter k ("x0", "angle", "r", "Au2", "X3", ...).
+@*/
+PetscErrorCode FGShapeGetParameterName(FGShape s, PetscInt k, const char **name)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(k >= 0 && k < s->np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "shape '%s': parameter %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", s->name, k, s->np);
+  *name = s->pname[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeSetParameters - Sets the whole parameter vector (length FGShapeGetNumParameters()).
+
+  Notes:
+  Does not validate (finite-difference perturbations may pass through); call FGShapeValidate().
+@*/
+PetscErrorCode FGShapeSetParameters(FGShape s, const PetscReal p[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(s->p, p, s->np));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeGetParameters - Copies the parameter vector out.
+@*/
+PetscErrorCode FGShapeGetParameters(FGShape s, PetscReal p[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(p, s->p, s->np));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeSetParameter - Sets one parameter by name; FG_ERR_INPUT for an unknown name.
+@*/
+PetscErrorCode FGShapeSetParameter(FGShape s, const char name[], PetscReal v)
+{
+  PetscBool eq;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < s->np; k++) {
+    PetscCall(PetscStrcmp(s->pname[k], name, &eq));
+    if (eq) {
+      s->p[k] = v;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  SETERRQ(PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): no parameter named '%s'", s->name, KindNames_Private[s->kind], name);
+}
+
+/* ---------------------------------------------------------------------------------------------
+   Curves: C(t; q) for NACA 4-digit, CST and periodic B-spline. q are the kind parameters. */
+static void CurveRange_Private(FGShape s, PetscReal *ta, PetscReal *tb, PetscBool *periodic, PetscInt *M)
+{
+  if (s->section == FG_SHAPE_BSPLINE) {
+    *ta       = 0;
+    *tb       = (PetscReal)s->nk;
+    *periodic = PETSC_TRUE;
+    *M        = 16 * s->nk;
+  } else {
+    *ta       = -1;
+    *tb       = 1;
+    *periodic = PETSC_FALSE;
+    *M        = 400;
+  }
+}
+
+static AD Bernstein_Private(PetscInt n, PetscInt i, AD x)
+{
+  PetscReal b = 1;
+  for (PetscInt j = 1; j <= i; j++) b = b * (n - i + j) / j;
+  return adscale(admul(adpowi(x, i), adpowi(adaddc(adscale(x, -1), 1), n - i)), b);
+}
+
+/* NACA half-thickness y_t(s)/(5t) with s = a^2: 0.2969 a - 0.1260 a^2 - 0.3516 a^4 + 0.2843 a^6 - 0.1036 a^8 */
+static AD NacaThick_Private(AD a)
+{
+  AD a2 = admul(a, a), e;
+  e     = adaddc(adscale(a2, -0.1036), 0.2843);
+  e     = adaddc(admul(e, a2), -0.3516);
+  e     = adaddc(admul(e, a2), 0.0);
+  e     = adaddc(admul(e, a2), -0.1260); /* -0.126 - 0.3516 a^2 + 0.2843 a^4 - 0.1036 a^6 */
+  return adadd(adscale(a, 0.2969), admul(e, a2));
+}
+
+static AD NacaCamber_Private(AD m, AD p, AD s)
+{
+  if (m.v == 0 && (p.v <= 0 || p.v >= 1)) return adc(0);
+  if (s.v < p.v) return admul(addiv(m, admul(p, p)), adsub(adscale(admul(p, s), 2), admul(s, s)));
+  {
+    AD omp = adaddc(adscale(p, -1), 1);
+    return admul(addiv(m, admul(omp, omp)), adsub(adadd(adaddc(adscale(p, -2), 1), adscale(admul(p, s), 2)), admul(s, s)));
+  }
+}
+
+static void CurvePoint_Private(FGShape s, const AD q[], AD t, AD C[2])
+{
+  PetscInt n = s->nk;
+
+  if (s->section == FG_SHAPE_BSPLINE) {
+    PetscReal fl = PetscFloorReal(t.v);
+    PetscInt  j  = (PetscInt)fl;
+    AD        tau = adaddc(t, -fl), omt = adaddc(adscale(tau, -1), 1), b[4];
+    AD        t2 = admul(tau, tau), t3 = admul(t2, tau);
+
+    b[0] = adscale(admul(admul(omt, omt), omt), 1.0 / 6);
+    b[1] = adscale(adaddc(adsub(adscale(t3, 3), adscale(t2, 6)), 4), 1.0 / 6);
+    b[2] = adscale(adaddc(adadd(adadd(adscale(t3, -3), adscale(t2, 3)), adscale(tau, 3)), 1), 1.0 / 6);
+    b[3] = adscale(t3, 1.0 / 6);
+    C[0] = C[1] = adc(0);
+    for (PetscInt k = 0; k < 4; k++) {
+      PetscInt i = (((j + k) % n) + n) % n;
+      C[0]       = adadd(C[0], admul(b[k], q[2 * i]));
+      C[1]       = adadd(C[1], admul(b[k], q[2 * i + 1]));
+    }
+    return;
+  }
+  {
+    PetscReal sg = t.v >= 0 ? 1.0 : -1.0;
+    AD        a = adscale(t, sg), sv = admul(t, t), c, y;
+
+    if (s->section == FG_SHAPE_NACA4) {
+      c = q[3];
+      y = adadd(NacaCamber_Private(q[0], q[1], sv), adscale(admul(adscale(q[2], 5), NacaThick_Private(a)), sg));
+    } else {
+      const AD *A = sg > 0 ? q + 1 : q + 2 + n;
+      AD        sum = adc(0);
+      c             = q[0];
+      for (PetscInt i = 0; i <= n; i++) sum = adadd(sum, admul(A[i], Bernstein_Private(n, i, sv)));
+      y = admul(admul(a, adaddc(adscale(sv, -1), 1)), sum);
+    }
+    C[0] = admul(c, sv);
+    C[1] = admul(c, y);
+  }
+}
+
+/* C(t) and C'(t) in plain reals (q values only) */
+static void CurveValue_Private(FGShape s, const PetscReal qv[], PetscReal t, PetscReal C[2], PetscReal dC[2])
+{
+  PetscInt save = adn_;
+  AD       q[FG_SHAPE_MAX_PARAMS], X[2];
+  PetscInt nq   = s->np - s->nplace;
+
+  adn_ = 1;
+  for (PetscInt k = 0; k < nq; k++) q[k] = adc(qv[k]);
+  CurvePoint_Private(s, q, adseed(t, 0), X);
+  adn_ = save;
+  for (PetscInt d = 0; d < 2; d++) {
+    C[d] = X[d].v;
+    if (dC) dC[d] = X[d].d[0];
+  }
+}
+
+/* closest point t* of the curve to xi; returns the unit outward normal and whether t* is an end */
+static void CurveProject_Private(FGShape s, const PetscReal qv[], const PetscReal xi[2], PetscReal *tstar, PetscReal n[2], PetscBool *atend)
+{
+  PetscReal ta, tb, L, best = PETSC_MAX_REAL, t = 0, area = 0, P0[2] = {0, 0}, Pp[2] = {0, 0}, C[2], dC[2], orient;
+  PetscBool periodic;
+  PetscInt  M;
+
+  CurveRange_Private(s, &ta, &tb, &periodic, &M);
+  L = tb - ta;
+  /* coarse search, and the orientation of the curve from the signed area of the sample polygon */
+  for (PetscInt i = 0; i <= M; i++) {
+    PetscReal ti = ta + L * i / M, d2;
+    CurveValue_Private(s, qv, ti, C, NULL);
+    d2 = (C[0] - xi[0]) * (C[0] - xi[0]) + (C[1] - xi[1]) * (C[1] - xi[1]);
+    if (d2 < best) {
+      best = d2;
+      t    = ti;
+    }
+    if (i == 0) P0[0] = C[0], P0[1] = C[1];
+    else area += Pp[0] * C[1] - C[0] * Pp[1];
+    Pp[0] = C[0], Pp[1] = C[1];
+  }
+  area += Pp[0] * P0[1] - P0[0] * Pp[1];
+  orient = area >= 0 ? 1.0 : -1.0;
+  /* Newton on g(t) = (C - xi).C' with g' from C'' by a central difference of C' */
+  *atend = PETSC_FALSE;
+  for (PetscInt it = 0; it < 100; it++) {
+    PetscReal g, gp, dt, h = 1e-6 * L, Cm[2], Cpl[2], dCm[2], dCp[2], ddC[2], nC2;
+    CurveValue_Private(s, qv, t, C, dC);
+    CurveValue_Private(s, qv, t - h, Cm, dCm);
+    CurveValue_Private(s, qv, t + h, Cpl, dCp);
+    ddC[0] = (dCp[0] - dCm[0]) / (2 * h);
+    ddC[1] = (dCp[1] - dCm[1]) / (2 * h);
+    nC2    = dC[0] * dC[0] + dC[1] * dC[1];
+    g      = (C[0] - xi[0]) * dC[0] + (C[1] - xi[1]) * dC[1];
+    gp     = nC2 + (C[0] - xi[0]) * ddC[0] + (C[1] - xi[1]) * ddC[1];
+    dt     = gp > 0.1 * nC2 ? -g / gp : -g / (nC2 > 0 ? nC2 : 1);
+    dt     = PetscMax(-2 * L / M, PetscMin(2 * L / M, dt));
+    t += dt;
+    if (periodic) {
+      t = ta + PetscFmodReal(t - ta, L);
+      if (t < ta) t += L;
+    } else if (t <= ta || t >= tb) {
+      t      = t <= ta ? ta : tb;
+      *atend = PETSC_TRUE;
+      break;
+    }
+    if (PetscAbsReal(dt) < 1e-15 * L) break;
+  }
+  CurveValue_Private(s, qv, t, C, dC);
+  {
+    PetscReal nn = PetscSqrtReal(dC[0] * dC[0] + dC[1] * dC[1]);
+    nn           = nn > 0 ? nn : 1;
+    n[0]         = orient * dC[1] / nn;
+    n[1]         = -orient * dC[0] / nn;
+  }
+  *tstar = t;
+}
+
+/* ---------------------------------------------------------------------------------------------
+   Local level set f(xi; q) of the section kind (2D) or of a 3D kind, in dual numbers. */
+static AD LocalLevelSet_Private(FGShape s, const AD xi[], const AD q[])
+{
+  switch (s->section) {
+  case FG_SHAPE_CIRCLE:
+    return adsub(adnorm(2, xi), q[0]);
+  case FG_SHAPE_SPHERE:
+    return adsub(adnorm(3, xi), q[0]);
+  case FG_SHAPE_ELLIPSE:
+  case FG_SHAPE_ELLIPSOID: {
+    PetscInt nd = s->section == FG_SHAPE_ELLIPSE ? 2 : 3;
+    AD       u[3], w[3], rho, k;
+    for (PetscInt d = 0; d < nd; d++) {
+      u[d] = addiv(xi[d], q[d]);
+      w[d] = addiv(u[d], q[d]);
+    }
+    rho = adnorm(nd, u);
+    k   = adnorm(nd, w);
+    if (k.v <= 0) return adc(-PetscMin(q[0].v, q[1].v));
+    return addiv(admul(rho, adaddc(rho, -1)), k);
+  }
+  case FG_SHAPE_FOURIER: {
+    AD r = adnorm(2, xi), th = adatan2(xi[1], xi[0]), R = q[0];
+    for (PetscInt k = 1; k <= s->nk; k++) {
+      AD kt = adscale(th, (PetscReal)k);
+      R     = adadd(R, adadd(admul(q[k], adcos(kt)), admul(q[s->nk + k], adsin(kt))));
+    }
+    return adsub(r, R);
+  }
+  default: { /* curves */
+    PetscReal qv[FG_SHAPE_MAX_PARAMS], x[2] = {xi[0].v, xi[1].v}, t, n[2];
+    PetscBool atend;
+    AD        C[2], d[2];
+    for (PetscInt k = 0; k < s->np - s->nplace; k++) qv[k] = q[k].v;
+    CurveProject_Private(s, qv, x, &t, n, &atend);
+    CurvePoint_Private(s, q, adc(t), C);
+    d[0] = adsub(xi[0], C[0]);
+    d[1] = adsub(xi[1], C[1]);
+    if (atend && d[0].v * n[0] + d[1].v * n[1] > 0 && (d[0].v != 0 || d[1].v != 0)) return adnorm(2, d);
+    return adadd(adscale(d[0], n[0]), adscale(d[1], n[1]));
+  }
+  }
+}
+
+/*@C
+  FGShapeLevelSet - Evaluates the level set phi(x; p) (negative inside) and its derivatives.
+
+  Not Collective
+
+  Input Parameters:
++ s - the shape
+- x - the point (dim coordinates)
+
+  Output Parameters:
++ phi    - the level set value (a signed distance for circle, sphere and the curve kinds)
+. dphidx - d phi/dx (dim entries), or NULL
+- dphidp - d phi/dp (FGShapeGetNumParameters() entries), or NULL
+
+.seealso: FGShapeMask(), FGShapeCreate()
+@*/
+PetscErrorCode FGShapeLevelSet(FGShape s, const PetscReal x[], PetscReal *phi, PetscReal dphidx[], PetscReal dphidp[])
+{
+  PetscInt  dim = s->dim, np = s->np;
+  AD        X[3], P[FG_SHAPE_MAX_PARAMS], xi[3], th, c, sn, f;
+  PetscReal sgn = IsAirfoil_Private(s->section) ? -1.0 : 1.0;
+
+  PetscFunctionBeginUser;
+  adn_ = dim + np;
+  for (PetscInt d = 0; d < dim; d++) X[d] = adseed(x[d], d);
+  for (PetscInt k = 0; k < np; k++) P[k] = adseed(s->p[k], dim + k);
+  th    = adscale(P[dim], sgn);
+  c     = adcos(th);
+  sn    = adsin(th);
+  xi[0] = adadd(admul(c, adsub(X[0], P[0])), admul(sn, adsub(X[1], P[1])));
+  xi[1] = adsub(admul(c, adsub(X[1], P[1])), admul(sn, adsub(X[0], P[0])));
+  if (dim == 3) xi[2] = adsub(X[2], P[2]);
+  f = LocalLevelSet_Private(s, xi, P + s->nplace);
+  PetscCheck(!PetscIsInfOrNanReal(f.v), PETSC_COMM_SELF, FG_ERR_NUMERIC, "shape '%s': level set is not finite (invalid parameters?)", s->name);
+  *phi = f.v;
+  if (dphidx)
+    for (PetscInt d = 0; d < dim; d++) dphidx[d] = f.d[d];
+  if (dphidp)
+    for (PetscInt k = 0; k < np; k++) dphidp[k] = f.d[dim + k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGHeaviside - The C^2 quintic smoothed Heaviside H_eps(s) and its derivative.
+
+  Notes:
+  H = 0 for s <= -eps, 1 for s >= eps, 1/2 + 15/16 r - 5/8 r^3 + 3/16 r^5 (r = s/eps) between;
+  H' = 15/(16 eps) (1 - r^2)^2. The band is |s| < eps (set eps to 1-3 cells).
+@*/
+PetscErrorCode FGHeaviside(PetscReal sv, PetscReal eps, PetscReal *H, PetscReal *dH)
+{
+  PetscReal r = sv / eps;
+
+  PetscFunctionBeginUser;
+  if (r <= -1) *H = 0, *dH = 0;
+  else if (r >= 1) *H = 1, *dH = 0;
+  else {
+    PetscReal r2 = r * r;
+    *H           = 0.5 + r * (15.0 / 16 + r2 * (-5.0 / 8 + r2 * 3.0 / 16));
+    *dH          = 15.0 / (16 * eps) * (1 - r2) * (1 - r2);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeMask - The smoothed mask chi = H_eps(-phi(x; p)) and its derivatives.
+
+  Input Parameters:
++ s   - the shape
+. eps - half-width of the smoothing band
+- x   - the point
+
+  Output Parameters:
++ chi    - the mask, 1 inside, 0 outside
+. dchidx - d chi/dx, or NULL
+- dchidp - d chi/dp = -H'(-phi) d phi/dp, or NULL
+
+.seealso: FGHeaviside(), FGShapeLevelSet(), FGShapeMaskGrid()
+@*/
+PetscErrorCode FGShapeMask(FGShape s, PetscReal eps, const PetscReal x[], PetscReal *chi, PetscReal dchidx[], PetscReal dchidp[])
+{
+  PetscReal phi, dH, gx[3], gp[FG_SHAPE_MAX_PARAMS];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGShapeLevelSet(s, x, &phi, gx, gp));
+  PetscCall(FGHeaviside(-phi, eps, chi, &dH));
+  if (dchidx)
+    for (PetscInt d = 0; d < s->dim; d++) dchidx[d] = -dH * gx[d];
+  if (dchidp)
+    for (PetscInt k = 0; k < s->np; k++) dchidp[k] = -dH * gp[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeCurvePoint - A point of the curve of a curve kind (NACA, CST, B-spline), in global
+  coordinates, at curve parameter t (airfoils: t in [-1, 1], t^2 = chord fraction, t > 0 upper;
+  B-spline: t in [0, n)).
+@*/
+PetscErrorCode FGShapeCurvePoint(FGShape s, PetscReal t, PetscReal x[])
+{
+  PetscReal C[2], th = s->p[s->dim] * (IsAirfoil_Private(s->section) ? -1.0 : 1.0);
+
+  PetscFunctionBeginUser;
+  PetscCheck(IsCurve_Private(s->section), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "shape '%s' is not a curve kind", s->name);
+  CurveValue_Private(s, s->p + s->nplace, t, C, NULL);
+  x[0] = s->p[0] + PetscCosReal(th) * C[0] - PetscSinReal(th) * C[1];
+  x[1] = s->p[1] + PetscSinReal(th) * C[0] + PetscCosReal(th) * C[1];
+  if (s->dim == 3) x[2] = s->p[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------
+   Validation */
+
+/* do segments [a,b] and [c,d] cross (proper intersection or touching)? */
+static PetscBool SegCross_Private(const PetscReal a[2], const PetscReal b[2], const PetscReal c[2], const PetscReal d[2])
+{
+  PetscReal o1 = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  PetscReal o2 = (b[0] - a[0]) * (d[1] - a[1]) - (b[1] - a[1]) * (d[0] - a[0]);
+  PetscReal o3 = (d[0] - c[0]) * (a[1] - c[1]) - (d[1] - c[1]) * (a[0] - c[0]);
+  PetscReal o4 = (d[0] - c[0]) * (b[1] - c[1]) - (d[1] - c[1]) * (b[0] - c[0]);
+  return (PetscBool)(o1 * o2 <= 0 && o3 * o4 <= 0);
+}
+
+/*@C
+  FGShapeValidate - Checks the parameters of a shape; FG_ERR_INPUT with a message naming the shape.
+
+  Not Collective
+
+  Notes:
+  Radii, semi-axes and chords must be positive; Fourier r(theta) > 0 on 4096 angles; NACA:
+  m in [0, 0.095], p in [0.1, 0.9] unless m = 0, t in (0, 0.4]; CST: the upper surface above the
+  lower on (0, 1) (999 stations); B-spline: the curve (16 points per segment) must not intersect
+  itself nor have a vanishing tangent.
+@*/
+PetscErrorCode FGShapeValidate(FGShape s)
+{
+  const PetscReal *q  = s->p + s->nplace;
+  const char      *nm = s->name, *kn = KindNames_Private[s->section];
+  PetscInt         n  = s->nk;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < s->np; k++) PetscCheck(!PetscIsInfOrNanReal(s->p[k]), PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): parameter %s is not finite", nm, kn, s->pname[k]);
+  switch (s->section) {
+  case FG_SHAPE_CIRCLE:
+  case FG_SHAPE_SPHERE:
+    PetscCheck(q[0] > 0, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): radius r = %g must be positive", nm, kn, (double)q[0]);
+    break;
+  case FG_SHAPE_ELLIPSE:
+  case FG_SHAPE_ELLIPSOID:
+    for (PetscInt d = 0; d < (s->section == FG_SHAPE_ELLIPSE ? 2 : 3); d++) PetscCheck(q[d] > 0, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): semi-axis %c = %g must be positive", nm, kn, "abc"[d], (double)q[d]);
+    break;
+  case FG_SHAPE_FOURIER:
+    for (PetscInt i = 0; i < 4096; i++) {
+      PetscReal th = 2 * PETSC_PI * i / 4096, r = q[0];
+      for (PetscInt k = 1; k <= n; k++) r += q[k] * PetscCosReal(k * th) + q[n + k] * PetscSinReal(k * th);
+      PetscCheck(r > 0, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): radius r(theta) = %g <= 0 at theta = %g", nm, kn, (double)r, (double)th);
+    }
+    break;
+  case FG_SHAPE_NACA4:
+    PetscCheck(q[0] >= 0 && q[0] <= 0.095, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): maximum camber m = %g outside [0, 0.095]", nm, kn, (double)q[0]);
+    PetscCheck(q[0] == 0 || (q[1] >= 0.1 && q[1] <= 0.9), PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): camber position p = %g outside [0.1, 0.9]", nm, kn, (double)q[1]);
+    PetscCheck(q[2] > 0 && q[2] <= 0.4, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): thickness t = %g outside (0, 0.4]", nm, kn, (double)q[2]);
+    PetscCheck(q[3] > 0, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): chord c = %g must be positive", nm, kn, (double)q[3]);
+    break;
+  case FG_SHAPE_CST:
+    PetscCheck(q[0] > 0, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): chord c = %g must be positive", nm, kn, (double)q[0]);
+    for (PetscInt i = 1; i < 1000; i++) {
+      PetscReal x = i / 1000.0, du = 0;
+      for (PetscInt j = 0; j <= n; j++) {
+        PetscReal b = 1;
+        for (PetscInt l = 1; l <= j; l++) b = b * (n - j + l) / l;
+        du += (q[1 + j] - q[2 + n + j]) * b * PetscPowRealInt(x, j) * PetscPowRealInt(1 - x, n - j);
+      }
+      PetscCheck(du > 0, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): upper and lower surfaces cross at x/c = %g", nm, kn, (double)x);
+    }
+    break;
+  case FG_SHAPE_BSPLINE: {
+    PetscInt   N = 16 * n;
+    PetscReal *P, dC[2], C[2];
+    PetscCall(PetscMalloc1(2 * N, &P));
+    for (PetscInt i = 0; i < N; i++) {
+      CurveValue_Private(s, q, (PetscReal)i / 16, C, dC);
+      P[2 * i] = C[0], P[2 * i + 1] = C[1];
+      if (!(PetscSqrtReal(dC[0] * dC[0] + dC[1] * dC[1]) > 1e-12)) {
+        PetscCall(PetscFree(P));
+        SETERRQ(PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): the curve has a vanishing tangent (coincident control points?)", nm, kn);
+      }
+    }
+    for (PetscInt i = 0; i < N; i++)
+      for (PetscInt j = i + 2; j < N; j++) {
+        if (i == 0 && j == N - 1) continue;
+        if (SegCross_Private(P + 2 * i, P + 2 * ((i + 1) % N), P + 2 * j, P + 2 * ((j + 1) % N))) {
+          PetscCall(PetscFree(P));
+          SETERRQ(PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s' (%s): the closed B-spline curve intersects itself (near curve parameters %g and %g)", nm, kn, (double)i / 16, (double)j / 16);
+        }
+      }
+    PetscCall(PetscFree(P));
+  } break;
+  default:
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------
+   Geometric functionals on a sample grid */
+
+static PetscInt GridSize_Private(const FGSampleGrid *g)
+{
+  PetscInt N = 1;
+  for (PetscInt d = 0; d < g->dim; d++) N *= g->n[d];
+  return N;
+}
+
+static void GridPoint_Private(const FGSampleGrid *g, PetscInt idx, PetscReal x[3])
+{
+  for (PetscInt d = 0; d < g->dim; d++) {
+    x[d] = g->lo[d] + (idx % g->n[d] + 0.5) * g->h[d];
+    idx /= g->n[d];
+  }
+}
+
+static PetscReal GridVolume_Private(const FGSampleGrid *g)
+{
+  PetscReal dV = 1;
+  for (PetscInt d = 0; d < g->dim; d++) dV *= g->h[d];
+  return dV;
+}
+
+/*@C
+  FGShapeMaskGrid - The mask and its parameter derivatives at every point of a sample grid.
+
+  Input Parameters:
++ s   - the shape (its dimension must equal g->dim)
+. g   - the sample grid; point index i + n0 (j + n1 k), x fastest
+- eps - smoothing half-width
+
+  Output Parameters:
++ chi  - N values
+- dchi - N x np values, dchi[i*np + k] = d chi_i / d p_k, or NULL
+@*/
+PetscErrorCode FGShapeMaskGrid(FGShape s, const FGSampleGrid *g, PetscReal eps, PetscReal chi[], PetscReal dchi[])
+{
+  PetscInt  N = GridSize_Private(g);
+  PetscReal x[3];
+
+  PetscFunctionBeginUser;
+  PetscCheck(g->dim == s->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "shape '%s' is %" PetscInt_FMT "D, sample grid %" PetscInt_FMT "D", s->name, s->dim, g->dim);
+  for (PetscInt i = 0; i < N; i++) {
+    GridPoint_Private(g, i, x);
+    PetscCall(FGShapeMask(s, eps, x, &chi[i], NULL, dchi ? dchi + i * s->np : NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeArea - Area (2D) or volume (3D) A = sum chi_i dV of the smoothed mask, and dA/dp.
+@*/
+PetscErrorCode FGShapeArea(FGShape s, const FGSampleGrid *g, PetscReal eps, PetscReal *A, PetscReal dA[])
+{
+  PetscInt   N = GridSize_Private(g), np = s->np;
+  PetscReal  dV = GridVolume_Private(g), *chi, *dchi;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(N, &chi, N * np, &dchi));
+  PetscCall(FGShapeMaskGrid(s, g, eps, chi, dchi));
+  *A = 0;
+  if (dA) PetscCall(PetscArrayzero(dA, np));
+  for (PetscInt i = 0; i < N; i++) {
+    *A += chi[i] * dV;
+    if (dA)
+      for (PetscInt k = 0; k < np; k++) dA[k] += dchi[i * np + k] * dV;
+  }
+  PetscCall(PetscFree2(chi, dchi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeCentroid - Centroid x_c = sum chi_i x_i dV / A of the smoothed mask and its derivatives.
+
+  Output Parameters:
++ xc  - dim values
+- dxc - dim x np values, dxc[d*np + k] = d xc_d / d p_k, or NULL
+@*/
+PetscErrorCode FGShapeCentroid(FGShape s, const FGSampleGrid *g, PetscReal eps, PetscReal xc[], PetscReal dxc[])
+{
+  PetscInt  N = GridSize_Private(g), np = s->np, dim = g->dim;
+  PetscReal dV = GridVolume_Private(g), *chi, *dchi, A = 0, dA[FG_SHAPE_MAX_PARAMS] = {0}, M[3] = {0}, dM[3][FG_SHAPE_MAX_PARAMS] = {{0}}, x[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(N, &chi, N * np, &dchi));
+  PetscCall(FGShapeMaskGrid(s, g, eps, chi, dchi));
+  for (PetscInt i = 0; i < N; i++) {
+    GridPoint_Private(g, i, x);
+    A += chi[i] * dV;
+    for (PetscInt k = 0; k < np; k++) dA[k] += dchi[i * np + k] * dV;
+    for (PetscInt d = 0; d < dim; d++) {
+      M[d] += chi[i] * x[d] * dV;
+      for (PetscInt k = 0; k < np; k++) dM[d][k] += dchi[i * np + k] * x[d] * dV;
+    }
+  }
+  PetscCall(PetscFree2(chi, dchi));
+  PetscCheck(A > 0, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s': no part of the body on the sample grid", s->name);
+  for (PetscInt d = 0; d < dim; d++) {
+    xc[d] = M[d] / A;
+    if (dxc)
+      for (PetscInt k = 0; k < np; k++) dxc[d * np + k] = (dM[d][k] - xc[d] * dA[k]) / A;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapePerimeter - Perimeter (2D) or surface area (3D) as the total variation of the mask on
+  the sample grid, P = sum_interior (sqrt(|g_i|^2 + delta^2) - delta) dV, g_i the central
+  difference gradient of chi, and dP/dp.
+
+  Input Parameters:
++ s, g, eps - the shape, sample grid, smoothing half-width
+- delta     - smoothing of the norm (> 0; e.g. 1e-6/h): P is C^1 in p
+
+  Notes:
+  The band must lie inside the grid (points on the grid boundary are not centres of a stencil).
+  Converges to the true perimeter as h/eps -> 0 and eps -> 0.
+@*/
+PetscErrorCode FGShapePerimeter(FGShape s, const FGSampleGrid *g, PetscReal eps, PetscReal delta, PetscReal *P, PetscReal dP[])
+{
+  PetscInt  N = GridSize_Private(g), np = s->np, dim = g->dim, str[3] = {1, g->n[0], g->n[0] * g->n[1]};
+  PetscReal dV = GridVolume_Private(g), *chi, *dchi;
+
+  PetscFunctionBeginUser;
+  PetscCheck(delta > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "perimeter: delta must be positive");
+  PetscCall(PetscMalloc2(N, &chi, N * np, &dchi));
+  PetscCall(FGShapeMaskGrid(s, g, eps, chi, dchi));
+  *P = 0;
+  if (dP) PetscCall(PetscArrayzero(dP, np));
+  for (PetscInt i = 0; i < N; i++) {
+    PetscInt  idx = i, ijk[3];
+    PetscBool interior = PETSC_TRUE;
+    PetscReal gr[3], g2 = 0, nrm;
+    for (PetscInt d = 0; d < dim; d++) {
+      ijk[d] = idx % g->n[d];
+      idx /= g->n[d];
+      if (ijk[d] == 0 || ijk[d] == g->n[d] - 1) interior = PETSC_FALSE;
+    }
+    if (!interior) continue;
+    for (PetscInt d = 0; d < dim; d++) {
+      gr[d] = (chi[i + str[d]] - chi[i - str[d]]) / (2 * g->h[d]);
+      g2 += gr[d] * gr[d];
+    }
+    if (g2 == 0) continue;
+    nrm = PetscSqrtReal(g2 + delta * delta);
+    *P += (nrm - delta) * dV;
+    if (dP)
+      for (PetscInt k = 0; k < np; k++) {
+        PetscReal t = 0;
+        for (PetscInt d = 0; d < dim; d++) t += gr[d] * (dchi[(i + str[d]) * np + k] - dchi[(i - str[d]) * np + k]) / (2 * g->h[d]);
+        dP[k] += t / nrm * dV;
+      }
+  }
+  PetscCall(PetscFree2(chi, dchi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeThickness - Airfoil thickness at chord fraction xs in (0, 1), from the analytic thickness
+  distribution (NACA: 2 c y_t(xs), measured vertically; CST: c sqrt(xs)(1 - xs)(sum Au B - sum Al B)),
+  and its derivatives with respect to all parameters.
+@*/
+PetscErrorCode FGShapeThickness(FGShape s, PetscReal xs, PetscReal *th, PetscReal dth[])
+{
+  AD       P[FG_SHAPE_MAX_PARAMS], *q, u, T;
+  PetscInt n = s->nk;
+
+  PetscFunctionBeginUser;
+  PetscCheck(IsAirfoil_Private(s->section), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "shape '%s': thickness is defined for airfoils (naca4, cst) only", s->name);
+  PetscCheck(xs > 0 && xs < 1, PETSC_COMM_SELF, FG_ERR_INPUT, "shape '%s': thickness station x/c = %g outside (0, 1)", s->name, (double)xs);
+  adn_ = s->np;
+  for (PetscInt k = 0; k < s->np; k++) P[k] = adseed(s->p[k], k);
+  q = P + s->nplace;
+  u = adc(PetscSqrtReal(xs));
+  if (s->section == FG_SHAPE_NACA4) T = admul(adscale(admul(q[3], q[2]), 10), NacaThick_Private(u));
+  else {
+    AD sum = adc(0);
+    for (PetscInt i = 0; i <= n; i++) sum = adadd(sum, admul(adsub(q[1 + i], q[2 + n + i]), Bernstein_Private(n, i, adc(xs))));
+    T = admul(adscale(q[0], PetscSqrtReal(xs) * (1 - xs)), sum);
+  }
+  *th = T.v;
+  if (dth)
+    for (PetscInt k = 0; k < s->np; k++) dth[k] = T.d[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
