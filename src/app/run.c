@@ -272,7 +272,16 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   if (c->time.dt > FGViscousTimeStepLimit(c))
     PetscCall(PetscPrintf(comm, "flowgrad run: warning: time.dt = %g exceeds the stability limit of the explicit viscous term, %.4g (RK3: dt nu sum_d 4/h_d^2 <= 2.51); expect a blow-up (exit 3)\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(c)));
 
-  /* 1. the solver, and the checkpoint to resume from */
+  /* 1. the solver (its FFT plans kept as wisdom in output.dir, so a resumed run plans alike),
+        and the checkpoint to resume from */
+  {
+    PetscBool set;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-fg_fftw_wisdom", &set));
+    if (!set && c->poisson.type == FG_POISSON_FFTW) {
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/fftw.wisdom", c->output.dir));
+      PetscCall(PetscOptionsSetValue(NULL, "-fg_fftw_wisdom", path));
+    }
+  }
   PetscCall(FGSolverCreate(comm, c, &s));
   PetscCall(FGCheckpointFind(comm, c, &list));
   if (resume || slurm > 0) {

@@ -49,6 +49,7 @@
 */
 #include "poissonimpl.h"
 #include <fftw3-mpi.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -102,6 +103,61 @@ static PetscErrorCode FGPoissonFFTWPlanner_Private(MPI_Comm comm, unsigned *flag
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* FFTW wisdom (-fg_fftw_wisdom FILE; `flowgrad run` sets <output.dir>/fftw.wisdom). Plans found
+   by FFTW_MEASURE depend on timings, so two processes can pick different algorithms and round
+   differently (~1e-15). To make every run that shares a wisdom file compute alike (a resumed run
+   continues bit for bit), the planner always plans from the same state: all ranks forget their
+   wisdom and import one text, broadcast from rank 0 -- the file's at the start; after measuring,
+   the wisdom gathered from all ranks, from which the plans are then made again (cheap with
+   wisdom; a fresh run would otherwise execute per-rank choices its file does not describe).
+   Rank 0 writes the file atomically. A missing file only costs the measuring. */
+static PetscErrorCode FGPoissonFFTWWisdomPath_Private(unsigned planner, char *path, size_t len, PetscBool *set)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-fg_fftw_wisdom", path, len, set));
+  *set = (PetscBool)(*set && path[0] && planner != FFTW_ESTIMATE);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every rank: forget the wisdom and import `text` (significant on rank 0 only; NULL: none). */
+static PetscErrorCode FGPoissonFFTWWisdomSet_Private(MPI_Comm comm, const char *text)
+{
+  PetscMPIInt rank;
+  int         len = 0;
+  char       *buf;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0 && text) len = (int)strlen(text) + 1;
+  PetscCallMPI(MPI_Bcast(&len, 1, MPI_INT, 0, comm));
+  if (!len) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(len, &buf));
+  if (rank == 0) PetscCall(PetscMemcpy(buf, text, (size_t)len));
+  PetscCallMPI(MPI_Bcast(buf, len, MPI_CHAR, 0, comm));
+  fftw_forget_wisdom();
+  (void)fftw_import_wisdom_from_string(buf);
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: the text of a wisdom file (NULL if it cannot be read); free() it. */
+static char *FGPoissonFFTWWisdomRead_Private(const char *path)
+{
+  FILE *fp = fopen(path, "rb");
+  char *text = NULL;
+  long  n;
+
+  if (!fp) return NULL;
+  if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && n < (1L << 26) && fseek(fp, 0, SEEK_SET) == 0 && (text = (char *)malloc((size_t)n + 1))) {
+    if (fread(text, 1, (size_t)n, fp) != (size_t)n) {
+      free(text);
+      text = NULL;
+    } else text[n] = '\0';
+  }
+  fclose(fp);
+  return text;
+}
+
 static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
 {
   FGPoisson_FFTW *f   = (FGPoisson_FFTW *)p->data;
@@ -111,6 +167,8 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
   PetscInt        phys[3]; /* physical direction of row-major dimension a */
   PetscReal      *lam[3] = {NULL, NULL, NULL}, norm = 1.0;
   PetscBool       zero[3]; /* mode 0 of direction d has lambda = 0 */
+  char            wpath[PETSC_MAX_PATH_LEN];
+  PetscBool       wset;
 
   PetscFunctionBeginUser;
   for (PetscInt a = 0; a < dim; a++) {
@@ -132,10 +190,47 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
   PetscCheck(f->in && f->out, PETSC_COMM_SELF, PETSC_ERR_MEM, "Poisson (FFTW): fftw_alloc_real(%td) failed", alloc_local);
 
   PetscCall(FGPoissonFFTWPlanner_Private(g->comm, &f->planner));
+  PetscCall(FGPoissonFFTWWisdomPath_Private(f->planner, wpath, sizeof(wpath), &wset));
+  if (wset) {
+    PetscMPIInt rank;
+    char       *text = NULL;
+    PetscCallMPI(MPI_Comm_rank(g->comm, &rank));
+    if (rank == 0) text = FGPoissonFFTWWisdomRead_Private(wpath);
+    PetscCall(FGPoissonFFTWWisdomSet_Private(g->comm, text));
+    free(text);
+  }
   f->fwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->kf, f->planner | FFTW_MPI_TRANSPOSED_OUT);
   PetscCheck(f->fwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_r2r (forward, transposed out) failed (was fftw_mpi_init() called? FGInitialize() does)");
   f->bwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->kb, f->planner | FFTW_MPI_TRANSPOSED_IN);
   PetscCheck(f->bwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_r2r (inverse, transposed in) failed");
+  if (wset) { /* plan again from the wisdom gathered from every rank, then keep it */
+    PetscMPIInt rank;
+    char       *text = NULL;
+    PetscCallMPI(MPI_Comm_rank(g->comm, &rank));
+    fftw_mpi_gather_wisdom(g->comm);
+    if (rank == 0) text = fftw_export_wisdom_to_string();
+    PetscCall(FGPoissonFFTWWisdomSet_Private(g->comm, text));
+    fftw_destroy_plan(f->fwd);
+    fftw_destroy_plan(f->bwd);
+    f->fwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->kf, f->planner | FFTW_MPI_TRANSPOSED_OUT);
+    f->bwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->kb, f->planner | FFTW_MPI_TRANSPOSED_IN);
+    PetscCheck(f->fwd && f->bwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): planning again from the gathered wisdom failed");
+    if (rank == 0 && text) {
+      char tmp[PETSC_MAX_PATH_LEN + 8];
+      FILE *fp;
+      int   ok;
+      snprintf(tmp, sizeof(tmp), "%s.tmp", wpath);
+      fp = fopen(tmp, "w");
+      ok = fp && fputs(text, fp) >= 0;
+      if (fp) ok = (fclose(fp) == 0) && ok;
+      ok = ok && rename(tmp, wpath) == 0;
+      if (!ok) {
+        (void)remove(tmp);
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "flowgrad: warning: cannot write FFTW wisdom to %s (the plans will be measured again next time)\n", wpath));
+      }
+    }
+    free(text);
+  }
 
   /* 1D eigenvalues per physical direction, and the normalisation prod N_d. */
   for (PetscInt d = 0; d < dim; d++) {

@@ -70,3 +70,12 @@ fg_restart_expect(NAME no_checkpoint NP 1 2 CODE 2 DIR empty
   REGEX "^flowgrad: error: --resume: no checkpoint in .*restart_damaged/empty/checkpoints to resume from \\(run without --resume to start from t = 0\\)$")
 fg_case_expect(NAME restart_resume_not_run NP 1 CODE 2 REGEX "--resume applies to flowgrad run only"
                ARGS info ${FG_RESTART_CASE} --resume)
+
+# FFTW wisdom: with the default planner (measure), a resumed run reuses the plans of the run it
+# continues (<output.dir>/fftw.wisdom): straight = split + resume, bit for bit.
+string(REPLACE ";" " " _fg_wisdom_mpiexec "${MPIEXEC_EXECUTABLE} ${FLOWGRAD_MPIEXEC_FLAGS}")
+add_test(NAME restart_fftw_wisdom
+         COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/restart/wisdom.py $<TARGET_FILE:flowgrad>
+                 ${PROJECT_SOURCE_DIR}/cases/cavity/cavity.yaml ${CMAKE_CURRENT_BINARY_DIR}
+                 --mpiexec "${_fg_wisdom_mpiexec}")
+set_tests_properties(restart_fftw_wisdom PROPERTIES TIMEOUT 120 PROCESSORS 2 LABELS "restart")
