@@ -31,8 +31,8 @@
 
   a signed distance. With t^* and n frozen, \partial f/\partial q = -C_q(t^*)\cdot n exactly, because
   \partial f/\partial t = 0 at the projection and n\cdot\partial n = 0 (envelope theorem). A point
-  whose closest point is the trailing-edge corner (airfoils, t^* clamped at an end) gets
-  f = |\xi - C| (distance to a point, outside only). f is smooth except on the medial axis, which for
+  whose closest point is the trailing-edge corner (airfoils, t^* clamped at an end; Newton runs from
+  both ends there) is outside and gets f = |\xi - C|, the distance to the corner. f is smooth except on the medial axis, which for
   airfoils reaches the surface only at the trailing edge (inside the last cells of a sharp TE).
 
     NACA 4-digit, u in [-1, 1] (lower TE -> LE -> upper TE), s = u^2:
@@ -165,6 +165,9 @@ struct _p_FGShape {
   PetscReal   p[FG_SHAPE_MAX_PARAMS];
   char        name[64];
   char        pname[FG_SHAPE_MAX_PARAMS][16];
+  /* curve kinds: the coarse samples C(t_i) and the orientation, cached for the parameters cq */
+  PetscBool   cached;
+  PetscReal   cq[FG_SHAPE_MAX_PARAMS], samples[2 * 401], orient;
 };
 
 static const char *const KindNames_Private[] = {"circle", "ellipse", "fourier", "naca4", "cst", "bspline", "sphere", "ellipsoid", "extruded"};
@@ -485,7 +488,6 @@ static AD NacaThick_Private(AD a)
   AD a2 = admul(a, a), e;
   e     = adaddc(adscale(a2, -0.1036), 0.2843);
   e     = adaddc(admul(e, a2), -0.3516);
-  e     = adaddc(admul(e, a2), 0.0);
   e     = adaddc(admul(e, a2), -0.1260); /* -0.126 - 0.3516 a^2 + 0.2843 a^4 - 0.1036 a^6 */
   return adadd(adscale(a, 0.2969), admul(e, a2));
 }
@@ -558,54 +560,121 @@ static void CurveValue_Private(FGShape s, const PetscReal qv[], PetscReal t, Pet
   }
 }
 
-/* closest point t* of the curve to xi; returns the unit outward normal and whether t* is an end */
+/* g(t) = (C - xi).C' and g'(t) = |C'|^2 + (C - xi).C'' (C'' by a central difference of C') */
+static void CurveG_Private(FGShape s, const PetscReal qv[], const PetscReal xi[2], PetscReal t, PetscReal h, PetscReal *g, PetscReal *gp, PetscReal *nC2)
+{
+  PetscReal C[2], dC[2], Cm[2], Cp[2], dCm[2], dCp[2], ddC[2];
+
+  CurveValue_Private(s, qv, t, C, dC);
+  CurveValue_Private(s, qv, t - h, Cm, dCm);
+  CurveValue_Private(s, qv, t + h, Cp, dCp);
+  ddC[0] = (dCp[0] - dCm[0]) / (2 * h);
+  ddC[1] = (dCp[1] - dCm[1]) / (2 * h);
+  *nC2   = dC[0] * dC[0] + dC[1] * dC[1];
+  *g     = (C[0] - xi[0]) * dC[0] + (C[1] - xi[1]) * dC[1];
+  *gp    = *nC2 + (C[0] - xi[0]) * ddC[0] + (C[1] - xi[1]) * ddC[1];
+}
+
+/* Minimizes |C(t) - xi|^2 near the sample t: safeguarded Newton on g = 0 inside the bracket
+   [t - dt, t + dt] (dt the sample spacing) when g changes sign there (bisection whenever a Newton
+   step leaves the bracket, so it converges to round-off also across curvature jumps), an end of an
+   open curve when g pushes past it, plain damped Newton otherwise */
+static void CurveNewton_Private(FGShape s, const PetscReal qv[], const PetscReal xi[2], PetscReal ta, PetscReal tb, PetscBool periodic, PetscInt M, PetscReal *tio, PetscBool *atend, PetscReal *dist2)
+{
+  PetscReal L = tb - ta, h = 1e-7 * L, t = *tio, lo = t - L / M, hi = t + L / M, glo, ghi, g, gp, nC2, C[2];
+
+  *atend = PETSC_FALSE;
+  if (!periodic) lo = PetscMax(lo, ta), hi = PetscMin(hi, tb);
+  CurveG_Private(s, qv, xi, lo, h, &glo, &gp, &nC2);
+  CurveG_Private(s, qv, xi, hi, h, &ghi, &gp, &nC2);
+  if (!periodic && lo == ta && glo >= 0 && (ghi >= 0 || t == ta)) {
+    t      = ta;
+    *atend = PETSC_TRUE;
+  } else if (!periodic && hi == tb && ghi <= 0 && (glo <= 0 || t == tb)) {
+    t      = tb;
+    *atend = PETSC_TRUE;
+  } else if (glo <= 0 && ghi >= 0) {
+    for (PetscInt it = 0; it < 200 && hi - lo > 1e-15 * L; it++) {
+      PetscReal tn;
+      CurveG_Private(s, qv, xi, t, h, &g, &gp, &nC2);
+      if (g == 0) break;
+      if (g < 0) lo = t;
+      else hi = t;
+      tn = gp > 0 ? t - g / gp : 0.5 * (lo + hi);
+      if (!(tn > lo && tn < hi)) tn = 0.5 * (lo + hi);
+      if (PetscAbsReal(tn - t) < 1e-15 * L) {
+        t = tn;
+        break;
+      }
+      t = tn;
+    }
+  } else {
+    for (PetscInt it = 0; it < 100; it++) {
+      PetscReal dt;
+      CurveG_Private(s, qv, xi, t, h, &g, &gp, &nC2);
+      dt = gp > 0.1 * nC2 ? -g / gp : -g / (nC2 > 0 ? nC2 : 1);
+      dt = PetscMax(-2 * L / M, PetscMin(2 * L / M, dt));
+      t += dt;
+      if (periodic) {
+        t = ta + PetscFmodReal(t - ta, L);
+        if (t < ta) t += L;
+      } else if (t <= ta || t >= tb) {
+        t      = t <= ta ? ta : tb;
+        *atend = PETSC_TRUE;
+        break;
+      }
+      if (PetscAbsReal(dt) < 1e-15 * L) break;
+    }
+  }
+  CurveValue_Private(s, qv, t, C, NULL);
+  *dist2 = (C[0] - xi[0]) * (C[0] - xi[0]) + (C[1] - xi[1]) * (C[1] - xi[1]);
+  *tio   = t;
+}
+
+/* closest point t* of the curve to xi; returns the unit outward normal and whether t* is an end.
+   Open curves (airfoils) start and end at the trailing edge: when the coarse search lands on an
+   end, Newton runs from both ends and the nearer result wins. */
 static void CurveProject_Private(FGShape s, const PetscReal qv[], const PetscReal xi[2], PetscReal *tstar, PetscReal n[2], PetscBool *atend)
 {
-  PetscReal ta, tb, L, best = PETSC_MAX_REAL, t = 0, area = 0, P0[2] = {0, 0}, Pp[2] = {0, 0}, C[2], dC[2], orient;
-  PetscBool periodic;
-  PetscInt  M;
+  PetscReal ta, tb, L, best = PETSC_MAX_REAL, t = 0, area = 0, Pp[2] = {0, 0}, C[2], dC[2], orient, d2;
+  PetscBool periodic, same = PETSC_FALSE;
+  PetscInt  M, ibest = 0;
 
   CurveRange_Private(s, &ta, &tb, &periodic, &M);
   L = tb - ta;
-  /* coarse search, and the orientation of the curve from the signed area of the sample polygon */
-  for (PetscInt i = 0; i <= M; i++) {
-    PetscReal ti = ta + L * i / M, d2;
-    CurveValue_Private(s, qv, ti, C, NULL);
-    d2 = (C[0] - xi[0]) * (C[0] - xi[0]) + (C[1] - xi[1]) * (C[1] - xi[1]);
-    if (d2 < best) {
-      best = d2;
-      t    = ti;
+  /* coarse samples and the orientation of the curve (signed area of the sample polygon), cached */
+  same = s->cached;
+  for (PetscInt k = 0; k < s->np - s->nplace && same; k++) same = (PetscBool)(s->cq[k] == qv[k]);
+  if (!same) {
+    for (PetscInt i = 0; i <= M; i++) {
+      CurveValue_Private(s, qv, ta + L * i / M, C, NULL);
+      s->samples[2 * i] = C[0], s->samples[2 * i + 1] = C[1];
+      if (i > 0) area += Pp[0] * C[1] - C[0] * Pp[1];
+      Pp[0] = C[0], Pp[1] = C[1];
     }
-    if (i == 0) P0[0] = C[0], P0[1] = C[1];
-    else area += Pp[0] * C[1] - C[0] * Pp[1];
-    Pp[0] = C[0], Pp[1] = C[1];
+    area += Pp[0] * s->samples[1] - s->samples[0] * Pp[1];
+    s->orient = area >= 0 ? 1.0 : -1.0;
+    for (PetscInt k = 0; k < s->np - s->nplace; k++) s->cq[k] = qv[k];
+    s->cached = PETSC_TRUE;
   }
-  area += Pp[0] * P0[1] - P0[0] * Pp[1];
-  orient = area >= 0 ? 1.0 : -1.0;
-  /* Newton on g(t) = (C - xi).C' with g' from C'' by a central difference of C' */
-  *atend = PETSC_FALSE;
-  for (PetscInt it = 0; it < 100; it++) {
-    PetscReal g, gp, dt, h = 1e-6 * L, Cm[2], Cpl[2], dCm[2], dCp[2], ddC[2], nC2;
-    CurveValue_Private(s, qv, t, C, dC);
-    CurveValue_Private(s, qv, t - h, Cm, dCm);
-    CurveValue_Private(s, qv, t + h, Cpl, dCp);
-    ddC[0] = (dCp[0] - dCm[0]) / (2 * h);
-    ddC[1] = (dCp[1] - dCm[1]) / (2 * h);
-    nC2    = dC[0] * dC[0] + dC[1] * dC[1];
-    g      = (C[0] - xi[0]) * dC[0] + (C[1] - xi[1]) * dC[1];
-    gp     = nC2 + (C[0] - xi[0]) * ddC[0] + (C[1] - xi[1]) * ddC[1];
-    dt     = gp > 0.1 * nC2 ? -g / gp : -g / (nC2 > 0 ? nC2 : 1);
-    dt     = PetscMax(-2 * L / M, PetscMin(2 * L / M, dt));
-    t += dt;
-    if (periodic) {
-      t = ta + PetscFmodReal(t - ta, L);
-      if (t < ta) t += L;
-    } else if (t <= ta || t >= tb) {
-      t      = t <= ta ? ta : tb;
-      *atend = PETSC_TRUE;
-      break;
+  orient = s->orient;
+  for (PetscInt i = 0; i <= M; i++) {
+    PetscReal e2 = (s->samples[2 * i] - xi[0]) * (s->samples[2 * i] - xi[0]) + (s->samples[2 * i + 1] - xi[1]) * (s->samples[2 * i + 1] - xi[1]);
+    if (e2 < best) {
+      best  = e2;
+      t     = ta + L * i / M;
+      ibest = i;
     }
-    if (PetscAbsReal(dt) < 1e-15 * L) break;
+  }
+  CurveNewton_Private(s, qv, xi, ta, tb, periodic, M, &t, atend, &d2);
+  if (!periodic && (ibest == 0 || ibest == M)) {
+    PetscReal t2 = ibest == 0 ? tb : ta, e2;
+    PetscBool end2;
+    CurveNewton_Private(s, qv, xi, ta, tb, periodic, M, &t2, &end2, &e2);
+    if (e2 < d2) {
+      t      = t2;
+      *atend = end2;
+    }
   }
   CurveValue_Private(s, qv, t, C, dC);
   {
@@ -656,7 +725,7 @@ static AD LocalLevelSet_Private(FGShape s, const AD xi[], const AD q[])
     CurvePoint_Private(s, q, adc(t), C);
     d[0] = adsub(xi[0], C[0]);
     d[1] = adsub(xi[1], C[1]);
-    if (atend && d[0].v * n[0] + d[1].v * n[1] > 0 && (d[0].v != 0 || d[1].v != 0)) return adnorm(2, d);
+    if (atend && (d[0].v != 0 || d[1].v != 0)) return adnorm(2, d); /* outside, nearest to the TE corner */
     return adadd(adscale(d[0], n[0]), adscale(d[1], n[1]));
   }
   }
