@@ -8,5 +8,6 @@
 #include <fg/poisson.h>
 #include <fg/io.h>
 #include <fg/checkpoint.h>
+#include <fg/shape.h>
 
 #endif
