@@ -4,6 +4,7 @@
 #define FG_POISSON_TEST_H
 
 #include <flowgrad.h>
+#include "../fgtest.h"
 
 /* A test problem: dimension, cells, lengths, lower corner and boundary kinds. */
 typedef struct {
@@ -17,19 +18,6 @@ typedef struct {
 #define P_ FG_PBC_PERIODIC
 #define N_ FG_PBC_NEUMANN
 #define D_ FG_PBC_DIRICHLET
-
-static int fg_test_failures = 0;
-
-/* Record (and print on rank 0) a failed assertion; the same value on every rank is expected. */
-#define FGTestCheck(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      fg_test_failures++; \
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL (%s:%d): ", __FILE__, __LINE__)); \
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, __VA_ARGS__)); \
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n")); \
-    } \
-  } while (0)
 
 static inline PetscErrorCode FGTestGridCreate(MPI_Comm comm, const FGTestProblem *t, PetscInt refine, FGDecomp decomp, FGGrid *g)
 {
@@ -206,18 +194,5 @@ static inline void FGTestBCString(const FGTestProblem *t, char *s, size_t len)
   for (PetscInt d = 0; d < t->dim && o < len; d++) o += (size_t)snprintf(s + o, len - o, "%s%c:%c-%c", d ? " " : "", "xyz"[d], c[t->bc[d][0]], c[t->bc[d][1]]);
 }
 
-/* The exit status of a test: 0 when every check passed (the same on every rank). */
-static inline int FGTestExit(PetscErrorCode ierr)
-{
-  int code = 0;
-  if (ierr) {
-    (void)FGErrorReport(ierr, &code);
-    if (!code) code = 1;
-  } else if (fg_test_failures) {
-    code = 1;
-  }
-  if (FGFinalize()) code = code ? code : 1;
-  return code;
-}
 
 #endif
