@@ -40,6 +40,101 @@ typedef struct {
   PetscReal modulation_frequency;
 } FGBoundaryFace;
 
+/* Bodies (src/body): shape kinds of a body.<name>.shape. In 3D the 2D kinds (circle ... bspline)
+   are extruded along z; sphere and ellipsoid are 3D only; density is a per-cell field. */
+typedef enum {
+  FG_BODY_CIRCLE = 0,
+  FG_BODY_ELLIPSE,
+  FG_BODY_FOURIER,
+  FG_BODY_NACA,
+  FG_BODY_CST,
+  FG_BODY_BSPLINE,
+  FG_BODY_SPHERE,
+  FG_BODY_ELLIPSOID,
+  FG_BODY_DENSITY
+} FGBodyShape;
+PETSC_EXTERN const char *const FGBodyShapeNames[];
+
+#define FG_CASE_NAME_LEN      32 /* names of bodies, probes, actuators (identifiers) */
+#define FG_CASE_MAX_BODIES    8
+#define FG_CASE_MAX_PROBES    16
+#define FG_CASE_MAX_ACTUATORS 8
+#define FG_CASE_MAX_COEFFS    24 /* Fourier modes; CST coefficients per side */
+#define FG_CASE_MAX_POINTS    64 /* B-spline control points */
+#define FG_CASE_MAX_JETS      8
+
+/* One body: body.<name>.* in the case file. Angles in degrees. */
+typedef struct {
+  char        name[FG_CASE_NAME_LEN];
+  char        where[PETSC_MAX_PATH_LEN + 64]; /* "FILE:LINE: body.NAME", for messages */
+  FGBodyShape shape;
+  PetscReal   position[3];   /* centre (circle, ellipse, fourier, sphere, ellipsoid), leading edge (naca, cst),
+                                origin of the control points (bspline); unused for density */
+  PetscReal   angle;         /* rotation, counterclockwise about z through position; airfoils: angle of attack (nose up) */
+  PetscReal   radius;        /* circle, sphere; fourier: r0 */
+  PetscInt    n_semi_axes;   /* ellipse: 2, ellipsoid: 3 */
+  PetscReal   semi_axes[3];
+  PetscInt    n_fourier;     /* fourier: number of modes K (fourier_cos and fourier_sin both have K entries) */
+  PetscReal   fourier_cos[FG_CASE_MAX_COEFFS], fourier_sin[FG_CASE_MAX_COEFFS];
+  char        naca[8];       /* naca: the 4-digit code, e.g. "0012" */
+  PetscReal   chord;         /* naca, cst */
+  PetscInt    n_cst;         /* cst: coefficients per side (cst_upper and cst_lower both have n_cst entries) */
+  PetscReal   cst_upper[FG_CASE_MAX_COEFFS], cst_lower[FG_CASE_MAX_COEFFS];
+  PetscInt    n_points;      /* bspline: number of control points */
+  PetscReal   control_points[2 * FG_CASE_MAX_POINTS]; /* x0, y0, x1, y1, ... relative to position */
+  char        density_file[PETSC_MAX_PATH_LEN]; /* density: HDF5 file with a per-cell dataset */
+  char        density_dataset[64];              /* density: the dataset's name (default "rho") */
+  PetscReal   filter_radius;        /* density: smoothing filter radius, in cells */
+  PetscReal   projection_beta;      /* density: sharpness of the tanh projection */
+  PetscReal   projection_threshold; /* density: threshold of the tanh projection */
+
+  PetscReal mask_width; /* width of the smoothed Heaviside band (chi from 0 to 1), in cells */
+  PetscReal eta;        /* penalization time scale (chi/eta)(u - u_s) */
+
+  /* rigid motion: position(t) = position + velocity t + oscillation_amplitude sin(2 pi oscillation_frequency t),
+     rotation rate Omega(t) = rotation_rate + rotation_amplitude sin(2 pi rotation_frequency t) (rad/time, ccw) */
+  PetscReal velocity[3];
+  PetscReal oscillation_amplitude[3];
+  PetscReal oscillation_frequency;
+  PetscReal rotation_rate;
+  PetscReal rotation_amplitude;
+  PetscReal rotation_frequency;
+
+  /* surface jets: jet j at polar angle jet_angles[j] (degrees, body frame, about position), footprint
+     width jet_width (degrees), normal velocity jet_amplitude[j] (+: blowing), times sin(2 pi jet_frequency t + pi/2)
+     (i.e. cos) when jet_frequency > 0, constant otherwise */
+  PetscInt  n_jets;
+  PetscReal jet_angles[FG_CASE_MAX_JETS];
+  PetscReal jet_amplitude[FG_CASE_MAX_JETS];
+  PetscReal jet_width;
+  PetscReal jet_frequency;
+
+  /* force coefficients C = F / (1/2 rho ref_speed^2 ref_area), moment coefficient with ref_area*ref_length */
+  PetscReal ref_length; /* default flow.l_ref */
+  PetscReal ref_speed;  /* default flow.u_ref */
+  PetscReal ref_area;   /* default ref_length (2D, per unit span), ref_length^2 (3D) */
+} FGBodyCase;
+
+/* A probe: probe.<name>.* — velocity and pressure at `at`; with `reference`, also p(at) - p(reference). */
+typedef struct {
+  char      name[FG_CASE_NAME_LEN];
+  char      where[PETSC_MAX_PATH_LEN + 64];
+  PetscReal at[3];
+  PetscBool has_reference;
+  PetscReal reference[3];
+} FGProbeCase;
+
+/* A body-force actuator: actuator.<name>.* — f(x, t) = force g(|x - center| / radius) s(t) with a
+   Gaussian footprint g(r) = exp(-r^2) and s(t) = 1 (frequency 0) or sin(2 pi frequency t). */
+typedef struct {
+  char      name[FG_CASE_NAME_LEN];
+  char      where[PETSC_MAX_PATH_LEN + 64];
+  PetscReal center[3];
+  PetscReal radius;
+  PetscReal force[3];
+  PetscReal frequency;
+} FGActuatorCase;
+
 #define FG_CASE_MAX_DIM 3
 #define FG_FACE_LO      0
 #define FG_FACE_HI      1
@@ -85,6 +180,13 @@ typedef struct {
     PetscReal     rtol;   /* ksp: relative tolerance */
     PetscInt      max_it; /* ksp: iteration limit */
   } poisson;
+
+  PetscInt       nbodies; /* body.<name>: in the order of the file */
+  FGBodyCase     body[FG_CASE_MAX_BODIES];
+  PetscInt       nprobes; /* probe.<name> */
+  FGProbeCase    probe[FG_CASE_MAX_PROBES];
+  PetscInt       nactuators; /* actuator.<name> */
+  FGActuatorCase actuator[FG_CASE_MAX_ACTUATORS];
 
   struct {
     char     dir[PETSC_MAX_PATH_LEN]; /* output directory; default out/<case.name> */

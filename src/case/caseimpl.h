@@ -9,6 +9,19 @@
    prefix of a key's path. A default that depends on other keys is a `compute` callback, a rule
    that ties keys together is a `check` callback, and a key that exists only under a condition
    (a face's velocity only on lid/inflow faces) has an `applies` callback; all in validate.c.
+   A required key with an `applies` callback is required only where it applies.
+
+   Families: a path component in angle brackets stands for the instances of a family (FGKeyFamily
+   in keys.c): `<face>` for the six faces of the box, `<body>`, `<probe>`, `<actuator>` for the
+   instances the case file names (body: {cyl: {...}, wing: {...}}). The rows of a family are
+   consecutive; their offsets are into the instance's struct (FGBoundaryFace, FGBodyCase, ...).
+   The concrete keys (FGKeyRef) exist per instance, made once the file's names are known.
+
+   Lists: `list` is one entry per direction (grid.dim); `maxlen` makes a variable-length list of
+   minlen..maxlen entries whose count is stored at `count` (a PetscInt), each entry a number or,
+   with `tuple` = 2, a pair [x, y] stored flat; `same_length` names a sibling list that must have
+   as many entries.
+
    Then regenerate the README block (`flowgrad info --keys`; the test case_keys_documented
    tells you when it is stale). */
 #ifndef FG_CASEIMPL_H
@@ -18,10 +31,11 @@
 #include <yaml.h>
 
 #define FG_CASE_MAX_BYTES    (1 << 20) /* case files are at most 1 MiB */
-#define FG_CASE_MAX_KEYS     256       /* concrete keys, after expanding <face> */
+#define FG_CASE_MAX_KEYS     512       /* concrete keys, after expanding the families */
 #define FG_CASE_MAX_SECTIONS 64        /* sections seen in one file */
 #define FG_CASE_PATH_LEN     64        /* longest dotted path + 1 */
 #define FG_CASE_WHERE_LEN    1024      /* "FILE:LINE: KEY" or "--set ARG" (truncated) */
+#define FG_CASE_MAX_NAMES    (FG_CASE_MAX_KEYS + FG_CASE_MAX_SECTIONS) /* keys and sections a case may hold */
 
 typedef enum { FG_KEY_INT, FG_KEY_REAL, FG_KEY_BOOL, FG_KEY_STRING, FG_KEY_ENUM } FGKeyType;
 typedef enum { FG_BOUND_NONE = 0, FG_BOUND_CLOSED, FG_BOUND_OPEN } FGBound;
@@ -29,20 +43,41 @@ typedef enum { FG_BOUND_NONE = 0, FG_BOUND_CLOSED, FG_BOUND_OPEN } FGBound;
 typedef struct _n_FGCaseCtx *FGCaseCtx;
 typedef struct _n_FGKeyRef   FGKeyRef;
 
+/* A family of instances with the same keys: the faces of the box, or the bodies, probes or
+   actuators the case file names. */
+typedef struct {
+  const char        *token;   /* the path component that stands for an instance: "<face>", "<body>" */
+  const char        *section; /* the section holding the instances: "boundary", "body" */
+  const char        *noun;    /* one instance, for messages: "face", "body" */
+  const char        *plural;  /* "faces", "bodies" */
+  const char *const *fixed;   /* the instances' names when they are fixed (faces); NULL: named by the case file */
+  PetscInt           max;     /* at most this many instances */
+  size_t             base;    /* the instances are an array at this offset in FGCase ... */
+  size_t             stride;  /* ... of structs of this size */
+  size_t             count;   /* named families: where the number of instances is stored (PetscInt in FGCase) */
+  size_t             name;    /* named families: the instance's name (char[FG_CASE_NAME_LEN]) in its struct */
+  size_t             where;   /* named families: "FILE:LINE: section.NAME" in its struct */
+  size_t             wherelen; /* the size of that char array */
+} FGKeyFamily;
+
 /* One row of the key table. */
 typedef struct {
-  const char        *path;     /* dotted path; "<face>" stands for x_lo, x_hi, y_lo, y_hi, z_lo, z_hi */
+  const char        *path;     /* dotted path; "<face>" stands for x_lo, ..., z_hi, "<body>" for a body's name, ... */
   FGKeyType          type;     /* element type */
   PetscBool          list;     /* a list of grid.dim entries; range and choices apply to each */
+  PetscInt           minlen, maxlen; /* maxlen > 0: a list of minlen..maxlen entries (FG_KEY_REAL) */
+  PetscInt           tuple;    /* variable-length lists: each entry a list of this many numbers (0: a number) */
+  size_t             count;    /* variable-length lists: where the number of entries is stored (a PetscInt, like offset) */
+  const char        *same_length; /* variable-length lists: the sibling list that must have as many entries */
   const char *const *choices;  /* FG_KEY_ENUM: a PETSc-style names array (names, type, prefix, NULL) */
   PetscBool          required; /* no default: the case must give it */
   PetscBool          multiline; /* FG_KEY_STRING: may hold newlines and tabs (other strings: no control characters) */
-  const char        *def;      /* default as YAML text (lists: the default of every entry); NULL: none */
+  const char        *def;      /* default as YAML text (lists: the default of every entry; variable-length lists: "[]"); NULL: none (an optional key without a default is left out of the resolved case unless given) */
   const char        *defdoc;   /* the default as documented when it is not `def` (computed ones) */
   PetscReal          min, max; /* range (elementwise for lists) */
   FGBound            minb, maxb;
   const char        *doc;      /* one line, Markdown */
-  size_t             offset;   /* where it is stored: offsetof(FGCase, ...), or offsetof(FGBoundaryFace, ...) for <face> keys */
+  size_t             offset;   /* where it is stored: offsetof(FGCase, ...), or offsetof(FGBoundaryFace, ...) for <face> keys, ... */
   size_t             size;     /* FG_KEY_STRING: the size of the char array */
   const char        *excludes; /* a --set of this key drops this other key if it came from the file */
   PetscErrorCode (*compute)(FGCaseCtx, const FGKeyRef *);                  /* default that depends on other keys */
@@ -50,12 +85,15 @@ typedef struct {
   PetscBool (*applies)(FGCaseCtx, const FGKeyRef *, char *why, size_t len); /* NULL: always applies */
 } FGKeyDef;
 
-/* A concrete key: a table row, with <face> replaced by one face. */
+/* A concrete key: a table row, with <face>, <body>, ... replaced by one instance. */
 struct _n_FGKeyRef {
-  const FGKeyDef *def;
-  char            path[FG_CASE_PATH_LEN];
-  PetscInt        axis, side; /* <face> keys: the face (axis 0..2, FG_FACE_LO/HI); -1 otherwise */
-  size_t          offset;     /* into FGCase */
+  const FGKeyDef     *def;
+  char                path[FG_CASE_PATH_LEN];
+  const FGKeyFamily  *family; /* the row's family, or NULL */
+  PetscInt            inst;   /* the instance (0..max-1) of the family; -1 without one */
+  PetscInt            axis, side; /* <face> keys: the face (axis 0..2, FG_FACE_LO/HI); -1 otherwise */
+  size_t              offset;     /* into FGCase */
+  size_t              count;      /* variable-length lists: where the number of entries is, in FGCase */
 };
 
 /* Where a key's value came from. */
@@ -75,6 +113,12 @@ struct _n_FGCaseCtx {
   PetscInt   nkeys;
   FGKeyRef   keys[FG_CASE_MAX_KEYS];
   FGKeyValue vals[FG_CASE_MAX_KEYS];
+
+  PetscInt nnames; /* every key and section a file may hold now, in table order (suggestions) */
+  struct {
+    char      path[FG_CASE_PATH_LEN];
+    PetscBool section;
+  } names[FG_CASE_MAX_NAMES];
 
   PetscInt nsec; /* sections met in the file, with their lines */
   struct {
@@ -98,9 +142,15 @@ PETSC_INTERN PetscInt       FGCaseEditDistance_Internal(const char *, const char
 PETSC_INTERN PetscErrorCode FGCaseRangeString_Internal(const FGKeyDef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseChoicesString_Internal(const FGKeyDef *, const char *, char *, size_t);
 PETSC_INTERN PetscInt       FGCaseChoicesCount_Internal(const FGKeyDef *);
-PETSC_INTERN const char    *FGCaseTypeName_Internal(const FGKeyDef *);
+PETSC_INTERN PetscErrorCode FGCaseTypeName_Internal(const FGKeyDef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseWhere_Internal(FGCaseCtx, PetscInt, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseSectionLine_Internal(FGCaseCtx, const char *, int *);
+PETSC_INTERN const FGKeyFamily *FGCaseFamilyOfSection_Internal(const char *, size_t);
+PETSC_INTERN PetscInt       FGCaseInstanceCount_Internal(FGCaseCtx, const FGKeyFamily *);
+PETSC_INTERN const char    *FGCaseInstanceName_Internal(FGCaseCtx, const FGKeyFamily *, PetscInt);
+PETSC_INTERN void          *FGCaseInstance_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseInstanceAdd_Internal(FGCaseCtx, const FGKeyFamily *, const char *, size_t, int);
+PETSC_INTERN PetscErrorCode FGCaseInstancesString_Internal(FGCaseCtx, const FGKeyFamily *, char *, size_t);
 
 /* parse.c */
 PETSC_INTERN PetscErrorCode FGCaseParseText_Internal(FGCaseCtx, const char *, size_t);
@@ -127,6 +177,23 @@ PETSC_INTERN PetscErrorCode FGCaseCheckInitialType_Internal(FGCaseCtx, const FGK
 PETSC_INTERN PetscBool      FGCaseAppliesInitialVelocity_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesInitialAmplitude_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesInitialFile_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodySolid_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodyRadius_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodySemiAxes_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodyFourier_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodyNaca_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodyChord_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodyCst_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodyBspline_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodyDensity_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscErrorCode FGCaseComputeBodyEta_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseComputeBodyRefLength_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseComputeBodyRefSpeed_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseComputeBodyRefArea_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckBodyShape_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckBodySemiAxes_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckBodyNaca_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckProbeReference_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscBool      FGCaseKeyExists_Internal(FGCaseCtx, const FGKeyRef *);
 
 /* resolved.c */

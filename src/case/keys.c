@@ -12,13 +12,32 @@ const char *const FGBCKindNames[]       = {"periodic", "wall", "lid", "slip", "i
 const char *const FGProfileNames[]      = {"uniform", "parabolic", "exact", "FGProfile", "FG_PROFILE_", NULL};
 const char *const FGPoissonTypeNames[]  = {"fftw", "ksp", "FGPoissonType", "FG_POISSON_", NULL};
 const char *const FGInitialTypeNames[]  = {"rest", "uniform", "taylor_green", "abc", "kovasznay", "file", "FGInitialType", "FG_IC_", NULL};
+const char *const FGBodyShapeNames[]    = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
 static const char *const FGFaceNames[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+
+/* The families of instances (see caseimpl.h): the faces, fixed, first (a face key's axis and side
+   follow from the face's index), then the instances the case file names. */
+#define FG_NAMED(f, n, T) \
+  .base = offsetof(FGCase, f), .stride = sizeof(T), .count = offsetof(FGCase, n), .name = offsetof(T, name), .where = offsetof(T, where), .wherelen = sizeof(((T *)0)->where)
+static const FGKeyFamily FGCaseFamilies[] = {
+  {.token = "<face>", .section = "boundary", .noun = "face", .plural = "faces", .fixed = FGFaceNames, .max = 6, .base = offsetof(FGCase, boundary), .stride = sizeof(FGBoundaryFace)},
+  {.token = "<body>", .section = "body", .noun = "body", .plural = "bodies", .max = FG_CASE_MAX_BODIES, FG_NAMED(body, nbodies, FGBodyCase)},
+  {.token = "<probe>", .section = "probe", .noun = "probe", .plural = "probes", .max = FG_CASE_MAX_PROBES, FG_NAMED(probe, nprobes, FGProbeCase)},
+  {.token = "<actuator>", .section = "actuator", .noun = "actuator", .plural = "actuators", .max = FG_CASE_MAX_ACTUATORS, FG_NAMED(actuator, nactuators, FGActuatorCase)},
+};
+#define FG_NFAMILIES (sizeof(FGCaseFamilies) / sizeof(FGCaseFamilies[0]))
 
 #define FG_AT(f)   .offset = offsetof(FGCase, f)
 #define FG_STR(f)  .offset = offsetof(FGCase, f), .size = sizeof(((FGCase *)0)->f)
 #define FG_FACE(f) .offset = offsetof(FGBoundaryFace, f)
 #define FG_GT(a)   .min = (a), .minb = FG_BOUND_OPEN
 #define FG_GE(a)   .min = (a), .minb = FG_BOUND_CLOSED
+#define FG_BODY(f)     .offset = offsetof(FGBodyCase, f)
+#define FG_BODY_STR(f) .offset = offsetof(FGBodyCase, f), .size = sizeof(((FGBodyCase *)0)->f)
+/* a variable-length list of lo..hi entries, their number in the PetscInt n */
+#define FG_BODY_LIST(f, n, lo, hi) .offset = offsetof(FGBodyCase, f), .count = offsetof(FGBodyCase, n), .minlen = (lo), .maxlen = (hi)
+#define FG_PROBE(f)    .offset = offsetof(FGProbeCase, f)
+#define FG_ACTUATOR(f) .offset = offsetof(FGActuatorCase, f)
 
 /* clang-format off */
 static const FGKeyDef FGCaseKeys[] = {
@@ -83,6 +102,86 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "`ksp`: relative residual tolerance"},
   {.path = "poisson.max_it", .type = FG_KEY_INT, FG_AT(poisson.max_it), FG_GE(1), .def = "500", .doc = "`ksp`: iteration limit"},
 
+  {.path = "body.<body>.shape", .type = FG_KEY_ENUM, .choices = FGBodyShapeNames, FG_BODY(shape), .required = PETSC_TRUE, .check = FGCaseCheckBodyShape_Internal,
+   .doc = "Shape of body `<body>` (a name of your choice: an identifier of at most 31 characters; at most 8 bodies). In 3D the 2D shapes are extruded along z; `sphere` and `ellipsoid` are 3D only; `density` is a per-cell field read from a file"},
+  {.path = "body.<body>.position", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_BODY(position), .required = PETSC_TRUE, .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "Centre (`circle`, `ellipse`, `fourier`, `sphere`, `ellipsoid`), leading edge (`naca`, `cst`) or origin of the control points (`bspline`); not for `density`"},
+  {.path = "body.<body>.angle", .type = FG_KEY_REAL, FG_BODY(angle), .def = "0", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "Rotation in degrees, counterclockwise about z through `position`; for `naca` and `cst`: the angle of attack (nose up)"},
+  {.path = "body.<body>.radius", .type = FG_KEY_REAL, FG_BODY(radius), .required = PETSC_TRUE, FG_GT(0), .applies = FGCaseAppliesBodyRadius_Internal,
+   .doc = "`circle`, `sphere`: the radius; `fourier`: r0 of r(theta) = r0 + sum over k of a_k cos(k theta) + b_k sin(k theta)"},
+  {.path = "body.<body>.semi_axes", .type = FG_KEY_REAL, FG_BODY_LIST(semi_axes, n_semi_axes, 1, 3), .required = PETSC_TRUE, FG_GT(0),
+   .applies = FGCaseAppliesBodySemiAxes_Internal, .check = FGCaseCheckBodySemiAxes_Internal,
+   .doc = "`ellipse`: [a, b]; `ellipsoid`: [a, b, c]: the semi-axes along x, y[, z] before the rotation"},
+  {.path = "body.<body>.fourier_cos", .type = FG_KEY_REAL, FG_BODY_LIST(fourier_cos, n_fourier, 0, FG_CASE_MAX_COEFFS), .def = "[]",
+   .applies = FGCaseAppliesBodyFourier_Internal, .doc = "`fourier`: the cosine coefficients a_1, ..., a_K of r(theta)"},
+  {.path = "body.<body>.fourier_sin", .type = FG_KEY_REAL, FG_BODY_LIST(fourier_sin, n_fourier, 0, FG_CASE_MAX_COEFFS), .def = "[]", .same_length = "fourier_cos",
+   .applies = FGCaseAppliesBodyFourier_Internal, .doc = "`fourier`: the sine coefficients b_1, ..., b_K of r(theta), as many as `fourier_cos`"},
+  {.path = "body.<body>.naca", .type = FG_KEY_STRING, FG_BODY_STR(naca), .required = PETSC_TRUE, FG_GE(1), .applies = FGCaseAppliesBodyNaca_Internal,
+   .check = FGCaseCheckBodyNaca_Internal,
+   .doc = "`naca`: the 4-digit code MPTT (e.g. `\"2412\"`): camber M % of the chord at P tenths of the chord (P 1-9 when M > 0), thickness TT % of the chord (01-40)"},
+  {.path = "body.<body>.chord", .type = FG_KEY_REAL, FG_BODY(chord), FG_GT(0), .def = "1", .applies = FGCaseAppliesBodyChord_Internal,
+   .doc = "`naca`, `cst`: the chord length"},
+  {.path = "body.<body>.cst_upper", .type = FG_KEY_REAL, FG_BODY_LIST(cst_upper, n_cst, 1, FG_CASE_MAX_COEFFS), .required = PETSC_TRUE,
+   .applies = FGCaseAppliesBodyCst_Internal, .doc = "`cst`: the CST (Kulfan) coefficients of the upper surface"},
+  {.path = "body.<body>.cst_lower", .type = FG_KEY_REAL, FG_BODY_LIST(cst_lower, n_cst, 1, FG_CASE_MAX_COEFFS), .required = PETSC_TRUE, .same_length = "cst_upper",
+   .applies = FGCaseAppliesBodyCst_Internal, .doc = "`cst`: the CST coefficients of the lower surface, as many as `cst_upper`"},
+  {.path = "body.<body>.control_points", .type = FG_KEY_REAL, FG_BODY_LIST(control_points, n_points, 4, FG_CASE_MAX_POINTS), .tuple = 2, .required = PETSC_TRUE,
+   .applies = FGCaseAppliesBodyBspline_Internal, .doc = "`bspline`: the control points `[[x, y], ...]` of the closed curve, relative to `position`"},
+  {.path = "body.<body>.density_file", .type = FG_KEY_STRING, FG_BODY_STR(density_file), .required = PETSC_TRUE, FG_GE(1),
+   .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the HDF5 file holding the per-cell density field"},
+  {.path = "body.<body>.density_dataset", .type = FG_KEY_STRING, FG_BODY_STR(density_dataset), FG_GE(1), .def = "rho",
+   .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the dataset of `density_file`"},
+  {.path = "body.<body>.filter_radius", .type = FG_KEY_REAL, FG_BODY(filter_radius), FG_GE(0), .def = "1.5",
+   .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the radius of the smoothing filter, in cells"},
+  {.path = "body.<body>.projection_beta", .type = FG_KEY_REAL, FG_BODY(projection_beta), FG_GT(0), .def = "8",
+   .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the sharpness of the tanh projection"},
+  {.path = "body.<body>.projection_threshold", .type = FG_KEY_REAL, FG_BODY(projection_threshold), FG_GT(0), .max = 1, .maxb = FG_BOUND_OPEN, .def = "0.5",
+   .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the threshold of the tanh projection"},
+  {.path = "body.<body>.mask_width", .type = FG_KEY_REAL, FG_BODY(mask_width), FG_GT(0), .def = "2",
+   .doc = "Width of the smoothed Heaviside band of the body's mask (from 0 to 1), in cells"},
+  {.path = "body.<body>.eta", .type = FG_KEY_REAL, FG_BODY(eta), FG_GT(0), .compute = FGCaseComputeBodyEta_Internal, .defdoc = "`1e-4*l_ref/u_ref`",
+   .doc = "Penalization time scale: the body drives the flow to its own velocity by the force (mask/eta)(u_body - u)"},
+  {.path = "body.<body>.velocity", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_BODY(velocity), .def = "0", .defdoc = "all `0`",
+   .applies = FGCaseAppliesBodySolid_Internal, .doc = "Translation velocity: the body is at `position + velocity t + A sin(2 pi f t)` at time t"},
+  {.path = "body.<body>.oscillation_amplitude", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_BODY(oscillation_amplitude), .def = "0", .defdoc = "all `0`",
+   .applies = FGCaseAppliesBodySolid_Internal, .doc = "A of the oscillation"},
+  {.path = "body.<body>.oscillation_frequency", .type = FG_KEY_REAL, FG_BODY(oscillation_frequency), FG_GE(0), .def = "0",
+   .applies = FGCaseAppliesBodySolid_Internal, .doc = "f of the oscillation (1/time)"},
+  {.path = "body.<body>.rotation_rate", .type = FG_KEY_REAL, FG_BODY(rotation_rate), .def = "0", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "Rotation rate in rad per time unit, counterclockwise about z through `position`: Omega(t) = `rotation_rate` + A sin(2 pi f t)"},
+  {.path = "body.<body>.rotation_amplitude", .type = FG_KEY_REAL, FG_BODY(rotation_amplitude), .def = "0", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "A of the rotation rate (rad per time unit)"},
+  {.path = "body.<body>.rotation_frequency", .type = FG_KEY_REAL, FG_BODY(rotation_frequency), FG_GE(0), .def = "0", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "f of the rotation rate (1/time)"},
+  {.path = "body.<body>.jet_angles", .type = FG_KEY_REAL, FG_BODY_LIST(jet_angles, n_jets, 0, FG_CASE_MAX_JETS), .def = "[]",
+   .applies = FGCaseAppliesBodySolid_Internal, .doc = "Surface jets: the polar angle of each jet's centre in degrees, in the body's frame, about `position`"},
+  {.path = "body.<body>.jet_amplitude", .type = FG_KEY_REAL, FG_BODY_LIST(jet_amplitude, n_jets, 0, FG_CASE_MAX_JETS), .def = "[]", .same_length = "jet_angles",
+   .applies = FGCaseAppliesBodySolid_Internal, .doc = "The normal velocity of each jet (+: blowing), as many as `jet_angles`"},
+  {.path = "body.<body>.jet_width", .type = FG_KEY_REAL, FG_BODY(jet_width), FG_GT(0), .def = "20", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "The width of each jet, in degrees"},
+  {.path = "body.<body>.jet_frequency", .type = FG_KEY_REAL, FG_BODY(jet_frequency), FG_GE(0), .def = "0", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "The jets' velocities vary as cos(2 pi f t); f = this (1/time); 0: steady"},
+  {.path = "body.<body>.ref_length", .type = FG_KEY_REAL, FG_BODY(ref_length), FG_GT(0), .compute = FGCaseComputeBodyRefLength_Internal, .defdoc = "`flow.l_ref`",
+   .doc = "Reference length of the moment coefficient, whose reference is `ref_area*ref_length`"},
+  {.path = "body.<body>.ref_speed", .type = FG_KEY_REAL, FG_BODY(ref_speed), FG_GT(0), .compute = FGCaseComputeBodyRefSpeed_Internal, .defdoc = "`flow.u_ref`",
+   .doc = "Reference speed of the force coefficients `F / (1/2 ref_speed^2 ref_area)`"},
+  {.path = "body.<body>.ref_area", .type = FG_KEY_REAL, FG_BODY(ref_area), FG_GT(0), .compute = FGCaseComputeBodyRefArea_Internal,
+   .defdoc = "`ref_length` (2D, per unit span), `ref_length^2` (3D)", .doc = "Reference area of the force coefficients"},
+
+  {.path = "probe.<probe>.at", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_PROBE(at), .required = PETSC_TRUE,
+   .doc = "Where probe `<probe>` (a name of your choice; at most 16 probes) records the velocity and the pressure"},
+  {.path = "probe.<probe>.reference", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_PROBE(reference), .check = FGCaseCheckProbeReference_Internal,
+   .doc = "A second point: the probe also records the pressure difference p(at) - p(reference)"},
+
+  {.path = "actuator.<actuator>.center", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_ACTUATOR(center), .required = PETSC_TRUE,
+   .doc = "Centre of actuator `<actuator>` (a name of your choice; at most 8), a body force `force exp(-(r/radius)^2) s(t)` at distance r from it"},
+  {.path = "actuator.<actuator>.radius", .type = FG_KEY_REAL, FG_ACTUATOR(radius), .required = PETSC_TRUE, FG_GT(0), .doc = "Radius of the Gaussian footprint"},
+  {.path = "actuator.<actuator>.force", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_ACTUATOR(force), .required = PETSC_TRUE,
+   .doc = "Force per unit mass at the centre"},
+  {.path = "actuator.<actuator>.frequency", .type = FG_KEY_REAL, FG_ACTUATOR(frequency), FG_GE(0), .def = "0",
+   .doc = "s(t) = sin(2 pi f t); f = this (1/time); 0: steady, s = 1"},
+
   {.path = "output.dir", .type = FG_KEY_STRING, FG_STR(output.dir), FG_GE(1), .compute = FGCaseComputeOutputDir_Internal,
    .defdoc = "`out/<name>`", .doc = "Output directory (created if missing; must be writable)"},
   {.path = "output.fields_every", .type = FG_KEY_INT, FG_AT(output.fields_every), FG_GE(0), .def = "0",
@@ -102,54 +201,136 @@ PetscInt FGCaseKeyDefCount_Internal(void)
 }
 /* clang-format on */
 
-static PetscBool FGKeyIsFace_Private(const FGKeyDef *def)
+/* The family whose token is in the row's path, or NULL. */
+static const FGKeyFamily *FGKeyFamily_Private(const FGKeyDef *def)
 {
-  return (PetscBool)(strstr(def->path, "<face>") != NULL);
+  for (size_t f = 0; f < FG_NFAMILIES; f++)
+    if (strstr(def->path, FGCaseFamilies[f].token)) return &FGCaseFamilies[f];
+  return NULL;
 }
 
-static PetscErrorCode FGCaseKeyAdd_Private(FGCaseCtx ctx, const FGKeyDef *def, PetscInt face)
+/* The family of instances named by the case file under this top-level section (len bytes), or NULL. */
+const FGKeyFamily *FGCaseFamilyOfSection_Internal(const char *section, size_t len)
+{
+  for (size_t f = 0; f < FG_NFAMILIES; f++)
+    if (!FGCaseFamilies[f].fixed && strlen(FGCaseFamilies[f].section) == len && !strncmp(FGCaseFamilies[f].section, section, len)) return &FGCaseFamilies[f];
+  return NULL;
+}
+
+PetscInt FGCaseInstanceCount_Internal(FGCaseCtx ctx, const FGKeyFamily *fam)
+{
+  return fam->fixed ? fam->max : *(const PetscInt *)((const char *)ctx->c + fam->count);
+}
+
+const char *FGCaseInstanceName_Internal(FGCaseCtx ctx, const FGKeyFamily *fam, PetscInt i)
+{
+  return fam->fixed ? fam->fixed[i] : (const char *)ctx->c + fam->base + (size_t)i * fam->stride + fam->name;
+}
+
+/* The struct of the key's instance (an FGBoundaryFace, FGBodyCase, ...). */
+void *FGCaseInstance_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  return (char *)ctx->c + ref->family->base + (size_t)ref->inst * ref->family->stride;
+}
+
+/* Append an instance named by the file (the name is already checked: an identifier shorter than
+   FG_CASE_NAME_LEN, new, and there is room) given at `line`: its name and where it is. */
+PetscErrorCode FGCaseInstanceAdd_Internal(FGCaseCtx ctx, const FGKeyFamily *fam, const char *name, size_t len, int line)
+{
+  PetscInt *count = (PetscInt *)((char *)ctx->c + fam->count);
+  char     *inst;
+
+  PetscFunctionBeginUser;
+  PetscCheck(!fam->fixed && *count < fam->max && len < FG_CASE_NAME_LEN, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cannot add %s %.*s", fam->noun, (int)PetscMin(len, 64), name);
+  inst = (char *)ctx->c + fam->base + (size_t)*count * fam->stride;
+  PetscCall(PetscMemcpy(inst + fam->name, name, len));
+  inst[fam->name + len] = '\0';
+  snprintf(inst + fam->where, fam->wherelen, "%s:%d: %s.%.*s", ctx->file, line, fam->section, (int)len, name);
+  (*count)++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "cyl, wing" (the family's instances), or "" without any. */
+PetscErrorCode FGCaseInstancesString_Internal(FGCaseCtx ctx, const FGKeyFamily *fam, char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  buf[0] = '\0';
+  for (PetscInt i = 0; i < FGCaseInstanceCount_Internal(ctx, fam); i++) {
+    size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s%s", i ? ", " : "", FGCaseInstanceName_Internal(ctx, fam, i));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Record a key or section a case may hold (once), for the suggestions. */
+static PetscErrorCode FGCaseNameAdd_Private(FGCaseCtx ctx, const char *path, size_t len, PetscBool section)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(len < FG_CASE_PATH_LEN, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key path too long: %.*s", (int)len, path);
+  for (PetscInt i = ctx->nnames - 1; i >= 0; i--)
+    if (strlen(ctx->names[i].path) == len && !strncmp(ctx->names[i].path, path, len)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(ctx->nnames < FG_CASE_MAX_NAMES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "too many case keys and sections; raise FG_CASE_MAX_NAMES");
+  PetscCall(PetscStrncpy(ctx->names[ctx->nnames].path, path, len + 1));
+  ctx->names[ctx->nnames++].section = section;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Add the key of row def for instance inst of its family fam (NULL, -1: a key of its own). */
+static PetscErrorCode FGCaseKeyAdd_Private(FGCaseCtx ctx, const FGKeyDef *def, const FGKeyFamily *fam, PetscInt inst)
 {
   FGKeyRef *ref;
+  size_t    base = 0;
 
   PetscFunctionBeginUser;
   PetscCheck(ctx->nkeys < FG_CASE_MAX_KEYS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "too many case keys; raise FG_CASE_MAX_KEYS");
   ref         = &ctx->keys[ctx->nkeys++];
   ref->def    = def;
+  ref->family = fam;
+  ref->inst   = inst;
   ref->axis   = -1;
   ref->side   = -1;
-  ref->offset = def->offset;
-  if (face < 0) {
+  if (!fam) {
     PetscCheck(strlen(def->path) < sizeof(ref->path), PETSC_COMM_SELF, PETSC_ERR_PLIB, "key path too long: %s", def->path);
     PetscCall(PetscStrncpy(ref->path, def->path, sizeof(ref->path)));
   } else {
-    const char *at = strstr(def->path, "<face>");
-    int         n  = snprintf(ref->path, sizeof(ref->path), "%.*s%s%s", (int)(at - def->path), def->path, FGFaceNames[face], at + 6);
+    const char *at = strstr(def->path, fam->token);
+    int         n  = snprintf(ref->path, sizeof(ref->path), "%.*s%s%s", (int)(at - def->path), def->path, FGCaseInstanceName_Internal(ctx, fam, inst), at + strlen(fam->token));
     PetscCheck(n > 0 && (size_t)n < sizeof(ref->path), PETSC_COMM_SELF, PETSC_ERR_PLIB, "key path too long: %s", def->path);
-    ref->axis   = face / 2;
-    ref->side   = face % 2;
-    ref->offset = offsetof(FGCase, boundary) + (size_t)face * sizeof(FGBoundaryFace) + def->offset;
+    if (fam == &FGCaseFamilies[0]) ref->axis = inst / 2, ref->side = inst % 2; /* the faces */
+    base = fam->base + (size_t)inst * fam->stride;
   }
+  ref->offset = base + def->offset;
+  ref->count  = base + def->count;
+  /* its sections, then the key itself */
+  for (const char *dot = strchr(ref->path, '.'); dot; dot = strchr(dot + 1, '.')) PetscCall(FGCaseNameAdd_Private(ctx, ref->path, (size_t)(dot - ref->path), PETSC_TRUE));
+  PetscCall(FGCaseNameAdd_Private(ctx, ref->path, strlen(ref->path), PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Expand the table into concrete keys: a run of <face> rows becomes, face by face, one key per
-   row (boundary.x_lo.type, boundary.x_lo.velocity, ..., boundary.x_hi.type, ...). */
+/* Expand the table into concrete keys, once the instances the file names are known: a run of
+   rows of a family becomes, instance by instance, one key per row (boundary.x_lo.type,
+   boundary.x_lo.velocity, ..., boundary.x_hi.type, ...; body.cyl.shape, ..., body.wing.shape, ...).
+   A family's section is known even without instances (`body: {}`). */
 PetscErrorCode FGCaseKeysSetUp_Internal(FGCaseCtx ctx)
 {
   const size_t n = sizeof(FGCaseKeys) / sizeof(FGCaseKeys[0]);
 
   PetscFunctionBeginUser;
-  ctx->nkeys = 0;
+  ctx->nkeys  = 0;
+  ctx->nnames = 0;
   for (size_t i = 0; i < n;) {
-    if (!FGKeyIsFace_Private(&FGCaseKeys[i])) {
-      PetscCall(FGCaseKeyAdd_Private(ctx, &FGCaseKeys[i], -1));
+    const FGKeyFamily *fam = FGKeyFamily_Private(&FGCaseKeys[i]);
+    size_t             j   = i;
+
+    if (!fam) {
+      PetscCall(FGCaseKeyAdd_Private(ctx, &FGCaseKeys[i], NULL, -1));
       i++;
       continue;
     }
-    size_t j = i;
-    while (j < n && FGKeyIsFace_Private(&FGCaseKeys[j])) j++;
-    for (PetscInt f = 0; f < 6; f++)
-      for (size_t r = i; r < j; r++) PetscCall(FGCaseKeyAdd_Private(ctx, &FGCaseKeys[r], f));
+    while (j < n && FGKeyFamily_Private(&FGCaseKeys[j]) == fam) j++;
+    PetscCall(FGCaseNameAdd_Private(ctx, fam->section, strlen(fam->section), PETSC_TRUE));
+    for (PetscInt f = 0; f < FGCaseInstanceCount_Internal(ctx, fam); f++)
+      for (size_t r = i; r < j; r++) PetscCall(FGCaseKeyAdd_Private(ctx, &FGCaseKeys[r], fam, f));
     i = j;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -168,15 +349,13 @@ PetscErrorCode FGCaseKeyFind_Internal(FGCaseCtx ctx, const char *path, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A section is a proper prefix (ending at a dot) of a key's path. */
+/* A section is a proper prefix (ending at a dot) of a key's path, or a family's section. */
 PetscErrorCode FGCaseIsSection_Internal(FGCaseCtx ctx, const char *path, PetscBool *is)
 {
-  size_t len = strlen(path);
-
   PetscFunctionBeginUser;
   *is = PETSC_FALSE;
-  for (PetscInt i = 0; i < ctx->nkeys && len; i++)
-    if (!strncmp(ctx->keys[i].path, path, len) && ctx->keys[i].path[len] == '.') {
+  for (PetscInt i = 0; i < ctx->nnames; i++)
+    if (ctx->names[i].section && !strcmp(ctx->names[i].path, path)) {
       *is = PETSC_TRUE;
       break;
     }
@@ -210,52 +389,35 @@ static const char *FGLeaf_Private(const char *path)
 /* The hint after "unknown key": " (did you mean X?)", or the keys of the enclosing section. */
 PetscErrorCode FGCaseSuggest_Internal(FGCaseCtx ctx, const char *path, char *hint, size_t len)
 {
-  char     best[FG_CASE_PATH_LEN] = "", leafmatch[FG_CASE_PATH_LEN] = "";
-  PetscInt dbest = PETSC_MAX_INT, plen = (PetscInt)strlen(path);
+  const char *best = NULL, *leafmatch = NULL;
+  PetscInt    dbest = PETSC_MAX_INT, plen = (PetscInt)strlen(path);
 
   PetscFunctionBeginUser;
   hint[0] = '\0';
-  /* candidates: every key and every section (each prefix of a key that ends before a dot) */
-  for (PetscInt i = 0; i < ctx->nkeys; i++) {
-    const char *kp = ctx->keys[i].path;
-    for (const char *end = strchr(kp, '.');; end = strchr(end + 1, '.')) {
-      char     cand[FG_CASE_PATH_LEN];
-      PetscInt d;
-      PetscCall(PetscStrncpy(cand, kp, end ? (size_t)(end - kp) + 1 : sizeof(cand)));
-      d = FGCaseEditDistance_Internal(path, cand);
-      if (d < dbest) {
-        dbest = d;
-        PetscCall(PetscStrncpy(best, cand, sizeof(best)));
-      }
-      if (!leafmatch[0] && strcmp(cand, path) && !strcmp(FGLeaf_Private(cand), FGLeaf_Private(path))) PetscCall(PetscStrncpy(leafmatch, cand, sizeof(leafmatch)));
-      if (!end) break;
-    }
+  /* candidates: every key and every section */
+  for (PetscInt i = 0; i < ctx->nnames; i++) {
+    const char *cand = ctx->names[i].path;
+    PetscInt    d    = FGCaseEditDistance_Internal(path, cand);
+    if (d < dbest) dbest = d, best = cand;
+    if (!leafmatch && strcmp(cand, path) && !strcmp(FGLeaf_Private(cand), FGLeaf_Private(path))) leafmatch = cand;
   }
-  if (best[0] && dbest <= 1) snprintf(hint, len, " (did you mean %s?)", best);
-  else if (leafmatch[0]) snprintf(hint, len, " (did you mean %s?)", leafmatch); /* the right name in the wrong section */
-  else if (best[0] && dbest <= PetscMax(2, plen / 4)) snprintf(hint, len, " (did you mean %s?)", best);
+  if (best && dbest <= 1) snprintf(hint, len, " (did you mean %s?)", best);
+  else if (leafmatch) snprintf(hint, len, " (did you mean %s?)", leafmatch); /* the right name in the wrong section */
+  else if (best && dbest <= PetscMax(2, plen / 4)) snprintf(hint, len, " (did you mean %s?)", best);
   else {
     /* list what the enclosing section holds */
     const char *dot    = strrchr(path, '.');
     size_t      parent = dot ? (size_t)(dot - path) + 1 : 0; /* length of "grid." */
     size_t      used;
-    char        seen[FG_CASE_MAX_KEYS][FG_CASE_PATH_LEN];
     PetscInt    nseen = 0;
 
     if (parent) snprintf(hint, len, " (keys of %.*s: ", (int)parent - 1, path);
     else snprintf(hint, len, " (top-level keys: ");
-    for (PetscInt i = 0; i < ctx->nkeys; i++) {
-      const char *kp = ctx->keys[i].path, *end;
-      char        child[FG_CASE_PATH_LEN];
-      PetscBool   dup = PETSC_FALSE;
-      if (parent && strncmp(kp, path, parent)) continue;
-      end = strchr(kp + parent, '.');
-      PetscCall(PetscStrncpy(child, kp + parent, end ? (size_t)(end - (kp + parent)) + 1 : sizeof(child)));
-      for (PetscInt s = 0; s < nseen && !dup; s++) dup = (PetscBool)!strcmp(seen[s], child);
-      if (dup) continue;
-      PetscCall(PetscStrncpy(seen[nseen++], child, FG_CASE_PATH_LEN));
+    for (PetscInt i = 0; i < ctx->nnames; i++) {
+      const char *cand = ctx->names[i].path;
+      if (strncmp(cand, path, parent) || strchr(cand + parent, '.')) continue; /* not a child of the section */
       used = strlen(hint);
-      snprintf(hint + used, len - used, "%s%s", nseen > 1 ? ", " : "", child);
+      snprintf(hint + used, len - used, "%s%s", nseen++ ? ", " : "", cand + parent);
     }
     used = strlen(hint);
     if (nseen) snprintf(hint + used, len - used, ")");
@@ -336,11 +498,16 @@ PetscErrorCode FGCaseRangeString_Internal(const FGKeyDef *def, char *buf, size_t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *FGCaseTypeName_Internal(const FGKeyDef *def)
+/* "real", "real list" (grid.dim entries), "real list, 0-24 entries", "list of [x, y], 4-64 points". */
+PetscErrorCode FGCaseTypeName_Internal(const FGKeyDef *def, char *buf, size_t len)
 {
   static const char *const scalar[] = {"int", "real", "bool", "string", "enum"};
-  static const char *const list[]   = {"int list", "real list", "bool list", "string list", "enum list"};
-  return def->list ? list[def->type] : scalar[def->type];
+
+  PetscFunctionBeginUser;
+  if (def->maxlen && def->tuple == 2) snprintf(buf, len, "list of [x, y], %" PetscInt_FMT "-%" PetscInt_FMT " points", def->minlen, def->maxlen);
+  else if (def->maxlen) snprintf(buf, len, "%s list, %" PetscInt_FMT "-%" PetscInt_FMT " entries", scalar[def->type], def->minlen, def->maxlen);
+  else snprintf(buf, len, "%s%s", scalar[def->type], def->list ? " list" : "");
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Print s with the characters that would break a Markdown table cell escaped. */
@@ -366,7 +533,8 @@ static PetscErrorCode FGPrintCell_Private(FILE *fp, const char *s)
 
   Notes:
   One row per key of the table in src/case/keys.c: key, type, default, allowed range, description.
-  The six boundary faces share the rows `boundary.<face>.*`. The README block between the
+  The six boundary faces share the rows `boundary.<face>.*`, the bodies `body.<body>.*` (and so
+  on for probes and actuators). The README block between the
   `case-keys` markers is this output; the test case_keys_documented compares them.
 
 .seealso: FGCaseLoad()
@@ -377,8 +545,10 @@ PetscErrorCode FGCasePrintKeys(FILE *fp)
 
   PetscFunctionBeginUser;
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "Every key a case file may hold (generated from `src/case/keys.c`). Lists have one entry per direction\n"));
-  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "(x, y[, z]: `grid.dim` entries); ranges apply to each entry. Any key can be overridden from the\n"));
-  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "command line with `--set key=value` (e.g. `--set flow.re=200`, `--set grid.cells=[128,128]`).\n\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "(x, y[, z]: `grid.dim` entries) unless their type gives their length; ranges apply to each entry.\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "`<body>`, `<probe>` and `<actuator>` stand for names the case file chooses (`body: {cyl: {shape: circle, ...}}`).\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "Any key can be overridden from the command line with `--set key=value` (e.g. `--set flow.re=200`,\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "`--set grid.cells=[128,128]`, `--set body.cyl.radius=0.6` for a body of the file).\n\n"));
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "| key | type | default | range | description |\n"));
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "|---|---|---|---|---|\n"));
   for (size_t i = 0; i < n; i++) {
@@ -388,8 +558,10 @@ PetscErrorCode FGCasePrintKeys(FILE *fp)
     snprintf(buf, sizeof(buf), "`%s`", def->path);
     PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "|"));
     PetscCall(FGPrintCell_Private(fp, buf));
-    PetscCall(FGPrintCell_Private(fp, FGCaseTypeName_Internal(def)));
-    if (def->required) snprintf(buf, sizeof(buf), "**required**");
+    PetscCall(FGCaseTypeName_Internal(def, buf, sizeof(buf)));
+    PetscCall(FGPrintCell_Private(fp, buf));
+    if (def->required && def->applies) snprintf(buf, sizeof(buf), "**required** where it applies");
+    else if (def->required) snprintf(buf, sizeof(buf), "**required**");
     else if (def->defdoc) snprintf(buf, sizeof(buf), "%s", def->defdoc);
     else if (!def->def) snprintf(buf, sizeof(buf), "none");
     else if (def->type == FG_KEY_STRING) snprintf(buf, sizeof(buf), "`\"%s\"`", def->def);

@@ -25,8 +25,7 @@ static PetscErrorCode FGCaseCtxDestroy_Private(FGCaseCtx *ctx)
 static PetscErrorCode FGCaseProcess_Private(FGCaseCtx ctx, const char *bytes, size_t len, PetscInt nset, const char *const sets[])
 {
   PetscFunctionBeginUser;
-  PetscCall(FGCaseKeysSetUp_Internal(ctx));
-  PetscCall(FGCaseParseText_Internal(ctx, bytes, len));
+  PetscCall(FGCaseParseText_Internal(ctx, bytes, len)); /* sets up the keys once it knows the file's instances */
   for (PetscInt i = 0; i < nset; i++) PetscCall(FGCaseParseSet_Internal(ctx, sets[i]));
   PetscCall(FGCaseValidate_Internal(ctx));
   PetscCall(FGCaseResolve_Internal(ctx));

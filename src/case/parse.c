@@ -200,6 +200,75 @@ static const char *FGNodeKind_Private(const yaml_node_t *node)
   }
 }
 
+/* Where an entry of a list is: "FILE:LINE: KEY[i]" (the entry's line) or "--set ARG: KEY[i]". */
+static void FGCaseItemWhere_Private(FGCaseCtx ctx, const FGKeyRef *ref, const char *setarg, const yaml_node_t *item, const char *index, char *buf, size_t len)
+{
+  if (setarg) snprintf(buf, len, "--set %s: %s%s", setarg, ref->path, index);
+  else snprintf(buf, len, "%s:%d: %s%s", ctx->file, (int)item->start_mark.line + 1, ref->path, index);
+}
+
+/* One scalar entry of a list, stored at dst. */
+static PetscErrorCode FGCaseItem_Private(FGCaseCtx ctx, const FGKeyRef *ref, const char *iwhere, const yaml_node_t *item, void *dst)
+{
+  char expect[300];
+
+  PetscFunctionBeginUser;
+  PetscCheck(item->type == YAML_SCALAR_NODE, ctx->comm, FG_ERR_INPUT, "%s: expected %s, got %s", iwhere, FGExpected_Private(ref->def, expect, sizeof(expect)), FGNodeKind_Private(item));
+  PetscCall(FGCaseScalar_Internal(ctx, ref, iwhere, (const char *)item->data.scalar.value, item->data.scalar.length, (PetscBool)(item->data.scalar.style == YAML_PLAIN_SCALAR_STYLE), dst));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A variable-length list (def->maxlen > 0): minlen..maxlen entries, each a number or, with
+   def->tuple, a list of that many numbers; stored flat from the key's offset, the number of
+   entries at ref->count. Entries past the list are zeroed (a --set may shorten a list). */
+static PetscErrorCode FGCaseVarList_Private(FGCaseCtx ctx, yaml_document_t *doc, PetscInt k, yaml_node_t *node, const char *where, const char *setarg)
+{
+  const FGKeyRef *ref   = &ctx->keys[k];
+  const FGKeyDef *def   = ref->def;
+  const PetscInt  tuple = PetscMax(def->tuple, 1);
+  const size_t    esize = FGCaseElementSize_Internal(def);
+  char           *dst   = (char *)ctx->c + ref->offset;
+  const char     *unit  = def->tuple ? "points" : "entries", *unit1 = def->tuple ? "point" : "entry";
+  PetscInt        n, m;
+
+  PetscFunctionBeginUser;
+  if (!node || node->type != YAML_SEQUENCE_NODE) {
+    char snip[64] = "";
+    if (node && node->type == YAML_SCALAR_NODE) FGSnippet_Private((const char *)node->data.scalar.value, node->data.scalar.length, snip, sizeof(snip));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: expected a list of %s (e.g. %s), got %s%s%s%s", where, def->tuple ? "points [x, y]" : "real numbers", def->tuple ? "[[0, 0], [1, 0.5], ...]" : "[0.5, 0.25]", FGNodeKind_Private(node), snip[0] ? " '" : "", snip, snip[0] ? "'" : "");
+  }
+  n = (PetscInt)(node->data.sequence.items.top - node->data.sequence.items.start);
+  PetscCheck(n <= def->maxlen, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " %s; at most %" PetscInt_FMT, where, n, unit, def->maxlen);
+  PetscCheck(n || !def->minlen, ctx->comm, FG_ERR_INPUT, "%s: empty list; at least %" PetscInt_FMT " %s", where, def->minlen, def->minlen == 1 ? unit1 : unit);
+  PetscCheck(n >= def->minlen, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " %s; at least %" PetscInt_FMT, where, n, n == 1 ? unit1 : unit, def->minlen);
+  PetscCall(PetscMemzero(dst, (size_t)(def->maxlen * tuple) * esize));
+  for (PetscInt i = 0; i < n; i++) {
+    yaml_node_t *item = yaml_document_get_node(doc, node->data.sequence.items.start[i]);
+    char         index[32], iwhere[FG_CASE_WHERE_LEN];
+
+    snprintf(index, sizeof(index), "[%" PetscInt_FMT "]", i);
+    FGCaseItemWhere_Private(ctx, ref, setarg, item, index, iwhere, sizeof(iwhere));
+    if (!def->tuple) {
+      PetscCall(FGCaseItem_Private(ctx, ref, iwhere, item, dst + (size_t)i * esize));
+      continue;
+    }
+    PetscCheck(item->type == YAML_SEQUENCE_NODE, ctx->comm, FG_ERR_INPUT, "%s: expected a point [x, y], got %s", iwhere, FGNodeKind_Private(item));
+    m = (PetscInt)(item->data.sequence.items.top - item->data.sequence.items.start);
+    PetscCheck(m == def->tuple, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " number%s, but a point has %" PetscInt_FMT " coordinates [x, y]", iwhere, m, m == 1 ? "" : "s", def->tuple);
+    for (PetscInt j = 0; j < tuple; j++) {
+      yaml_node_t *x = yaml_document_get_node(doc, item->data.sequence.items.start[j]);
+      char         xindex[64], xwhere[FG_CASE_WHERE_LEN];
+
+      snprintf(xindex, sizeof(xindex), "[%" PetscInt_FMT "][%" PetscInt_FMT "]", i, j);
+      FGCaseItemWhere_Private(ctx, ref, setarg, x, xindex, xwhere, sizeof(xwhere));
+      PetscCall(FGCaseItem_Private(ctx, ref, xwhere, x, dst + (size_t)(i * tuple + j) * esize));
+    }
+  }
+  *(PetscInt *)((char *)ctx->c + ref->count) = n;
+  ctx->vals[k].n                              = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The value of key k from a YAML node (NULL: an empty value), given at file line `line` or by
    the --set argument `setarg`. */
 static PetscErrorCode FGCaseNodeValue_Private(FGCaseCtx ctx, yaml_document_t *doc, PetscInt k, yaml_node_t *node, int line, const char *setarg)
@@ -214,7 +283,9 @@ static PetscErrorCode FGCaseNodeValue_Private(FGCaseCtx ctx, yaml_document_t *do
   if (setarg) snprintf(where, sizeof(where), "--set %s", setarg);
   else snprintf(where, sizeof(where), "%s:%d: %s", ctx->file, line, ref->path);
   PetscCheck(!node || !node->tag || !strncmp((const char *)node->tag, "tag:yaml.org,2002:", 18), ctx->comm, FG_ERR_INPUT, "%s: YAML tags are not supported (%s)", where, (const char *)node->tag);
-  if (def->list) {
+  if (def->maxlen) {
+    PetscCall(FGCaseVarList_Private(ctx, doc, k, node, where, setarg));
+  } else if (def->list) {
     static const char *const example[] = {"[64, 64]", "[1.0, 1.0]", "[true, false]", "[a, b]", "[a, b]"};
     static const char *const plural[]  = {"integers", "real numbers", "true/false values", "strings", "names"};
     PetscInt                 n;
@@ -230,12 +301,11 @@ static PetscErrorCode FGCaseNodeValue_Private(FGCaseCtx ctx, yaml_document_t *do
     PetscCheck(n <= FG_CASE_MAX_DIM, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries; at most %d (one per direction)", where, n, FG_CASE_MAX_DIM);
     for (PetscInt i = 0; i < n; i++) {
       yaml_node_t *item = yaml_document_get_node(doc, node->data.sequence.items.start[i]);
-      char         iwhere[FG_CASE_WHERE_LEN];
+      char         index[32], iwhere[FG_CASE_WHERE_LEN];
 
-      if (setarg) snprintf(iwhere, sizeof(iwhere), "--set %s: %s[%" PetscInt_FMT "]", setarg, ref->path, i);
-      else snprintf(iwhere, sizeof(iwhere), "%s:%d: %s[%" PetscInt_FMT "]", ctx->file, (int)item->start_mark.line + 1, ref->path, i);
-      PetscCheck(item->type == YAML_SCALAR_NODE, ctx->comm, FG_ERR_INPUT, "%s: expected %s, got %s", iwhere, what, FGNodeKind_Private(item));
-      PetscCall(FGCaseScalar_Internal(ctx, ref, iwhere, (const char *)item->data.scalar.value, item->data.scalar.length, (PetscBool)(item->data.scalar.style == YAML_PLAIN_SCALAR_STYLE), dst + (size_t)i * esize));
+      snprintf(index, sizeof(index), "[%" PetscInt_FMT "]", i);
+      FGCaseItemWhere_Private(ctx, ref, setarg, item, index, iwhere, sizeof(iwhere));
+      PetscCall(FGCaseItem_Private(ctx, ref, iwhere, item, dst + (size_t)i * esize));
     }
     ctx->vals[k].n = n;
   } else {
@@ -247,6 +317,72 @@ static PetscErrorCode FGCaseNodeValue_Private(FGCaseCtx ctx, yaml_document_t *do
   ctx->vals[k].set    = PETSC_TRUE;
   ctx->vals[k].line   = line;
   ctx->vals[k].setarg = setarg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool FGIsIdentifier_Private(const char *s, size_t len)
+{
+  if (!len || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_')) return PETSC_FALSE;
+  for (size_t i = 1; i < len; i++)
+    if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_')) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* Whether the key of pair is a scalar equal to that of an earlier pair of the mapping. */
+static PetscBool FGIsDuplicate_Private(yaml_document_t *doc, yaml_node_t *map, yaml_node_pair_t *pair)
+{
+  yaml_node_t *key = yaml_document_get_node(doc, pair->key);
+
+  for (yaml_node_pair_t *prev = map->data.mapping.pairs.start; prev < pair; prev++) {
+    yaml_node_t *pk = yaml_document_get_node(doc, prev->key);
+    if (pk->type == YAML_SCALAR_NODE && key->type == YAML_SCALAR_NODE && pk->data.scalar.length == key->data.scalar.length && !memcmp(pk->data.scalar.value, key->data.scalar.value, key->data.scalar.length)) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/*
+  The instances the file names (body: {cyl: {...}, wing: {...}}), in file order, before the keys
+  are set up: each name an identifier, each instance a mapping, at most the family's maximum. The
+  other faults of these sections (not a mapping, duplicates, merge keys, keys that are not names)
+  are left to the walk, which meets them in file order.
+*/
+static PetscErrorCode FGCaseFindInstances_Private(FGCaseCtx ctx, yaml_node_t *root)
+{
+  yaml_document_t *doc = &ctx->doc;
+
+  PetscFunctionBeginUser;
+  for (yaml_node_pair_t *pair = root->data.mapping.pairs.start; pair < root->data.mapping.pairs.top; pair++) {
+    yaml_node_t       *key = yaml_document_get_node(doc, pair->key);
+    yaml_node_t       *sec = yaml_document_get_node(doc, pair->value);
+    const FGKeyFamily *fam;
+
+    if (key->type != YAML_SCALAR_NODE || !sec || sec->type != YAML_MAPPING_NODE || FGIsDuplicate_Private(doc, root, pair)) continue;
+    fam = FGCaseFamilyOfSection_Internal((const char *)key->data.scalar.value, key->data.scalar.length);
+    if (!fam) continue;
+    for (yaml_node_pair_t *ipair = sec->data.mapping.pairs.start; ipair < sec->data.mapping.pairs.top; ipair++) {
+      yaml_node_t *ikey = yaml_document_get_node(doc, ipair->key);
+      yaml_node_t *ival = yaml_document_get_node(doc, ipair->value);
+      int          line = (int)ikey->start_mark.line + 1;
+      const char  *name;
+      size_t       nlen;
+      char         snip[64];
+
+      if (ikey->type != YAML_SCALAR_NODE || FGIsDuplicate_Private(doc, sec, ipair)) continue;
+      name = (const char *)ikey->data.scalar.value;
+      nlen = ikey->data.scalar.length;
+      if (nlen == 2 && !memcmp(name, "<<", 2)) continue;
+      FGSnippet_Private(name, nlen, snip, sizeof(snip));
+      PetscCheck(FGIsIdentifier_Private(name, nlen), ctx->comm, FG_ERR_INPUT, "%s:%d: %s: '%s' is not a valid %s name: a name is an identifier (a letter or _, then letters, digits or _)", ctx->file, line, fam->section, snip, fam->noun);
+      PetscCheck(nlen < FG_CASE_NAME_LEN, ctx->comm, FG_ERR_INPUT, "%s:%d: %s: the %s name '%s' is too long (%zu characters; at most %d)", ctx->file, line, fam->section, fam->noun, snip, nlen, FG_CASE_NAME_LEN - 1);
+      PetscCheck(FGCaseInstanceCount_Internal(ctx, fam) < fam->max, ctx->comm, FG_ERR_INPUT, "%s:%d: %s.%s: too many %s (at most %" PetscInt_FMT ")", ctx->file, line, fam->section, snip, fam->plural, fam->max);
+      if (!ival || ival->type != YAML_MAPPING_NODE) {
+        char vsnip[64] = "";
+        if (ival && ival->type == YAML_SCALAR_NODE) FGSnippet_Private((const char *)ival->data.scalar.value, ival->data.scalar.length, vsnip, sizeof(vsnip));
+        SETERRQ(ctx->comm, FG_ERR_INPUT, "%s:%d: %s.%s: expected a section (the keys of %s %s), got %s%s%s%s; %s: holds named %s, e.g. %s: {NAME: {KEY: VALUE, ...}}", ctx->file, line, fam->section, snip, fam->noun, snip, FGNodeKind_Private(ival), vsnip[0] ? " '" : "", vsnip, vsnip[0] ? "'" : "", fam->section, fam->plural, fam->section);
+      }
+      PetscCall(FGCaseInstanceAdd_Internal(ctx, fam, name, nlen, line));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -434,7 +570,8 @@ static PetscErrorCode FGCaseLoadDocument_Private(FGCaseCtx ctx, const char *what
 
 /*
   Parse the case file's text (len bytes, not NUL-terminated necessarily) into ctx->c, recording
-  where each key was given.
+  where each key was given. The keys (FGCaseKeysSetUp_Internal) exist once the file's instances
+  (bodies, probes, actuators) are known.
 */
 PetscErrorCode FGCaseParseText_Internal(FGCaseCtx ctx, const char *text, size_t len)
 {
@@ -448,9 +585,37 @@ PetscErrorCode FGCaseParseText_Internal(FGCaseCtx ctx, const char *text, size_t 
   PetscCall(FGCaseLoadDocument_Private(ctx, ctx->file, PETSC_FALSE, text, len, &root));
   PetscCheck(root, ctx->comm, FG_ERR_INPUT, "%s:1: empty case file (no keys, only comments or blank lines)", ctx->file);
   PetscCheck(root->type == YAML_MAPPING_NODE, ctx->comm, FG_ERR_INPUT, "%s:%d: the case file must be a mapping of keys (grid:, flow:, time:, ...), got %s", ctx->file, (int)root->start_mark.line + 1, FGNodeKind_Private(root));
+  PetscCall(FGCaseFindInstances_Private(ctx, root));
+  PetscCall(FGCaseKeysSetUp_Internal(ctx));
   PetscCall(FGCaseWalk_Private(ctx, root, ""));
   PetscCall(FGCaseYAMLRelease_Internal(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A --set of a key of an instance the case file does not name (body.NAME.KEY): an error that
+   says which instances there are. Nothing when key is not of a named family or its instance exists. */
+static PetscErrorCode FGCaseCheckSetInstance_Private(FGCaseCtx ctx, const char *arg, const char *key)
+{
+  const char        *dot = strchr(key, '.'), *name, *end;
+  const FGKeyFamily *fam = dot ? FGCaseFamilyOfSection_Internal(key, (size_t)(dot - key)) : NULL;
+  size_t             nlen;
+  char               names[512];
+  int                line;
+
+  PetscFunctionBeginUser;
+  if (!fam) PetscFunctionReturn(PETSC_SUCCESS);
+  name = dot + 1;
+  end  = strchr(name, '.');
+  nlen = end ? (size_t)(end - name) : strlen(name);
+  for (PetscInt i = 0; i < FGCaseInstanceCount_Internal(ctx, fam); i++) {
+    const char *have = FGCaseInstanceName_Internal(ctx, fam, i);
+    if (strlen(have) == nlen && !strncmp(have, name, nlen)) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(FGCaseSectionLine_Internal(ctx, fam->section, &line));
+  PetscCall(FGCaseInstancesString_Internal(ctx, fam, names, sizeof(names)));
+  PetscCheck(line, ctx->comm, FG_ERR_INPUT, "--set %s: the case has no %s section (--set changes the %s of the case file; it does not add any)", arg, fam->section, fam->plural);
+  PetscCheck(names[0], ctx->comm, FG_ERR_INPUT, "--set %s: the case has no %s (its %s section, line %d, is empty; --set does not add any)", arg, fam->plural, fam->section, line);
+  SETERRQ(ctx->comm, FG_ERR_INPUT, "--set %s: the case has no %s %.*s (its %s: %s)", arg, fam->noun, (int)PetscMin(nlen, 64), name, fam->plural, names);
 }
 
 /* Apply one --set KEY=VALUE: VALUE is a YAML scalar or flow sequence. */
@@ -475,6 +640,7 @@ PetscErrorCode FGCaseParseSet_Internal(FGCaseCtx ctx, const char *arg)
     PetscCall(FGCaseKeyFind_Internal(ctx, key, &k));
     if (k < 0) PetscCall(FGCaseIsSection_Internal(ctx, key, &section));
     PetscCheck(!section, ctx->comm, FG_ERR_INPUT, "--set %s: %s is a section, not a key; set its keys one by one (--set %s.KEY=VALUE)", arg, key, key);
+    if (k < 0) PetscCall(FGCaseCheckSetInstance_Private(ctx, arg, key));
     if (k < 0) {
       char hint[1024];
       PetscCall(FGCaseSuggest_Internal(ctx, key, hint, sizeof(hint)));

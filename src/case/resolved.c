@@ -1,8 +1,9 @@
 /*
   The resolved case: every key that applies to this case, defaults filled in, as YAML nested by
   section in table order (z faces and list entries only up to grid.dim; a face's velocity only
-  on lid/inflow faces, its profile only on inflow faces). The same parser reads it back to the
-  same case. Reals are written with the fewest digits (15 to 17) that read back to the same
+  on lid/inflow faces, its profile only on inflow faces; of a body's keys those of its shape; an
+  optional key without a default only when given). Lists are flow sequences. The same parser
+  reads it back to the same case. Reals are written with the fewest digits (15 to 17) that read back to the same
   double. case->hash is the FNV-1a 64-bit hash of the text: it identifies the case (checkpoints
   carry it).
 */
@@ -117,6 +118,7 @@ PetscErrorCode FGCaseResolve_Internal(FGCaseCtx ctx)
     PetscInt        ncur, same = 0;
 
     if (!FGCaseKeyExists_Internal(ctx, ref) || (def->applies && !def->applies(ctx, ref, why, sizeof(why)))) continue;
+    if (!ctx->vals[k].set && !def->def && !def->compute) continue; /* an optional key without a default, not given */
     ncur = FGSplit_Private(ref->path, cur, curlen, 8);
     /* the sections this key shares with the previous one */
     while (same < ncur - 1 && same < nprev - 1 && curlen[same] == prevlen[same] && !strncmp(cur[same], prev[same], curlen[same])) same++;
@@ -124,7 +126,22 @@ PetscErrorCode FGCaseResolve_Internal(FGCaseCtx ctx)
       snprintf(line, sizeof(line), "%*s%.*s:%s", (int)(2 * l), "", (int)curlen[l], cur[l], l < ncur - 1 ? "\n" : " ");
       PetscCall(FGTextAdd_Private(&t, line));
     }
-    if (def->list) {
+    if (def->maxlen) {
+      const PetscInt n = *(const PetscInt *)((const char *)c + ref->count), tuple = PetscMax(def->tuple, 1);
+      const size_t   esize = FGCaseElementSize_Internal(def);
+
+      PetscCall(FGTextAdd_Private(&t, "["));
+      for (PetscInt i = 0; i < n; i++) {
+        if (i) PetscCall(FGTextAdd_Private(&t, ", "));
+        if (def->tuple) PetscCall(FGTextAdd_Private(&t, "["));
+        for (PetscInt j = 0; j < tuple; j++) {
+          if (j) PetscCall(FGTextAdd_Private(&t, ", "));
+          PetscCall(FGTextAddScalar_Private(&t, def, at + (size_t)(i * tuple + j) * esize));
+        }
+        if (def->tuple) PetscCall(FGTextAdd_Private(&t, "]"));
+      }
+      PetscCall(FGTextAdd_Private(&t, "]"));
+    } else if (def->list) {
       PetscCall(FGTextAdd_Private(&t, "["));
       for (PetscInt i = 0; i < ctx->dim; i++) {
         if (i) PetscCall(FGTextAdd_Private(&t, ", "));

@@ -1,13 +1,16 @@
 /*
   Validation of a parsed case, in this order (each step may rely on the ones before):
 
-    1. required keys are present;
+    1. required keys are present (those with an `applies` callback: in step 6);
     2. the dimension: grid.dim, or the length of grid.cells;
     3. no key or section of a face that does not exist (z faces in 2D);
     4. every list has grid.dim entries;
     5. defaults: first the literal ones of the table, then the computed ones (in table order:
-       name before output.dir; grid.periodic before the face types; u_ref, l_ref before nu, re);
-    6. a key given where it does not apply is an error (a wall's velocity), then the cross-checks.
+       name before output.dir; grid.periodic before the face types; u_ref, l_ref before nu, re,
+       before a body's eta and ref_*; a body's ref_length before its ref_area);
+    6. a key given where it does not apply is an error (a wall's velocity, a naca body's radius),
+       and one missing where it applies and is required (a circle's radius); lists that go in
+       pairs have the same length; then the cross-checks.
 
   Types and ranges were checked by the parser. Every error names the file and line (or the --set
   argument) of the key at fault.
@@ -45,6 +48,11 @@ static PetscInt FGCaseSibling_Private(FGCaseCtx ctx, const FGKeyRef *ref, const 
 static FGBoundaryFace *FGCaseFace_Private(FGCaseCtx ctx, const FGKeyRef *ref)
 {
   return &ctx->c->boundary[ref->axis][ref->side];
+}
+
+static FGBodyCase *FGCaseBody_Private(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  return (FGBodyCase *)FGCaseInstance_Internal(ctx, ref);
 }
 
 PetscErrorCode FGCaseComputeName_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
@@ -244,6 +252,156 @@ PetscBool FGCaseAppliesInitialFile_Internal(FGCaseCtx ctx, const FGKeyRef *ref, 
   return FGCaseInitialIs_Private(ctx, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, "initial.type file reads a file", why, len);
 }
 
+/* Bodies: the keys that apply to some shapes only. */
+#define FG_SHAPE(s) (1u << (s))
+
+/* Whether the key applies to its body's shape: one of `shapes`, named in `which` (NULL: every
+   shape but density). `why` says why not, or, when it applies, why it is needed (for the
+   missing-key message of a required key). */
+static PetscBool FGCaseBodyIs_Private(FGCaseCtx ctx, const FGKeyRef *ref, unsigned shapes, const char *which, char *why, size_t len)
+{
+  const FGBodyCase *b    = FGCaseBody_Private(ctx, ref);
+  const char       *leaf = strrchr(ref->path, '.') + 1;
+
+  if (shapes & FG_SHAPE(b->shape)) {
+    snprintf(why, len, "required for %s bodies", FGBodyShapeNames[b->shape]);
+    return PETSC_TRUE;
+  }
+  if (which) snprintf(why, len, "%s applies to %s bodies; body.%s is a %s body", leaf, which, b->name, FGBodyShapeNames[b->shape]);
+  else snprintf(why, len, "%s does not apply to density bodies (body.%s is a per-cell field)", leaf, b->name);
+  return PETSC_FALSE;
+}
+
+PetscBool FGCaseAppliesBodySolid_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, ~FG_SHAPE(FG_BODY_DENSITY), NULL, why, len);
+}
+
+PetscBool FGCaseAppliesBodyRadius_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_CIRCLE) | FG_SHAPE(FG_BODY_SPHERE) | FG_SHAPE(FG_BODY_FOURIER), "circle, sphere and fourier", why, len);
+}
+
+PetscBool FGCaseAppliesBodySemiAxes_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_ELLIPSE) | FG_SHAPE(FG_BODY_ELLIPSOID), "ellipse and ellipsoid", why, len);
+}
+
+PetscBool FGCaseAppliesBodyFourier_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_FOURIER), "fourier", why, len);
+}
+
+PetscBool FGCaseAppliesBodyNaca_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_NACA), "naca", why, len);
+}
+
+PetscBool FGCaseAppliesBodyChord_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_NACA) | FG_SHAPE(FG_BODY_CST), "naca and cst", why, len);
+}
+
+PetscBool FGCaseAppliesBodyCst_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_CST), "cst", why, len);
+}
+
+PetscBool FGCaseAppliesBodyBspline_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_BSPLINE), "bspline", why, len);
+}
+
+PetscBool FGCaseAppliesBodyDensity_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_DENSITY), "density", why, len);
+}
+
+PetscErrorCode FGCaseComputeBodyEta_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscFunctionBeginUser;
+  FGCaseBody_Private(ctx, ref)->eta = 1e-4 * ctx->c->flow.l_ref / ctx->c->flow.u_ref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGCaseComputeBodyRefLength_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscFunctionBeginUser;
+  FGCaseBody_Private(ctx, ref)->ref_length = ctx->c->flow.l_ref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGCaseComputeBodyRefSpeed_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscFunctionBeginUser;
+  FGCaseBody_Private(ctx, ref)->ref_speed = ctx->c->flow.u_ref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 2D: per unit span; after ref_length (table order). */
+PetscErrorCode FGCaseComputeBodyRefArea_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+
+  PetscFunctionBeginUser;
+  b->ref_area = ctx->dim == 2 ? b->ref_length : b->ref_length * b->ref_length;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* sphere and ellipsoid are 3D shapes (the 2D ones are extruded in 3D). */
+PetscErrorCode FGCaseCheckBodyShape_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGBodyShape shape = FGCaseBody_Private(ctx, ref)->shape;
+  char        where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (ctx->dim == 3 || (shape != FG_BODY_SPHERE && shape != FG_BODY_ELLIPSOID)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %s is a 3D shape, and this case is %" PetscInt_FMT "D (use %s)", where, FGBodyShapeNames[shape], ctx->dim, shape == FG_BODY_SPHERE ? "circle" : "ellipse");
+}
+
+/* An ellipse has two semi-axes, an ellipsoid three. */
+PetscErrorCode FGCaseCheckBodySemiAxes_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+  char              where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (b->shape != FG_BODY_ELLIPSE && b->shape != FG_BODY_ELLIPSOID) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  if (b->shape == FG_BODY_ELLIPSE) PetscCheck(b->n_semi_axes == 2, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, but an ellipse has 2 semi-axes [a, b]", where, b->n_semi_axes);
+  else PetscCheck(b->n_semi_axes == 3, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, but an ellipsoid has 3 semi-axes [a, b, c]", where, b->n_semi_axes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A NACA 4-digit code MPTT: camber M % of the chord at P tenths of the chord, thickness TT %. */
+PetscErrorCode FGCaseCheckBodyNaca_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+  const char       *s = b->naca;
+  char              where[FG_CASE_WHERE_LEN];
+  PetscBool         digits = (PetscBool)(strlen(s) == 4);
+  int               m, p, t;
+
+  PetscFunctionBeginUser;
+  if (b->shape != FG_BODY_NACA) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  for (size_t i = 0; digits && i < 4; i++) digits = (PetscBool)(s[i] >= '0' && s[i] <= '9');
+  PetscCheck(digits, ctx->comm, FG_ERR_INPUT, "%s: \"%s\" is not a NACA 4-digit code: expected 4 digits MPTT, e.g. \"2412\"", where, s);
+  m = s[0] - '0', p = s[1] - '0', t = 10 * (s[2] - '0') + (s[3] - '0');
+  PetscCheck(m == 0 || p >= 1, ctx->comm, FG_ERR_INPUT, "%s: \"%s\": a cambered airfoil (M = %d) needs the position of its maximum camber, P, in 1..9 tenths of the chord", where, s, m);
+  PetscCheck(t >= 1 && t <= 40, ctx->comm, FG_ERR_INPUT, "%s: \"%s\": the thickness TT = %02d %% of the chord must be in 01..40", where, s, t);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Records whether the probe has a reference point (an optional key without a default). */
+PetscErrorCode FGCaseCheckProbeReference_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscFunctionBeginUser;
+  ((FGProbeCase *)FGCaseInstance_Internal(ctx, ref))->has_reference = ctx->vals[ref - ctx->keys].set;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Step 1: required keys. */
 static PetscErrorCode FGCaseCheckRequired_Private(FGCaseCtx ctx)
 {
@@ -254,7 +412,7 @@ static PetscErrorCode FGCaseCheckRequired_Private(FGCaseCtx ctx)
     char            sec[FG_CASE_PATH_LEN] = "";
     int             line                  = 0;
 
-    if (!ref->def->required || ctx->vals[k].set || !FGCaseKeyExists_Internal(ctx, ref)) continue;
+    if (!ref->def->required || ref->def->applies || ctx->vals[k].set || !FGCaseKeyExists_Internal(ctx, ref)) continue;
     if (dot) {
       PetscCall(PetscStrncpy(sec, ref->path, (size_t)(dot - ref->path) + 1));
       PetscCall(FGCaseSectionLine_Internal(ctx, sec, &line));
@@ -290,22 +448,25 @@ static PetscErrorCode FGCaseCheckShape_Private(FGCaseCtx ctx)
     PetscCall(FGCaseWhere_Internal(ctx, k, where, sizeof(where)));
     SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %c faces exist only in 3D cases, and this case is %" PetscInt_FMT "D", where, FGAxis_Private[ref->axis], ctx->dim);
   }
-  /* a section all of whose keys do not exist (`z_lo: {}` in 2D) */
+  /* a section all of whose keys do not exist (`z_lo: {}` in 2D; `body: {}` has no keys and is fine) */
   for (PetscInt s = 0; s < ctx->nsec; s++) {
     size_t    len    = strlen(ctx->sec[s].path);
-    PetscBool exists = PETSC_FALSE;
+    PetscBool exists = PETSC_FALSE, any = PETSC_FALSE;
     for (PetscInt k = 0; k < ctx->nkeys && !exists; k++)
-      if (!strncmp(ctx->keys[k].path, ctx->sec[s].path, len) && ctx->keys[k].path[len] == '.' && FGCaseKeyExists_Internal(ctx, &ctx->keys[k])) exists = PETSC_TRUE;
-    PetscCheck(exists, ctx->comm, FG_ERR_INPUT, "%s:%d: %s: this face exists only in 3D cases, and this case is %" PetscInt_FMT "D", ctx->file, ctx->sec[s].line, ctx->sec[s].path, ctx->dim);
+      if (!strncmp(ctx->keys[k].path, ctx->sec[s].path, len) && ctx->keys[k].path[len] == '.') {
+        any    = PETSC_TRUE;
+        exists = FGCaseKeyExists_Internal(ctx, &ctx->keys[k]);
+      }
+    PetscCheck(exists || !any, ctx->comm, FG_ERR_INPUT, "%s:%d: %s: this face exists only in 3D cases, and this case is %" PetscInt_FMT "D", ctx->file, ctx->sec[s].line, ctx->sec[s].path, ctx->dim);
   }
 
   for (PetscInt k = 0; k < ctx->nkeys; k++) {
     const FGKeyRef *ref = &ctx->keys[k];
     if (!ref->def->list || !ctx->vals[k].set || !FGCaseKeyExists_Internal(ctx, ref) || ctx->vals[k].n == ctx->dim) continue;
     PetscCall(FGCaseWhere_Internal(ctx, k, where, sizeof(where)));
-    if (ctx->vals[kdim].set) SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, but grid.dim is %" PetscInt_FMT " (from %s; one entry per direction)", where, ctx->vals[k].n, ctx->dim, wdim);
+    if (ctx->vals[kdim].set) SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " %s, but grid.dim is %" PetscInt_FMT " (from %s; one entry per direction)", where, ctx->vals[k].n, ctx->vals[k].n == 1 ? "entry" : "entries", ctx->dim, wdim);
     PetscCall(FGCaseWhere_Internal(ctx, kcell, wdim, sizeof(wdim)));
-    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, but grid.cells has %" PetscInt_FMT " (from %s; one entry per direction)", where, ctx->vals[k].n, ctx->dim, wdim);
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " %s, but grid.cells has %" PetscInt_FMT " (from %s; one entry per direction)", where, ctx->vals[k].n, ctx->vals[k].n == 1 ? "entry" : "entries", ctx->dim, wdim);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -321,6 +482,10 @@ static PetscErrorCode FGCaseDefaults_Private(FGCaseCtx ctx)
     PetscInt        n = def->list ? ctx->dim : 1;
 
     if (ctx->vals[k].set || !def->def || !FGCaseKeyExists_Internal(ctx, ref)) continue;
+    if (def->maxlen) { /* a variable-length list: empty; its count is zero unless its sibling was given (then their lengths differ: step 6) */
+      PetscCheck(!strcmp(def->def, "[]"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "key table: %s: the default of a variable-length list is []", def->path);
+      continue;
+    }
     snprintf(where, sizeof(where), "%s: %s (default)", ctx->file, ref->path);
     for (PetscInt i = 0; i < n; i++) PetscCall(FGCaseScalar_Internal(ctx, ref, where, def->def, strlen(def->def), (PetscBool)(def->type != FG_KEY_STRING), (char *)ctx->c + ref->offset + (size_t)i * FGCaseElementSize_Internal(def)));
   }
@@ -332,16 +497,50 @@ static PetscErrorCode FGCaseDefaults_Private(FGCaseCtx ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Step 6: keys given where they do not apply, then the cross-checks. */
+/* Step 6: keys given where they do not apply or missing where they are required, list pairs,
+   then the cross-checks. */
 static PetscErrorCode FGCaseCrossCheck_Private(FGCaseCtx ctx)
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < ctx->nkeys; k++) {
     const FGKeyRef *ref = &ctx->keys[k];
-    char            why[512], where[FG_CASE_WHERE_LEN];
-    if (!ctx->vals[k].set || !ref->def->applies || !FGCaseKeyExists_Internal(ctx, ref) || ref->def->applies(ctx, ref, why, sizeof(why))) continue;
-    PetscCall(FGCaseWhere_Internal(ctx, k, where, sizeof(where)));
-    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %s", where, why);
+    char            why[512] = "", where[FG_CASE_WHERE_LEN];
+    PetscBool       applies;
+
+    if (!ref->def->applies || !FGCaseKeyExists_Internal(ctx, ref) || (!ctx->vals[k].set && !ref->def->required)) continue;
+    applies = ref->def->applies(ctx, ref, why, sizeof(why));
+    if (!ctx->vals[k].set && applies) {
+      const char *dot = strrchr(ref->path, '.');
+      char        sec[FG_CASE_PATH_LEN];
+      int         line;
+      PetscCheck(dot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key table: %s: a required key with an applies callback is in a section", ref->path);
+      PetscCall(PetscStrncpy(sec, ref->path, (size_t)(dot - ref->path) + 1));
+      PetscCall(FGCaseSectionLine_Internal(ctx, sec, &line));
+      SETERRQ(ctx->comm, FG_ERR_INPUT, "%s:%d: %s: missing required key (section %s has no %s%s%s)", ctx->file, line, ref->path, sec, dot + 1, why[0] ? "; " : "", why);
+    }
+    if (ctx->vals[k].set && !applies) {
+      PetscCall(FGCaseWhere_Internal(ctx, k, where, sizeof(where)));
+      SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %s", where, why);
+    }
+  }
+  /* lists that go in pairs (fourier_cos, fourier_sin) have as many entries (an absent one: none) */
+  for (PetscInt k = 0; k < ctx->nkeys; k++) {
+    const FGKeyRef *ref = &ctx->keys[k];
+    PetscInt        ks, n, ns, kw, ko;
+    char            where[FG_CASE_WHERE_LEN], wother[FG_CASE_WHERE_LEN];
+
+    if (!ref->def->same_length || !FGCaseKeyExists_Internal(ctx, ref)) continue;
+    ks = FGCaseSibling_Private(ctx, ref, ref->def->same_length);
+    PetscCheck(ks >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key table: %s: no sibling %s", ref->path, ref->def->same_length);
+    n  = ctx->vals[k].set ? ctx->vals[k].n : 0;
+    ns = ctx->vals[ks].set ? ctx->vals[ks].n : 0;
+    if (n == ns) continue;
+    kw = ctx->vals[k].set ? k : ks; /* the one given, or the later one */
+    ko = kw == k ? ks : k;
+    PetscCall(FGCaseWhere_Internal(ctx, kw, where, sizeof(where)));
+    if (!ctx->vals[ko].set) SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " %s, but %s is not given (it must have as many)", where, ctx->vals[kw].n, ctx->vals[kw].n == 1 ? "entry" : "entries", ctx->keys[ko].path);
+    PetscCall(FGCaseWhere_Internal(ctx, ko, wother, sizeof(wother)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " %s, but %s has %" PetscInt_FMT " (from %s); they must have as many", where, ctx->vals[kw].n, ctx->vals[kw].n == 1 ? "entry" : "entries", ctx->keys[ko].path, ctx->vals[ko].n, wother);
   }
   for (PetscInt k = 0; k < ctx->nkeys; k++) {
     const FGKeyRef *ref = &ctx->keys[k];

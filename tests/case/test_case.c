@@ -10,6 +10,7 @@
 */
 #include <fg/case.h>
 #include "../../src/case/caseimpl.h" /* the key table size */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,9 +89,22 @@ static PetscErrorCode LoadBad(int line, const char *text, PetscInt nset, const c
 #define BAD(text, expect)             LoadBad(__LINE__, text, 0, NULL, expect)
 #define BADSET(text, n, sets, expect) LoadBad(__LINE__, text, n, sets, expect)
 
+/* Whether two instances (bodies, probes, actuators) are the same but for where they were given. */
+static PetscBool SameInstances(const void *a, const void *b, size_t bytes, size_t where, size_t wherelen)
+{
+  return (PetscBool)(!memcmp(a, b, where) && !memcmp((const char *)a + where + wherelen, (const char *)b + where + wherelen, bytes - where - wherelen));
+}
+
 /* Whether two cases are the same case (every key, the resolved text and the hash). */
 static PetscBool SameCase(const FGCase *a, const FGCase *b)
 {
+  if (a->nbodies != b->nbodies || a->nprobes != b->nprobes || a->nactuators != b->nactuators) return PETSC_FALSE;
+  for (PetscInt i = 0; i < a->nbodies; i++)
+    if (!SameInstances(&a->body[i], &b->body[i], sizeof(a->body[i]), offsetof(FGBodyCase, where), sizeof(a->body[i].where))) return PETSC_FALSE;
+  for (PetscInt i = 0; i < a->nprobes; i++)
+    if (!SameInstances(&a->probe[i], &b->probe[i], sizeof(a->probe[i]), offsetof(FGProbeCase, where), sizeof(a->probe[i].where))) return PETSC_FALSE;
+  for (PetscInt i = 0; i < a->nactuators; i++)
+    if (!SameInstances(&a->actuator[i], &b->actuator[i], sizeof(a->actuator[i]), offsetof(FGActuatorCase, where), sizeof(a->actuator[i].where))) return PETSC_FALSE;
   if (strcmp(a->name, b->name) || strcmp(a->description, b->description)) return PETSC_FALSE;
   if (memcmp(&a->grid, &b->grid, sizeof(a->grid)) || memcmp(&a->flow, &b->flow, sizeof(a->flow)) || memcmp(&a->time, &b->time, sizeof(a->time))) return PETSC_FALSE;
   if (memcmp(a->boundary, b->boundary, sizeof(a->boundary)) || memcmp(&a->poisson, &b->poisson, sizeof(a->poisson))) return PETSC_FALSE;
@@ -311,7 +325,8 @@ static PetscErrorCode TestErrors(void)
   PetscCall(BAD("grid:\n  cells: [4, 4]\n  lengths: [1, 1]\n  cels: 3\n", "t.yaml:4: grid.cels: unknown key (did you mean grid.cells?)"));
   PetscCall(BAD("grids:\n  cells: [4, 4]\n", "t.yaml:1: grids: unknown key (did you mean grid?)"));
   PetscCall(BAD(OK2 "dt: 0.1\n", "t.yaml:9: dt: unknown key (did you mean time.dt?)"));
-  PetscCall(BAD(OK2 "body:\n  shape: circle\n", "t.yaml:9: body: unknown key (top-level keys: name, description, grid, flow, time, initial, boundary, poisson, output)"));
+  PetscCall(BAD(OK2 "body:\n  shape: circle\n", "t.yaml:10: body.shape: expected a section (the keys of body shape), got a scalar 'circle'; body: holds named bodies"));
+  PetscCall(BAD(OK2 "bodies: {}\n", "t.yaml:9: bodies: unknown key (top-level keys: name, description, grid, flow, time, initial, boundary, poisson, body, probe, actuator, output)"));
   PetscCall(BAD(OK2 "grid.dim: 2\n", "t.yaml:9: grid.dim: unknown key (dotted keys are for --set"));
   PetscCall(BAD(OK2 "boundary:\n  x_lo:\n    kind: wall\n", "t.yaml:11: boundary.x_lo.kind: unknown key"));
   PetscCall(BAD(OK2 "? [a, b]\n: 1\n", "t.yaml:9: a key must be a name, got a list"));
@@ -403,6 +418,240 @@ static PetscErrorCode TestErrors(void)
   PetscCall(BAD(OK2 "initial:\n  type: file\n", "t.yaml:10: initial.type: file, but initial.file is missing (required for type file)"));
   PetscCall(BAD(OK2 "time:\n  cfl_max: 0\n", "t.yaml:9: time: duplicate key (first at line 6)"));
   PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: 5\n  cfl_max: 0\n", "t.yaml:9: time.cfl_max: 0 is out of range (must be > 0)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bodies, probes and actuators: named instances, variable-length lists, shape-dependent keys. */
+static const char bodies2d[] = "grid:\n"                                   /* 1 */
+                               "  cells: [64, 32]\n"
+                               "  lengths: [20, 10]\n"
+                               "flow: {re: 100, u_ref: 2, l_ref: 0.5}\n"
+                               "time: {dt: 0.01, steps: 1}\n"              /* 5 */
+                               "body:\n"
+                               "  cyl:\n"
+                               "    shape: circle\n"
+                               "    position: [10, 5]\n"
+                               "    radius: 0.5\n"                         /* 10 */
+                               "    velocity: [0.25, 0]\n"
+                               "    rotation_rate: 1.5\n"
+                               "    jet_angles: [90, 270]\n"
+                               "    jet_amplitude: [0.1, -0.1]\n"
+                               "  wing:\n"                                  /* 15 */
+                               "    shape: naca\n"
+                               "    naca: 0012\n"
+                               "    position: [5, 4]\n"
+                               "    angle: 4\n"
+                               "  spline:\n"                                /* 20 */
+                               "    shape: bspline\n"
+                               "    position: [3, 3]\n"
+                               "    control_points: [[0, 0], [1, 0.2], [1, 1],\n"
+                               "                     [0, 1], [-0.5, 0.5]]\n"
+                               "  foil:\n"                                  /* 25 */
+                               "    shape: cst\n"
+                               "    position: [14, 5]\n"
+                               "    chord: 2\n"
+                               "    cst_upper: [0.2, 0.25, 0.2]\n"
+                               "    cst_lower: [-0.1, -0.12, -0.1]\n"     /* 30 */
+                               "  star:\n"
+                               "    shape: fourier\n"
+                               "    position: [16, 8]\n"
+                               "    radius: 0.8\n"
+                               "    fourier_cos: [0, 0.1, 0, 0.05]\n"     /* 35 */
+                               "    fourier_sin: [0.02, 0, 0, 0]\n"
+                               "  egg: {shape: ellipse, position: [7, 7], semi_axes: [0.6, 0.3], eta: 1e-3, ref_area: 2}\n"
+                               "probe:\n"
+                               "  wake:\n"
+                               "    at: [12, 5]\n"                         /* 40 */
+                               "  dp:\n"
+                               "    at: [9.4, 5]\n"
+                               "    reference: [10.6, 5]\n"
+                               "actuator:\n"
+                               "  push:\n"                                  /* 45 */
+                               "    center: [11, 5.5]\n"
+                               "    radius: 0.3\n"
+                               "    force: [0, 0.1]\n";
+
+static const char bodies3d[] = "grid: {cells: [16, 16, 8], lengths: [4, 4, 2], periodic: [false, false, true]}\n"
+                               "flow: {re: 100, l_ref: 2}\n"
+                               "time: {dt: 0.01, steps: 1}\n"
+                               "body:\n"
+                               "  ball: {shape: sphere, position: [1, 1, 1], radius: 0.25, oscillation_amplitude: [0, 0.1, 0], oscillation_frequency: 0.5}\n"
+                               "  wing: {shape: naca, naca: \"2412\", position: [2, 2, 0], angle: -2.5, chord: 0.5}\n"
+                               "  egg: {shape: ellipsoid, position: [3, 3, 1], semi_axes: [0.3, 0.2, 0.1]}\n"
+                               "  rho: {shape: density, density_file: rho.h5, projection_beta: 16}\n"
+                               "probe: {p: {at: [1, 2, 1]}}\n";
+
+static PetscErrorCode TestBodies(void)
+{
+  FGCase           *c;
+  const FGBodyCase *b;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  PetscCall(LoadOK(__LINE__, "bodies.yaml", bodies2d, 0, NULL, c));
+  CHECK(c->nbodies == 6 && c->nprobes == 2 && c->nactuators == 1, "counts %d %d %d", (int)c->nbodies, (int)c->nprobes, (int)c->nactuators);
+  CHECK(!strcmp(c->body[0].name, "cyl") && !strcmp(c->body[1].name, "wing") && !strcmp(c->body[2].name, "spline") && !strcmp(c->body[3].name, "foil") && !strcmp(c->body[4].name, "star") && !strcmp(c->body[5].name, "egg"), "names in file order");
+  CHECK(!strcmp(c->body[0].where, "bodies.yaml:7: body.cyl") && !strcmp(c->body[5].where, "bodies.yaml:37: body.egg"), "where %s / %s", c->body[0].where, c->body[5].where);
+  b = &c->body[0];
+  CHECK(b->shape == FG_BODY_CIRCLE && b->position[0] == 10 && b->position[1] == 5 && b->position[2] == 0 && b->radius == 0.5 && b->angle == 0, "circle");
+  CHECK(b->velocity[0] == 0.25 && b->rotation_rate == 1.5 && b->oscillation_frequency == 0 && b->mask_width == 2, "circle motion");
+  CHECK(b->n_jets == 2 && b->jet_angles[0] == 90 && b->jet_angles[1] == 270 && b->jet_amplitude[1] == -0.1 && b->jet_width == 20 && b->jet_frequency == 0, "jets");
+  CHECK(CLOSE(b->eta, 1e-4 * 0.5 / 2) && b->ref_length == 0.5 && b->ref_speed == 2 && b->ref_area == 0.5, "computed defaults: eta %g, ref_area %g", (double)b->eta, (double)b->ref_area);
+  b = &c->body[1];
+  CHECK(b->shape == FG_BODY_NACA && !strcmp(b->naca, "0012") && b->angle == 4 && b->chord == 1 && b->position[0] == 5, "naca %s", b->naca);
+  b = &c->body[2];
+  CHECK(b->shape == FG_BODY_BSPLINE && b->n_points == 5, "bspline n_points %d", (int)b->n_points);
+  CHECK(b->control_points[0] == 0 && b->control_points[2] == 1 && b->control_points[3] == 0.2 && b->control_points[8] == -0.5 && b->control_points[9] == 0.5 && b->control_points[10] == 0, "control points");
+  b = &c->body[3];
+  CHECK(b->shape == FG_BODY_CST && b->n_cst == 3 && b->cst_upper[1] == 0.25 && b->cst_lower[2] == -0.1 && b->chord == 2, "cst");
+  b = &c->body[4];
+  CHECK(b->shape == FG_BODY_FOURIER && b->radius == 0.8 && b->n_fourier == 4 && b->fourier_cos[3] == 0.05 && b->fourier_sin[0] == 0.02, "fourier");
+  b = &c->body[5];
+  CHECK(b->shape == FG_BODY_ELLIPSE && b->n_semi_axes == 2 && b->semi_axes[0] == 0.6 && b->semi_axes[1] == 0.3 && b->eta == 1e-3 && b->ref_area == 2, "ellipse");
+  CHECK(b->n_jets == 0 && b->n_fourier == 0 && b->n_points == 0, "empty lists");
+  CHECK(!strcmp(c->probe[0].name, "wake") && c->probe[0].at[0] == 12 && !c->probe[0].has_reference, "probe wake");
+  CHECK(!strcmp(c->probe[1].name, "dp") && c->probe[1].has_reference && c->probe[1].reference[0] == 10.6 && !strcmp(c->probe[1].where, "bodies.yaml:41: probe.dp"), "probe dp");
+  CHECK(!strcmp(c->actuator[0].name, "push") && c->actuator[0].center[1] == 5.5 && c->actuator[0].radius == 0.3 && c->actuator[0].force[1] == 0.1 && c->actuator[0].frequency == 0, "actuator");
+  /* the resolved case: the keys of each shape only, lists in flow style, no reference without one */
+  CHECK(strstr(c->resolved, "poisson:\n") < strstr(c->resolved, "\nbody:\n  cyl:\n    shape: circle\n    position: [10, 5]\n    angle: 0\n    radius: 0.5\n    mask_width: 2\n"), "resolved cyl:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "    naca: \"0012\"\n    chord: 1\n") != NULL, "resolved naca");
+  CHECK(strstr(c->resolved, "    control_points: [[0, 0], [1, 0.2], [1, 1], [0, 1], [-0.5, 0.5]]\n") != NULL, "resolved control points");
+  CHECK(strstr(c->resolved, "    fourier_cos: [0, 0.1, 0, 0.05]\n    fourier_sin: [0.02, 0, 0, 0]\n") != NULL, "resolved fourier");
+  CHECK(strstr(c->resolved, "    jet_angles: [90, 270]\n    jet_amplitude: [0.1, -0.1]\n") && strstr(c->resolved, "    jet_angles: []\n"), "resolved jets");
+  CHECK(strstr(c->resolved, "probe:\n  wake:\n    at: [12, 5]\n  dp:\n    at: [9.4, 5]\n    reference: [10.6, 5]\nactuator:\n  push:\n"), "resolved probes");
+  CHECK(!strstr(c->resolved, "density") && !strstr(c->resolved, "cyl:\n    shape: circle\n    position: [10, 5]\n    angle: 0\n    radius: 0.5\n    semi"), "resolved keys that do not apply");
+  PetscCall(RoundTrip(__LINE__, "bodies.yaml", c));
+  {
+    /* --set of a body's keys */
+    const char *sets[] = {"body.cyl.radius=0.75", "body.spline.control_points=[[0,0],[2,0],[2,2],[0,2]]", "body.star.fourier_cos=[0.1]", "body.star.fourier_sin=[0.2]", "probe.wake.at=[1, 2]"};
+    FGCase     *d;
+    PetscCall(PetscNew(&d));
+    PetscCall(LoadOK(__LINE__, "bodies.yaml", bodies2d, 5, sets, d));
+    CHECK(d->body[0].radius == 0.75 && d->body[2].n_points == 4 && d->body[2].control_points[2] == 2 && d->body[2].control_points[8] == 0 && d->body[2].control_points[9] == 0, "--set lists");
+    CHECK(d->body[4].n_fourier == 1 && d->body[4].fourier_cos[0] == 0.1 && d->body[4].fourier_cos[1] == 0 && d->probe[0].at[1] == 2, "--set fourier");
+    CHECK(d->hash != c->hash, "another hash");
+    PetscCall(RoundTrip(__LINE__, "bodies.yaml", d));
+    PetscCall(PetscFree(d));
+  }
+
+  /* 3D: sphere, an extruded naca, an ellipsoid, a density body */
+  PetscCall(LoadOK(__LINE__, "b3.yaml", bodies3d, 0, NULL, c));
+  CHECK(c->nbodies == 4 && c->nprobes == 1 && c->nactuators == 0, "3D counts");
+  CHECK(c->body[0].shape == FG_BODY_SPHERE && c->body[0].position[2] == 1 && c->body[0].oscillation_amplitude[1] == 0.1 && c->body[0].ref_area == 4, "sphere: ref_area %g", (double)c->body[0].ref_area);
+  CHECK(c->body[1].shape == FG_BODY_NACA && !strcmp(c->body[1].naca, "2412") && c->body[1].chord == 0.5 && c->body[1].angle == -2.5, "naca 3D");
+  CHECK(c->body[2].n_semi_axes == 3 && c->body[2].semi_axes[2] == 0.1, "ellipsoid");
+  CHECK(c->body[3].shape == FG_BODY_DENSITY && !strcmp(c->body[3].density_file, "rho.h5") && !strcmp(c->body[3].density_dataset, "rho") && c->body[3].projection_beta == 16 && c->body[3].filter_radius == 1.5 && c->body[3].projection_threshold == 0.5, "density");
+  CHECK(strstr(c->resolved, "  rho:\n    shape: density\n    density_file: \"rho.h5\"\n    density_dataset: \"rho\"\n") != NULL, "resolved density:\n%s", c->resolved);
+  PetscCall(RoundTrip(__LINE__, "b3.yaml", c));
+
+  /* no bodies; an empty body section */
+  PetscCall(LoadOK(__LINE__, "t.yaml", OK2 "body: {}\nprobe: {}\n", 0, NULL, c));
+  CHECK(c->nbodies == 0 && c->nprobes == 0 && !strstr(c->resolved, "body") && !strstr(c->resolved, "probe"), "empty sections");
+
+  /* the most of everything: 8 bodies of 64 control points, 16 probes, 8 actuators, fit and round-trip */
+  {
+    char *text;
+    PetscCall(PetscMalloc1(65536, &text));
+    snprintf(text, 65536, "%s", OK2 "body:\n");
+    for (int i = 0; i < FG_CASE_MAX_BODIES; i++) {
+      size_t used = strlen(text);
+      snprintf(text + used, 65536 - used, "  spline_with_a_long_name_%d:\n    shape: bspline\n    position: [0.5, 0.5]\n    control_points: [", i);
+      for (int p = 0; p < FG_CASE_MAX_POINTS; p++) {
+        used = strlen(text);
+        snprintf(text + used, 65536 - used, "%s[%.17g, %.17g]", p ? ", " : "", 0.1 * cos(2 * PETSC_PI * p / FG_CASE_MAX_POINTS) - 1.0 / 3, 0.1 * sin(2 * PETSC_PI * p / FG_CASE_MAX_POINTS) + 1.0 / 7);
+      }
+      used = strlen(text);
+      snprintf(text + used, 65536 - used, "]\n    jet_angles: [1, 2, 3, 4, 5, 6, 7, 8]\n    jet_amplitude: [1, 2, 3, 4, 5, 6, 7, 8]\n");
+    }
+    PetscCall(PetscStrlcat(text, "probe:\n", 65536));
+    for (int i = 0; i < FG_CASE_MAX_PROBES; i++) {
+      size_t used = strlen(text);
+      snprintf(text + used, 65536 - used, "  p%d: {at: [0.1, 0.2], reference: [0.3, 0.4]}\n", i);
+    }
+    PetscCall(PetscStrlcat(text, "actuator:\n", 65536));
+    for (int i = 0; i < FG_CASE_MAX_ACTUATORS; i++) {
+      size_t used = strlen(text);
+      snprintf(text + used, 65536 - used, "  a%d: {center: [0.1, 0.2], radius: 0.1, force: [1, 0], frequency: 2}\n", i);
+    }
+    PetscCall(LoadOK(__LINE__, "max.yaml", text, 0, NULL, c));
+    CHECK(c->nbodies == FG_CASE_MAX_BODIES && c->nprobes == FG_CASE_MAX_PROBES && c->nactuators == FG_CASE_MAX_ACTUATORS && c->body[7].n_points == FG_CASE_MAX_POINTS, "max counts");
+    PetscCall(RoundTrip(__LINE__, "max.yaml", c));
+    PetscCall(PetscFree(text));
+  }
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define B2 OK2 "body:\n" /* the bodies start at line 10 */
+static PetscErrorCode TestBodyErrors(void)
+{
+  PetscFunctionBeginUser;
+  /* names and structure */
+  PetscCall(BAD(B2 "  2nd: {shape: circle}\n", "t.yaml:10: body: '2nd' is not a valid body name: a name is an identifier"));
+  PetscCall(BAD(B2 "  a-b: {shape: circle}\n", "t.yaml:10: body: 'a-b' is not a valid body name"));
+  PetscCall(BAD(B2 "  abcdefghijabcdefghijabcdefghijab: {shape: circle}\n", "t.yaml:10: body: the body name 'abcdefghijabcdefghijabcdefghijab' is too long (32 characters; at most 31)"));
+  PetscCall(BAD(B2 "  cyl: circle\n", "t.yaml:10: body.cyl: expected a section (the keys of body cyl), got a scalar 'circle'"));
+  PetscCall(BAD(B2 "  cyl:\n", "t.yaml:10: body.cyl: expected a section (the keys of body cyl), got no value"));
+  PetscCall(BAD(OK2 "body: [cyl]\n", "t.yaml:9: body: expected a section (a mapping of keys), got a list"));
+  PetscCall(BAD(OK2 "probe:\n  p: {at: [1, 1]}\n  p: {at: [2, 2]}\n", "t.yaml:11: probe.p: duplicate key (first at line 10)"));
+  {
+    char text[4096];
+    snprintf(text, sizeof(text), OK2 "actuator:\n");
+    for (int i = 0; i <= FG_CASE_MAX_ACTUATORS; i++) {
+      size_t used = strlen(text);
+      snprintf(text + used, sizeof(text) - used, "  a%d: {center: [0, 0], radius: 1, force: [1, 0]}\n", i);
+    }
+    PetscCall(BAD(text, "t.yaml:18: actuator.a8: too many actuators (at most 8)"));
+  }
+  /* keys */
+  PetscCall(BAD(B2 "  cyl:\n    shape: circle\n    position: [1, 1]\n    radus: 1\n", "t.yaml:13: body.cyl.radus: unknown key (did you mean body.cyl.radius?)"));
+  PetscCall(BAD(B2 "  cyl:\n    position: [1, 1]\n", "t.yaml:10: body.cyl.shape: missing required key (section body.cyl has no shape)"));
+  PetscCall(BAD(B2 "  cyl:\n    shape: circle\n    position: [1, 1]\n", "t.yaml:10: body.cyl.radius: missing required key (section body.cyl has no radius; required for circle bodies)"));
+  PetscCall(BAD(B2 "  cyl:\n    shape: circle\n    radius: 1\n", "t.yaml:10: body.cyl.position: missing required key (section body.cyl has no position; required for circle bodies)"));
+  PetscCall(BAD(B2 "  w: {shape: naca, naca: \"0012\", position: [1, 1], radius: 1}\n", "t.yaml:10: body.w.radius: radius applies to circle, sphere and fourier bodies; body.w is a naca body"));
+  PetscCall(BAD(B2 "  d: {shape: density, density_file: a.h5, position: [1, 1]}\n", "t.yaml:10: body.d.position: position does not apply to density bodies"));
+  PetscCall(BAD(B2 "  d: {shape: density, density_file: a.h5, jet_angles: [1]}\n", "t.yaml:10: body.d.jet_angles: jet_angles does not apply to density bodies"));
+  PetscCall(BAD(B2 "  s: {shape: sphere, position: [1, 1], radius: 1}\n", "t.yaml:10: body.s.shape: sphere is a 3D shape, and this case is 2D (use circle)"));
+  PetscCall(BAD(B2 "  s: {shape: ellipsoid, position: [1, 1], semi_axes: [1, 1, 1]}\n", "t.yaml:10: body.s.shape: ellipsoid is a 3D shape, and this case is 2D (use ellipse)"));
+  PetscCall(BAD(B2 "  c: {shape: circle, position: [1, 1, 1], radius: 1}\n", "t.yaml:10: body.c.position: 3 entries, but grid.cells has 2"));
+  PetscCall(BAD(B2 "  c: {shape: circle, position: [1, 1], radius: 0}\n", "t.yaml:10: body.c.radius: 0 is out of range (must be > 0)"));
+  /* naca codes */
+  PetscCall(BAD(B2 "  w:\n    shape: naca\n    naca: \"0000\"\n    position: [1, 1]\n", "t.yaml:12: body.w.naca: \"0000\": the thickness TT = 00 % of the chord must be in 01..40"));
+  PetscCall(BAD(B2 "  w:\n    shape: naca\n    naca: 0050\n    position: [1, 1]\n", "t.yaml:12: body.w.naca: \"0050\": the thickness TT = 50 % of the chord must be in 01..40"));
+  PetscCall(BAD(B2 "  w:\n    shape: naca\n    naca: 12\n    position: [1, 1]\n", "t.yaml:12: body.w.naca: \"12\" is not a NACA 4-digit code: expected 4 digits MPTT"));
+  PetscCall(BAD(B2 "  w:\n    shape: naca\n    naca: 00a2\n    position: [1, 1]\n", "t.yaml:12: body.w.naca: \"00a2\" is not a NACA 4-digit code"));
+  PetscCall(BAD(B2 "  w:\n    shape: naca\n    naca: \"2012\"\n    position: [1, 1]\n", "t.yaml:12: body.w.naca: \"2012\": a cambered airfoil (M = 2) needs the position of its maximum camber, P, in 1..9"));
+  PetscCall(BAD(B2 "  w:\n    shape: naca\n    position: [1, 1]\n", "t.yaml:10: body.w.naca: missing required key (section body.w has no naca; required for naca bodies)"));
+  /* variable-length lists */
+  PetscCall(BAD(B2 "  b:\n    shape: bspline\n    position: [1, 1]\n    control_points: [[0, 0], [1, 0],\n      [1, 1, 2], [0, 1]]\n", "t.yaml:14: body.b.control_points[2]: 3 numbers, but a point has 2 coordinates [x, y]"));
+  PetscCall(BAD(B2 "  b:\n    shape: bspline\n    position: [1, 1]\n    control_points: [[0, 0], [1, 0], 1, [0, 1]]\n", "t.yaml:13: body.b.control_points[2]: expected a point [x, y], got a scalar"));
+  PetscCall(BAD(B2 "  b:\n    shape: bspline\n    position: [1, 1]\n    control_points: [[0, 0], [1, 0], [0, 1]]\n", "t.yaml:13: body.b.control_points: 3 points; at least 4"));
+  PetscCall(BAD(B2 "  b:\n    shape: bspline\n    position: [1, 1]\n    control_points: [[0, 0], [1, x], [1, 1], [0, 1]]\n", "t.yaml:13: body.b.control_points[1][1]: expected a real number, got 'x'"));
+  PetscCall(BAD(B2 "  b:\n    shape: bspline\n    position: [1, 1]\n    control_points: 4\n", "t.yaml:13: body.b.control_points: expected a list of points [x, y]"));
+  PetscCall(BAD(B2 "  f:\n    shape: fourier\n    position: [1, 1]\n    radius: 1\n    fourier_cos: [1, 2, 3]\n    fourier_sin: [1, 2]\n", "t.yaml:15: body.f.fourier_sin: 2 entries, but body.f.fourier_cos has 3 (from t.yaml:14: body.f.fourier_cos); they must have as many"));
+  PetscCall(BAD(B2 "  f:\n    shape: fourier\n    position: [1, 1]\n    radius: 1\n    fourier_sin: [1]\n", "t.yaml:14: body.f.fourier_sin: 1 entry, but body.f.fourier_cos is not given (it must have as many)"));
+  PetscCall(BAD(B2 "  f: {shape: fourier, position: [1, 1], radius: 1, fourier_cos: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}\n", "t.yaml:10: body.f.fourier_cos: 25 entries; at most 24"));
+  PetscCall(BAD(B2 "  f: {shape: cst, position: [1, 1], cst_upper: [1, 2], cst_lower: [1]}\n", "t.yaml:10: body.f.cst_lower: 1 entry, but body.f.cst_upper has 2"));
+  PetscCall(BAD(B2 "  f: {shape: cst, position: [1, 1], cst_upper: [], cst_lower: []}\n", "t.yaml:10: body.f.cst_upper: empty list; at least 1 entry"));
+  PetscCall(BAD(B2 "  c: {shape: circle, position: [1, 1], radius: 1, jet_angles: [0, 90, 180]}\n", "t.yaml:10: body.c.jet_angles: 3 entries, but body.c.jet_amplitude is not given"));
+  PetscCall(BAD(B2 "  c: {shape: circle, position: [1, 1], radius: 1, jet_angles: [0, 1, 2, 3, 4, 5, 6, 7, 8], jet_amplitude: [0]}\n", "t.yaml:10: body.c.jet_angles: 9 entries; at most 8"));
+  PetscCall(BAD(B2 "  e: {shape: ellipse, position: [1, 1], semi_axes: [1, 2, 3]}\n", "t.yaml:10: body.e.semi_axes: 3 entries, but an ellipse has 2 semi-axes [a, b]"));
+  PetscCall(BAD(B2 "  e: {shape: ellipse, position: [1, 1], semi_axes: [1, -2]}\n", "t.yaml:10: body.e.semi_axes[1]: -2 is out of range (must be > 0)"));
+  /* probes and actuators */
+  PetscCall(BAD(OK2 "probe:\n  p:\n    reference: [1, 1]\n", "t.yaml:10: probe.p.at: missing required key (section probe.p has no at)"));
+  PetscCall(BAD(OK2 "probe:\n  p: {at: [1, 1], reference: [1]}\n", "t.yaml:10: probe.p.reference: 1 entry, but grid.cells has 2"));
+  PetscCall(BAD(OK2 "actuator:\n  a: {center: [1, 1], radius: 1, force: [1, 0], frequency: -1}\n", "t.yaml:10: actuator.a.frequency: -1 is out of range (must be >= 0)"));
+  PetscCall(BAD(OK2 "actuator:\n  a: {center: [1, 1], force: [1, 0]}\n", "t.yaml:10: actuator.a.radius: missing required key (section actuator.a has no radius)"));
+  /* --set */
+  PetscCall(BADSET(B2 "  c: {shape: circle, position: [1, 1], radius: 1}\n", 1, (const char *const[]){"body.d.radius=2"}, "--set body.d.radius=2: the case has no body d (its bodies: c)"));
+  PetscCall(BADSET(OK2 "body: {}\n", 1, (const char *const[]){"body.d.radius=2"}, "--set body.d.radius=2: the case has no bodies (its body section, line 9, is empty"));
+  PetscCall(BADSET(OK2, 1, (const char *const[]){"probe.p.at=[1,1]"}, "--set probe.p.at=[1,1]: the case has no probe section (--set changes the probes of the case file; it does not add any)"));
+  PetscCall(BADSET(B2 "  c: {shape: circle, position: [1, 1], radius: 1}\n", 1, (const char *const[]){"body.c.radus=2"}, "--set body.c.radus=2: unknown key (did you mean body.c.radius?)"));
+  PetscCall(BADSET(B2 "  c: {shape: circle, position: [1, 1], radius: 1}\n", 1, (const char *const[]){"body.c=2"}, "--set body.c=2: body.c is a section, not a key"));
+  PetscCall(BADSET(B2 "  c: {shape: circle, position: [1, 1], radius: 1}\n", 1, (const char *const[]){"body.c.shape=naca"}, "t.yaml:10: body.c.radius: radius applies to circle, sphere and fourier bodies; body.c is a naca body"));
+  PetscCall(BADSET(B2 "  c: {shape: circle, position: [1, 1], radius: 1}\n", 1, (const char *const[]){"body.c.shape=sphere"}, "--set body.c.shape=sphere: sphere is a 3D shape, and this case is 2D (use circle)"));
+  PetscCall(BADSET(B2 "  c: {shape: circle, position: [1, 1], radius: 1}\n", 1, (const char *const[]){"body.c.radius=-1"}, "--set body.c.radius=-1: -1 is out of range (must be > 0)"));
+  PetscCall(BADSET(B2 "  c: {shape: bspline, position: [1, 1], control_points: [[0,0],[1,0],[1,1],[0,1]]}\n", 1, (const char *const[]){"body.c.control_points=[[0,0],[1,0],[1,1],[0]]"}, "--set body.c.control_points=[[0,0],[1,0],[1,1],[0]]: body.c.control_points[3]: 1 number, but a point has 2 coordinates"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -552,7 +801,7 @@ static PetscErrorCode TestFiles(void)
 static PetscErrorCode TestPrintKeys(void)
 {
   FILE  *fp;
-  char   text[32768];
+  static char text[131072];
   size_t n;
   int    rows = 0;
 
@@ -570,6 +819,10 @@ static PetscErrorCode TestPrintKeys(void)
   CHECK(strstr(text, "| `grid.cells` | int list | **required** | [2, 1048576] | Cells per direction |\n") != NULL, "grid.cells row:\n%s", text);
   CHECK(strstr(text, "| `poisson.rtol` | real | `1e-10` | (0, 1) |") != NULL, "rtol row");
   CHECK(strstr(text, "| `boundary.<face>.type` | enum | `periodic` on a periodic axis, else `wall` | `periodic`, `wall`, `lid`, `slip`, `inflow`, `outflow` |") != NULL, "face row");
+  CHECK(strstr(text, "| `body.<body>.control_points` | list of [x, y], 4-64 points | **required** where it applies |") != NULL, "control_points row");
+  CHECK(strstr(text, "| `body.<body>.eta` | real | `1e-4*l_ref/u_ref` | > 0 |") != NULL, "eta row");
+  CHECK(strstr(text, "| `body.<body>.fourier_cos` | real list, 0-24 entries | `[]` |") != NULL, "fourier_cos row");
+  CHECK(strstr(text, "| `probe.<probe>.reference` | real list | none |") != NULL, "reference row");
   CHECK(rows == (int)FGCaseKeyDefCount_Internal(), "%d rows for %d keys in the table", rows, (int)FGCaseKeyDefCount_Internal());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -585,6 +838,8 @@ int main(int argc, char **argv)
   PetscCall(TestSet());
   PetscCall(TestErrors());
   PetscCall(TestSetErrors());
+  PetscCall(TestBodies());
+  PetscCall(TestBodyErrors());
   PetscCall(TestFiles());
   PetscCall(TestPrintKeys());
   mine[0] = nfail, mine[1] = nchecks;

@@ -146,3 +146,46 @@ fg_case_expect(NAME bad_options_file NP 1 CODE 2 REGEX [=[-options_file no/such/
                ARGS run ${FG_CASE_GOOD} -options_file no/such/options)
 fg_case_expect(NAME bad_case_after_petsc_option NP 1 CODE 2 REGEX [=[no case file given .*the case file comes before the PETSc options]=]
                ARGS info -log_view ${FG_CASE_GOOD})
+
+# Bodies, probes and actuators: instances the case file names (body.<body>.*), variable-length lists.
+set(FG_CASE_BODIES ${FG_CASE_TESTS}/bodies.yaml)
+fg_case_bad(body_bad_name           "1;2" [=[body_bad_name\.yaml:6: body: '2nd' is not a valid body name: a name is an identifier]=])
+fg_case_bad(body_long_name          1     [=[body_long_name\.yaml:6: body: the body name 'a_name_that_is_far_too_long_for_it' is too long \(34 characters; at most 31\)]=])
+fg_case_bad(body_not_mapping        1     [=[body_not_mapping\.yaml:6: body\.cyl: expected a section \(the keys of body cyl\), got a scalar 'circle']=])
+fg_case_bad(probe_too_many          "1;2" [=[probe_too_many\.yaml:22: probe\.p17: too many probes \(at most 16\)]=])
+fg_case_bad(body_missing_shape      1     [=[body_missing_shape\.yaml:6: body\.cyl\.shape: missing required key \(section body\.cyl has no shape\)]=])
+fg_case_bad(body_missing_radius     "1;2" [=[body_missing_radius\.yaml:6: body\.cyl\.radius: missing required key \(section body\.cyl has no radius; required for circle bodies\)]=])
+fg_case_bad(body_unknown_key        1     [=[body_unknown_key\.yaml:9: body\.cyl\.radus: unknown key \(did you mean body\.cyl\.radius\?\)]=])
+fg_case_bad(body_radius_on_naca     1     [=[body_radius_on_naca\.yaml:10: body\.wing\.radius: radius applies to circle, sphere and fourier bodies; body\.wing is a naca body]=])
+fg_case_bad(body_sphere_2d          "1;2" [=[body_sphere_2d\.yaml:7: body\.ball\.shape: sphere is a 3D shape, and this case is 2D]=])
+fg_case_bad(density_position        1     [=[density_position\.yaml:9: body\.rho\.position: position does not apply to density bodies]=])
+fg_case_bad(naca_too_thick          1     [=[naca_too_thick\.yaml:8: body\.wing\.naca: "0050": the thickness TT = 50 % of the chord must be in 01\.\.40]=])
+fg_case_bad(naca_zero               1     [=[naca_zero\.yaml:8: body\.wing\.naca: "0000": the thickness TT = 00 % of the chord must be in 01\.\.40]=])
+fg_case_bad(naca_not_digits         1     [=[naca_not_digits\.yaml:8: body\.wing\.naca: "00a2" is not a NACA 4-digit code: expected 4 digits MPTT]=])
+fg_case_bad(naca_two_digits         1     [=[naca_two_digits\.yaml:8: body\.wing\.naca: "12" is not a NACA 4-digit code]=])
+fg_case_bad(naca_no_camber_position 1     [=[naca_no_camber_position\.yaml:8: body\.wing\.naca: "4012": a cambered airfoil \(M = 4\) needs the position of its maximum camber, P, in 1\.\.9]=])
+fg_case_bad(bspline_point_size      "1;2" [=[bspline_point_size\.yaml:12: body\.spline\.control_points\[2\]: 3 numbers, but a point has 2 coordinates \[x, y\]]=])
+fg_case_bad(bspline_few_points      1     [=[bspline_few_points\.yaml:9: body\.spline\.control_points: 3 points; at least 4]=])
+fg_case_bad(fourier_lengths         1     [=[fourier_lengths\.yaml:11: body\.star\.fourier_sin: 2 entries, but body\.star\.fourier_cos has 3 \(from .*fourier_lengths\.yaml:10: body\.star\.fourier_cos\)]=])
+fg_case_bad(fourier_too_many        1     [=[fourier_too_many\.yaml:10: body\.star\.fourier_cos: 25 entries; at most 24]=])
+fg_case_bad(cst_lengths             1     [=[cst_lengths\.yaml:10: body\.foil\.cst_lower: 1 entry, but body\.foil\.cst_upper has 2]=])
+fg_case_bad(jet_lengths             1     [=[jet_lengths\.yaml:11: body\.cyl\.jet_amplitude: 1 entry, but body\.cyl\.jet_angles has 2]=])
+fg_case_bad(ellipse_semi_axes       1     [=[ellipse_semi_axes\.yaml:9: body\.egg\.semi_axes: 3 entries, but an ellipse has 2 semi-axes \[a, b\]]=])
+fg_case_bad(probe_missing_at        1     [=[probe_missing_at\.yaml:6: probe\.wake\.at: missing required key \(section probe\.wake has no at\)]=])
+fg_case_expect(NAME set_missing_body NP 1 2 CODE 2 REGEX [=[--set body\.ball\.radius=1: the case has no body ball \(its bodies: cyl, wing, spline, foil, star, egg\)]=]
+               ARGS info ${FG_CASE_BODIES} --set body.ball.radius=1)
+fg_case_expect(NAME set_no_body_section NP 1 CODE 2 REGEX [=[--set body\.cyl\.radius=1: the case has no body section]=]
+               ARGS info ${FG_CASE_GOOD} --set body.cyl.radius=1)
+fg_case_expect(NAME set_body_not_applies NP 1 CODE 2 REGEX [=[--set body\.wing\.radius=1: radius applies to circle, sphere and fourier bodies; body\.wing is a naca body]=]
+               ARGS info ${FG_CASE_BODIES} --set body.wing.radius=1)
+fg_case_expect(NAME set_body_points NP 1 CODE 2 REGEX [=[--set body\.spline\.control_points=\[\[0,0\],\[1\]\]: 2 points; at least 4]=]
+               ARGS info ${FG_CASE_BODIES} --set body.spline.control_points=[[0,0],[1]])
+fg_case_expect(NAME set_body_point_size NP 1 CODE 2 REGEX [=[--set body\.spline\.control_points=\[\[0,0\],\[1\],\[1,1\],\[0,1\]\]: body\.spline\.control_points\[1\]: 1 number, but a point has 2 coordinates]=]
+               ARGS info ${FG_CASE_BODIES} --set body.spline.control_points=[[0,0],[1],[1,1],[0,1]])
+# the controls: cases with bodies pass, a --set changes a body, the lists print in flow style
+fg_case_expect(NAME info_bodies NP 1 2 CODE 0 REGEX [=[^    radius: 0\.75$]=]
+               ARGS info ${FG_CASE_BODIES} --set body.cyl.radius=0.75 --set output.dir=case_info_bodies.out)
+fg_case_expect(NAME info_bodies_points NP 1 CODE 0 REGEX [=[^    control_points: \[\[0, 0\], \[1, 0\.2\], \[1, 1\], \[0, 1\]\]$]=]
+               ARGS info ${FG_CASE_BODIES} --set output.dir=case_info_bodies.out)
+fg_case_expect(NAME info_bodies3d NP 1 2 CODE 0 REGEX [=[^    naca: "2412"$]=]
+               ARGS info ${FG_CASE_TESTS}/bodies3d.yaml --set output.dir=case_info_bodies3d.out)
