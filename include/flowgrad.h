@@ -9,5 +9,6 @@
 #include <fg/io.h>
 #include <fg/checkpoint.h>
 #include <fg/shape.h>
+#include <fg/density.h>
 
 #endif

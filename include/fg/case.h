@@ -88,7 +88,8 @@ typedef struct {
   PetscReal   projection_beta;      /* density: sharpness of the tanh projection */
   PetscReal   projection_threshold; /* density: threshold of the tanh projection */
 
-  PetscReal mask_width; /* width of the smoothed Heaviside band (chi from 0 to 1), in cells */
+  PetscReal mask_width;  /* width of the smoothed Heaviside band (chi from 0 to 1), in cells */
+  PetscReal mask_offset; /* the band's centre at phi = -mask_offset * eps (eps = half the width): 0 on the surface, 1 inside */
   PetscReal eta;        /* penalization time scale (chi/eta)(u - u_s) */
 
   /* rigid motion: position(t) = position + velocity t + oscillation_amplitude sin(2 pi oscillation_frequency t),

@@ -58,6 +58,7 @@ PETSC_EXTERN PetscErrorCode FGShapeLevelSet(FGShape, const PetscReal[], PetscRea
 PETSC_EXTERN PetscErrorCode FGShapeMask(FGShape, PetscReal, const PetscReal[], PetscReal *, PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGHeaviside(PetscReal, PetscReal, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGShapeCurvePoint(FGShape, PetscReal, PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGShapeBoundingBox(FGShape, PetscReal[], PetscReal[]);
 
 PETSC_EXTERN PetscErrorCode FGShapeMaskGrid(FGShape, const FGSampleGrid *, PetscReal, PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGShapeArea(FGShape, const FGSampleGrid *, PetscReal, PetscReal *, PetscReal[]);

@@ -4,6 +4,7 @@
 
 #include <fg/ops.h>
 #include <fg/poisson.h>
+#include <fg/body.h>
 
 typedef struct _p_FGSolver *FGSolver;
 
@@ -26,6 +27,8 @@ struct _p_FGSolver {
   Vec H[3], Hold[3];  /* RK3 right-hand sides of the current and the previous stage */
   Vec div, phi, phil; /* projection: divergence, correction potential (global, ghosted) */
 
+  FGBodies bodies; /* penalized bodies (none: count 0) */
+
   PetscReal t, dt;
   PetscInt  step;
 
@@ -40,6 +43,9 @@ PETSC_EXTERN PetscErrorCode FGSolverFillGhosts(FGSolver, Vec[], PetscReal);
 PETSC_EXTERN PetscErrorCode FGSolverMonitorCompute(FGSolver);
 PETSC_EXTERN PetscErrorCode FGStepForward_RK3(FGSolver);
 PETSC_EXTERN PetscReal      FGViscousTimeStepLimit(const FGCase *);
+PETSC_EXTERN PetscErrorCode FGActuatorsAddForce(FGSolver, PetscReal, Vec[], void *);
+PETSC_EXTERN PetscErrorCode FGProbesEvaluate(FGSolver, PetscReal[]);
+PETSC_EXTERN PetscInt       FGProbesCount(const FGCase *);
 
 /* Exact solutions (src/solver/initial.c): component a at X = x - x0, amplitude A, lengths L,
    times the decay factor. */

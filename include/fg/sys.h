@@ -33,6 +33,8 @@ PETSC_EXTERN int            FGExitCode(PetscErrorCode);
 PETSC_EXTERN PetscErrorCode FGErrorReport(PetscErrorCode, int *);
 PETSC_EXTERN const char    *FGExitCodeName(int);
 PETSC_EXTERN PetscErrorCode FGMakeDirectory(const char *);
+PETSC_EXTERN PetscErrorCode FGErrorCapturePush(char *, size_t);
+PETSC_EXTERN PetscErrorCode FGErrorCapturePop(void);
 
 /* Stop requests (src/sys/signal.c): SIGUSR1 and SIGTERM set a flag (async-signal safe); the time
    loop reduces it once per step with FGSignalAgree (MPI_Allreduce MAX), so all ranks stop at the

@@ -66,6 +66,20 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
   PetscCall(PetscPrintf(comm, "\n"));
 
   PetscCall(PetscPrintf(comm, "time step: dt = %g, viscous stability limit %.4g%s\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(c), c->time.dt > FGViscousTimeStepLimit(c) ? "  ** EXCEEDED: the run will blow up **" : ""));
+  if (c->nbodies) { /* set the bodies up: the same checks as a run (shapes, inside the domain, density files) */
+    FGBoundary bnd;
+    FGBodies   B;
+    PetscCall(FGBoundaryFromCase(c, &bnd));
+    PetscCall(FGBodiesCreate(g, &bnd, c, &B));
+    PetscCall(PetscPrintf(comm, "\n# bodies (Brinkman penalization)\n"));
+    for (PetscInt b = 0; b < c->nbodies; b++) {
+      const FGBodyCase *bc = &c->body[b];
+      FGBodyForces      f;
+      PetscCall(FGBodiesGetForces(B, b, &f));
+      PetscCall(PetscPrintf(comm, "%s: %s, mask band %g cells at offset %g, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], (double)bc->mask_width, (double)bc->mask_offset, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
+    }
+    PetscCall(FGBodiesDestroy(&B));
+  }
   PetscCall(FGInfoMemory_Private(g, c, mine));
   mine[2] = mine[0] + mine[1];
   PetscCall(MPIU_Allreduce(mine, maxr, 3, MPI_DOUBLE, MPI_MAX, comm));

@@ -41,13 +41,20 @@ typedef struct {
   PetscInt       raise_step, raise_rank; /* test hook */
   int            raise_signo;
   char           last[FG_CHECKPOINT_PATH_LEN]; /* the newest checkpoint written or resumed from */
+  Vec            chi;     /* bodies: the mask at cell centres, for output */
+  PetscInt       nbodies, nprobe; /* bodies; probe values per row */
+  PetscReal     *probe;   /* the probe values of the current row */
+  /* lift signal of each body (rank 0, since this process started), for the Strouhal number */
+  PetscInt       nsig, capsig;
+  PetscReal     *sigt, *sigcl; /* times; lift coefficients [body][sample] */
+  PetscReal      st[FG_CASE_MAX_BODIES];
 } FGRunContext;
 
 static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
 {
   const FGCase *c = s->c;
   char          path[PETSC_MAX_PATH_LEN];
-  FGIOField     f[7];
+  FGIOField     f[8];
   PetscInt      nf = 0;
   FGIOMeta      meta;
   const FGBox  *bx = &s->grid->box;
@@ -72,6 +79,10 @@ static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
   for (PetscInt a = 0; a < s->grid->dim; a++) f[nf++] = (FGIOField){(const char *[]){"u", "v", "w"}[a], (FGLocation)(FG_LOC_FACE_X + a), s->u[a]};
   f[nf++] = (FGIOField){"p", FG_LOC_CELL, s->p};
   for (PetscInt a = 0; a < s->grid->dim; a++) f[nf++] = (FGIOField){(const char *[]){"velocity_x", "velocity_y", "velocity_z"}[a], FG_LOC_CELL, ctx->uc[a]};
+  if (ctx->chi) {
+    PetscCall(FGBodiesCellMask(s->bodies, s->t, ctx->chi));
+    f[nf++] = (FGIOField){"chi", FG_LOC_CELL, ctx->chi};
+  }
   meta.time      = s->t;
   meta.step      = s->step;
   meta.case_hash = c->hash;
@@ -111,8 +122,44 @@ static PetscErrorCode FGRunCheckHealth_Private(FGSolver s, FGRunContext *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The monitor line, a history.csv row (when log), then the health check (blow-up: exit 3). */
-static PetscErrorCode FGRunMonitor_Private(FGSolver s, FGRunContext *ctx, PetscBool log)
+/* The lift signal of each body (rank 0), and its Strouhal number St = f ref_length / ref_speed,
+   f from the upward crossings of the mean over the second half of the signal (0: not yet). */
+static PetscErrorCode FGRunStrouhal_Private(FGSolver s, FGRunContext *ctx, PetscBool update)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
+  if (rank != 0 || !ctx->nbodies) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ctx->nsig == ctx->capsig) {
+    PetscReal *t, *cl;
+    PetscInt   cap = PetscMax(1024, 2 * ctx->capsig);
+    PetscCall(PetscMalloc2(cap, &t, cap * ctx->nbodies, &cl));
+    for (PetscInt i = 0; i < ctx->nsig; i++) t[i] = ctx->sigt[i];
+    for (PetscInt b = 0; b < ctx->nbodies; b++)
+      for (PetscInt i = 0; i < ctx->nsig; i++) cl[b * cap + i] = ctx->sigcl[b * ctx->capsig + i];
+    PetscCall(PetscFree2(ctx->sigt, ctx->sigcl));
+    ctx->sigt = t, ctx->sigcl = cl, ctx->capsig = cap;
+  }
+  ctx->sigt[ctx->nsig] = s->t;
+  for (PetscInt b = 0; b < ctx->nbodies; b++) {
+    FGBodyForces f;
+    PetscCall(FGBodiesGetForces(s->bodies, b, &f));
+    ctx->sigcl[b * ctx->capsig + ctx->nsig] = f.coeff[1];
+  }
+  ctx->nsig++;
+  if (!update) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt b = 0; b < ctx->nbodies; b++) {
+    PetscReal f;
+    PetscCall(FGSignalFrequency(ctx->nsig, ctx->sigt, ctx->sigcl + b * ctx->capsig, &f));
+    ctx->st[b] = f * s->c->body[b].ref_length / s->c->body[b].ref_speed;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The monitor line (when print), a history.csv row (when log), then the health check (blow-up:
+   exit 3). */
+static PetscErrorCode FGRunMonitor_Private(FGSolver s, FGRunContext *ctx, PetscBool log, PetscBool print)
 {
   const FGCase  *c = s->c;
   PetscLogDouble now, eta;
@@ -120,15 +167,71 @@ static PetscErrorCode FGRunMonitor_Private(FGSolver s, FGRunContext *ctx, PetscB
 
   PetscFunctionBeginUser;
   PetscCall(FGSolverMonitorCompute(s));
+  PetscCall(FGProbesEvaluate(s, ctx->probe));
+  PetscCall(FGRunStrouhal_Private(s, ctx, print));
   PetscCall(PetscTime(&now));
   eta = s->step > ctx->step0 ? (now - ctx->t0) / (double)(s->step - ctx->step0) * (double)(c->time.steps - s->step) : 0.0;
-  PetscCall(PetscPrintf(s->comm, "step %6" PetscInt_FMT "/%" PetscInt_FMT "  t %.6e  dt %.3e  CFL %.3f  max|div u| %.2e  KE %.6e  ETA %.0f s\n", s->step, c->time.steps, (double)s->t, (double)s->dt, (double)s->cfl, (double)s->maxdiv, (double)s->ke, eta));
+  if (print) {
+    char bodies[512] = "";
+    for (PetscInt b = 0; b < ctx->nbodies; b++) {
+      FGBodyForces f;
+      size_t       n = strlen(bodies);
+      PetscCall(FGBodiesGetForces(s->bodies, b, &f));
+      snprintf(bodies + n, sizeof(bodies) - n, "  %s: Cd %.4f Cl %+.4f", c->body[b].name, (double)f.coeff[0], (double)f.coeff[1]);
+    }
+    PetscCall(PetscPrintf(s->comm, "step %6" PetscInt_FMT "/%" PetscInt_FMT "  t %.6e  dt %.3e  CFL %.3f  max|div u| %.2e  KE %.6e%s  ETA %.0f s\n", s->step, c->time.steps, (double)s->t, (double)s->dt, (double)s->cfl, (double)s->maxdiv, (double)s->ke, bodies, eta));
+  }
   PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
   if (log && rank == 0 && ctx->history) {
-    fprintf(ctx->history, "%" PetscInt_FMT ",%.17g,%.17g,%.17g,%.17g,%.17g,%.6f\n", s->step, (double)s->t, (double)s->dt, (double)s->cfl, (double)s->maxdiv, (double)s->ke, now - ctx->t0);
+    const PetscInt dim = s->grid->dim;
+    fprintf(ctx->history, "%" PetscInt_FMT ",%.17g,%.17g,%.17g,%.17g,%.17g,%.6f", s->step, (double)s->t, (double)s->dt, (double)s->cfl, (double)s->maxdiv, (double)s->ke, now - ctx->t0);
+    for (PetscInt b = 0; b < ctx->nbodies; b++) {
+      FGBodyForces f;
+      PetscCall(FGBodiesGetForces(s->bodies, b, &f));
+      for (PetscInt d = 0; d < dim; d++) fprintf(ctx->history, ",%.17g", (double)f.force[d]);
+      for (PetscInt d = dim == 3 ? 0 : 2; d < 3; d++) fprintf(ctx->history, ",%.17g", (double)f.moment[d]);
+      for (PetscInt d = 0; d < dim; d++) fprintf(ctx->history, ",%.17g", (double)f.coeff[d]);
+      fprintf(ctx->history, ",%.17g", (double)f.cm);
+      for (PetscInt d = 0; d < dim; d++) fprintf(ctx->history, ",%.17g", (double)f.cv_force[d]);
+      fprintf(ctx->history, ",%.8g", (double)ctx->st[b]);
+    }
+    for (PetscInt i = 0; i < ctx->nprobe; i++) fprintf(ctx->history, ",%.17g", (double)ctx->probe[i]);
+    fputc('\n', ctx->history);
     fflush(ctx->history);
   }
   PetscCall(FGRunCheckHealth_Private(s, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The header of history.csv (README.md, "history.csv"). */
+static PetscErrorCode FGRunHistoryHeader_Private(const FGCase *c, char *h, size_t len)
+{
+  const PetscInt dim = c->grid.dim;
+  const char    *xyz = "xyz";
+  size_t         n;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(h, "step,time,dt,cfl,max_div,kinetic_energy,wall_time", len));
+#define FG_ADD(...) (n = strlen(h), snprintf(h + n, len - n, __VA_ARGS__))
+  for (PetscInt b = 0; b < c->nbodies; b++) {
+    const char *nm = c->body[b].name;
+    for (PetscInt d = 0; d < dim; d++) FG_ADD(",%s_f%c", nm, xyz[d]);
+    for (PetscInt d = dim == 3 ? 0 : 2; d < 3; d++) FG_ADD(",%s_m%c", nm, xyz[d]);
+    FG_ADD(",%s_cd,%s_cl", nm, nm);
+    if (dim == 3) FG_ADD(",%s_cz", nm);
+    FG_ADD(",%s_cm", nm);
+    for (PetscInt d = 0; d < dim; d++) FG_ADD(",%s_cv_f%c", nm, xyz[d]);
+    FG_ADD(",%s_st", nm);
+  }
+  for (PetscInt q = 0; q < c->nprobes; q++) {
+    const char *nm = c->probe[q].name;
+    for (PetscInt d = 0; d < dim; d++) FG_ADD(",%s_%c", nm, "uvw"[d]);
+    FG_ADD(",%s_p", nm);
+    if (c->probe[q].has_reference) FG_ADD(",%s_dp", nm);
+  }
+  FG_ADD("\n");
+#undef FG_ADD
+  PetscCheck(strlen(h) < len - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "history header too long");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -155,20 +258,21 @@ static PetscErrorCode FGRunCheckpoint_Private(FGSolver s, FGRunContext *ctx, Pet
    Rank 0 does the work; the outcome is shared. */
 static PetscErrorCode FGRunOpenHistory_Private(MPI_Comm comm, const FGCase *c, PetscInt keep, FGRunContext *ctx)
 {
-  static const char header[] = "step,time,dt,cfl,max_div,kinetic_energy,wall_time\n";
+  char              header[16384];
   PetscMPIInt       rank;
   char              path[PETSC_MAX_PATH_LEN], msg[3 * PETSC_MAX_PATH_LEN] = "";
   int               ok = 1;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(FGRunHistoryHeader_Private(c, header, sizeof(header)));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/history.csv", c->output.dir));
   if (rank == 0) {
     if (keep < 0) {
       ctx->history = fopen(path, "w");
       if (!ctx->history || fputs(header, ctx->history) < 0) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
     } else {
-      char  tmp[PETSC_MAX_PATH_LEN + 8], line[4096];
+      char  tmp[PETSC_MAX_PATH_LEN + 8], line[16384];
       FILE *in = fopen(path, "r"), *out;
       snprintf(tmp, sizeof(tmp), "%s.tmp", path);
       out = fopen(tmp, "w");
@@ -259,7 +363,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscMPIInt      rank;
   PetscLogDouble   t1;
   PetscInt         ncells = 1, slurm = 0, nranks = 0;
-  PetscBool        resumed = PETSC_FALSE, monitored;
+  PetscBool        resumed = PETSC_FALSE, monitored, everystep;
   int              signo = 0, ok = 1;
   char             path[PETSC_MAX_PATH_LEN], ckpt[FG_CHECKPOINT_PATH_LEN] = "";
 
@@ -307,6 +411,11 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCall(FGRunOpenHistory_Private(comm, c, resumed ? s->step : -1, &ctx));
 
   for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecDuplicate(s->p, &ctx.uc[a]));
+  PetscCall(FGBodiesGetCount(s->bodies, &ctx.nbodies));
+  if (ctx.nbodies) PetscCall(VecDuplicate(s->p, &ctx.chi));
+  ctx.nprobe = FGProbesCount(c);
+  PetscCall(PetscCalloc1(PetscMax(ctx.nprobe, 1), &ctx.probe));
+  everystep = (PetscBool)(ctx.nbodies > 0 || c->nprobes > 0); /* forces and probes: a history row every step */
   for (PetscInt d = 0; d < s->grid->dim; d++) ncells *= s->grid->n[d];
   PetscCall(PetscPrintf(comm, "flowgrad run: case '%s', output in %s\n", c->name, c->output.dir));
   PetscCall(FGGridView(s->grid, PETSC_VIEWER_STDOUT_(comm)));
@@ -319,7 +428,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   } else PetscCall(FGSolverSetInitialCondition(s));
   ctx.step0 = s->step;
   PetscCall(PetscTime(&ctx.t0));
-  PetscCall(FGRunMonitor_Private(s, &ctx, (PetscBool)!resumed)); /* also checks the start state */
+  PetscCall(FGRunMonitor_Private(s, &ctx, (PetscBool)!resumed, PETSC_TRUE)); /* also checks the start state */
   if (resumed && s->step == c->time.steps) PetscCall(PetscPrintf(comm, "flowgrad run: the checkpoint is at time.steps = %" PetscInt_FMT ": no step to take\n", c->time.steps));
 
   /* 4. the time loop */
@@ -327,7 +436,8 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     PetscCall(FGStepForward_RK3(s));
     PetscCall(FGDtHistoryPush(&ctx.dts, s->dt));
     monitored = (PetscBool)(s->step % c->output.monitor_every == 0 || s->step == c->time.steps);
-    if (monitored) PetscCall(FGRunMonitor_Private(s, &ctx, PETSC_TRUE));
+    if (monitored || everystep) PetscCall(FGRunMonitor_Private(s, &ctx, PETSC_TRUE, monitored));
+    monitored = (PetscBool)(monitored || everystep);
     if (s->step == c->time.steps) break; /* the end: fields and checkpoint below */
     if (c->output.fields_every > 0 && s->step % c->output.fields_every == 0) PetscCall(FGRunWriteFields_Private(s, &ctx));
     if (s->step == ctx.raise_step && rank == ctx.raise_rank) PetscCall(FGSignalRaise(ctx.raise_signo));
@@ -350,6 +460,9 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     const PetscReal t    = s->t;
     if (ctx.history) fclose(ctx.history);
     for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecDestroy(&ctx.uc[a]));
+    PetscCall(VecDestroy(&ctx.chi));
+    PetscCall(PetscFree(ctx.probe));
+    PetscCall(PetscFree2(ctx.sigt, ctx.sigcl));
     PetscCall(FGDtHistoryDestroy(&ctx.dts));
     PetscCall(FGSolverDestroy(&s));
     PetscCall(FGSignalRestore());

@@ -754,9 +754,9 @@ PetscErrorCode FGShapeLevelSet(FGShape s, const PetscReal x[], PetscReal *phi, P
   PetscReal sgn = IsAirfoil_Private(s->section) ? -1.0 : 1.0;
 
   PetscFunctionBeginUser;
-  adn_ = dim + np;
+  adn_ = dphidp ? dim + np : dim; /* without d/dp only the x-derivatives are carried (the mask of a grid) */
   for (PetscInt d = 0; d < dim; d++) X[d] = adseed(x[d], d);
-  for (PetscInt k = 0; k < np; k++) P[k] = adseed(s->p[k], dim + k);
+  for (PetscInt k = 0; k < np; k++) P[k] = dphidp ? adseed(s->p[k], dim + k) : adc(s->p[k]);
   th    = adscale(P[dim], sgn);
   c     = adcos(th);
   sn    = adsin(th);
@@ -815,7 +815,7 @@ PetscErrorCode FGShapeMask(FGShape s, PetscReal eps, const PetscReal x[], PetscR
   PetscReal phi, dH, gx[3], gp[FG_SHAPE_MAX_PARAMS];
 
   PetscFunctionBeginUser;
-  PetscCall(FGShapeLevelSet(s, x, &phi, gx, gp));
+  PetscCall(FGShapeLevelSet(s, x, &phi, gx, dchidp ? gp : NULL));
   PetscCall(FGHeaviside(-phi, eps, chi, &dH));
   if (dchidx)
     for (PetscInt d = 0; d < s->dim; d++) dchidx[d] = -dH * gx[d];
@@ -839,6 +839,62 @@ PetscErrorCode FGShapeCurvePoint(FGShape s, PetscReal t, PetscReal x[])
   x[0] = s->p[0] + PetscCosReal(th) * C[0] - PetscSinReal(th) * C[1];
   x[1] = s->p[1] + PetscSinReal(th) * C[0] + PetscCosReal(th) * C[1];
   if (s->dim == 3) x[2] = s->p[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeBoundingBox - An axis-aligned box that contains the body {phi <= 0}, in global coordinates.
+
+  Not Collective
+
+  Output Parameters:
++ lo - lower corner (dim entries)
+- hi - upper corner
+
+  Notes:
+  Exact for circles, spheres, ellipses and ellipsoids; the others take the box of 4096 boundary
+  samples (curve points, r(theta)), widened by 1e-3 of its size for what lies between samples.
+  An extruded shape is unbounded along z (lo[2] = -inf, hi[2] = +inf). Call FGShapeValidate() first.
+@*/
+PetscErrorCode FGShapeBoundingBox(FGShape s, PetscReal lo[], PetscReal hi[])
+{
+  const PetscReal *q  = s->p + s->nplace;
+  PetscReal        th = s->p[s->dim] * (IsAirfoil_Private(s->section) ? -1.0 : 1.0), c = PetscCosReal(th), sn = PetscSinReal(th);
+
+  PetscFunctionBeginUser;
+  switch (s->section) {
+  case FG_SHAPE_CIRCLE:
+  case FG_SHAPE_SPHERE:
+    for (PetscInt d = 0; d < 2; d++) lo[d] = s->p[d] - q[0], hi[d] = s->p[d] + q[0];
+    if (s->section == FG_SHAPE_SPHERE) lo[2] = s->p[2] - q[0], hi[2] = s->p[2] + q[0];
+    break;
+  case FG_SHAPE_ELLIPSE:
+  case FG_SHAPE_ELLIPSOID: { /* the rotated ellipse (a cos t, b sin t) spans sqrt(a^2 c^2 + b^2 s^2) along x */
+    PetscReal wx = PetscSqrtReal(q[0] * q[0] * c * c + q[1] * q[1] * sn * sn), wy = PetscSqrtReal(q[0] * q[0] * sn * sn + q[1] * q[1] * c * c);
+    lo[0] = s->p[0] - wx, hi[0] = s->p[0] + wx;
+    lo[1] = s->p[1] - wy, hi[1] = s->p[1] + wy;
+    if (s->section == FG_SHAPE_ELLIPSOID) lo[2] = s->p[2] - q[2], hi[2] = s->p[2] + q[2];
+  } break;
+  default: { /* Fourier and curves: boundary samples */
+    const PetscInt M = 4096;
+    PetscReal      x[3], pad;
+    lo[0] = lo[1] = PETSC_MAX_REAL;
+    hi[0] = hi[1] = PETSC_MIN_REAL;
+    for (PetscInt i = 0; i < M; i++) {
+      if (s->section == FG_SHAPE_FOURIER) {
+        PetscReal a = 2 * PETSC_PI * i / M, r = q[0];
+        for (PetscInt k = 1; k <= s->nk; k++) r += q[k] * PetscCosReal(k * a) + q[s->nk + k] * PetscSinReal(k * a);
+        x[0] = s->p[0] + r * PetscCosReal(a + th);
+        x[1] = s->p[1] + r * PetscSinReal(a + th);
+      } else if (s->section == FG_SHAPE_BSPLINE) PetscCall(FGShapeCurvePoint(s, (PetscReal)s->nk * i / M, x));
+      else PetscCall(FGShapeCurvePoint(s, -1.0 + 2.0 * i / (M - 1), x)); /* airfoils: t in [-1, 1] */
+      for (PetscInt d = 0; d < 2; d++) lo[d] = PetscMin(lo[d], x[d]), hi[d] = PetscMax(hi[d], x[d]);
+    }
+    pad = 1e-3 * PetscMax(hi[0] - lo[0], hi[1] - lo[1]);
+    for (PetscInt d = 0; d < 2; d++) lo[d] -= pad, hi[d] += pad;
+  } break;
+  }
+  if (s->kind == FG_SHAPE_EXTRUDED) lo[2] = PETSC_MIN_REAL, hi[2] = PETSC_MAX_REAL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -40,7 +40,9 @@ PetscErrorCode FGSolverCreate(MPI_Comm comm, const FGCase *c, FGSolver *solver)
   PetscCall(VecDuplicate(s->p, &s->div));
   PetscCall(VecDuplicate(s->p, &s->phi));
   PetscCall(DMCreateLocalVector(s->grid->da, &s->phil));
-  *solver = s;
+  *solver = s; /* from here on FGSolverDestroy cleans up whatever fails below */
+  PetscCall(FGBodiesCreate(s->grid, &s->bc, c, &s->bodies));
+  if (c->nactuators) s->forcefn = FGActuatorsAddForce;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -60,6 +62,7 @@ PetscErrorCode FGSolverDestroy(FGSolver *solver)
   PetscCall(VecDestroy(&s->div));
   PetscCall(VecDestroy(&s->phi));
   PetscCall(VecDestroy(&s->phil));
+  PetscCall(FGBodiesDestroy(&s->bodies));
   PetscCall(FGPoissonDestroy(&s->poisson));
   PetscCall(FGGridDestroy(&s->grid));
   PetscCall(PetscFree(*solver));

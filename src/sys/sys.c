@@ -56,6 +56,48 @@ static PetscErrorCode FGErrorHandler_Private(MPI_Comm comm, int line, const char
   return n;
 }
 
+/* Error capture: a handler that keeps the first error's message, for callers that turn a
+   local (PETSC_COMM_SELF) error into a collective one with context (FGErrorCapturePush). */
+typedef struct {
+  char  *buf;
+  size_t len;
+} FGErrorCapture;
+
+static FGErrorCapture fg_capture;
+
+static PetscErrorCode FGErrorCaptureHandler_Private(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  FGErrorCapture *c = (FGErrorCapture *)ctx;
+  if (p == PETSC_ERROR_INITIAL && c->buf && !c->buf[0]) snprintf(c->buf, c->len, "%s", mess && mess[0] ? mess : "unknown error");
+  return n;
+}
+
+/*@C
+  FGErrorCapturePush - Until FGErrorCapturePop(), errors are not reported but return their code,
+  and the first one's message is copied to buf (emptied here). Not nested.
+
+  Usage:
+    FGErrorCapturePush(msg, sizeof(msg)); ierr = Something(); FGErrorCapturePop();
+    PetscCheck(!ierr, comm, FG_ERR_INPUT, "%s: %s", where, msg);
+@*/
+PetscErrorCode FGErrorCapturePush(char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  buf[0]         = '\0';
+  fg_capture.buf = buf;
+  fg_capture.len = len;
+  PetscCall(PetscPushErrorHandler(FGErrorCaptureHandler_Private, &fg_capture));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGErrorCapturePop(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPopErrorHandler());
+  fg_capture.buf = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGInitialize - PetscInitialize, FFTW-MPI, and flowgrad's error handler.
 @*/

@@ -2,3 +2,63 @@
 # geometric functionals, bad input.
 fg_add_test_exe(NAME test_shape SOURCES ${FG_TEST_DIR}/body/test_shape.c)
 fg_add_mpi_test(NAME body_shape NP 1 COMMAND test_shape LABELS body TIMEOUT 120)
+
+# Density-field bodies (src/body/density.c): chi = P(F rho) at cells and faces; Jacobian-transpose
+# products vs central FD (1e-6), filter symmetry/conservation/variance, np ranks = 1 rank (1e-13),
+# FGDensityRead() of good and bad files (FG_ERR_INPUT with the `where` prefix). Files are written
+# to <build>/tests as density_np<n>_*.h5.
+fg_add_test_exe(NAME test_density SOURCES ${FG_TEST_DIR}/body/test_density.c)
+fg_add_mpi_test(NAME body_density NP 1 3 COMMAND test_density LABELS body TIMEOUT 120)
+
+# Body forces on 1 rank and on np ranks (penalty force, moment, control-volume force after every
+# step, and the fields at the end) agree to 1e-12: a rotating cylinder with jets and an actuator,
+# a heaving NACA 2412 next to an ellipse, a 3D sphere.
+fg_add_test_exe(NAME test_body_ranks SOURCES ${FG_TEST_DIR}/body/test_body_ranks.c)
+fg_add_mpi_test(NAME body_ranks NP 2 4 COMMAND test_body_ranks -fg_fftw_planner estimate LABELS body TIMEOUT 300)
+
+# Bad body input: exit 2 with the file:line of the body entry and what is wrong (1 and 2 ranks).
+set(_fg_body_bad ${FG_TEST_DIR}/body/bad)
+add_test(NAME body_bad_density_file_setup
+         COMMAND ${FG_PYTHON} -c "import h5py, numpy; h5py.File('density_32x16.h5', 'w').create_dataset('rho', data=numpy.full((16, 32), 0.5))"
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(body_bad_density_file_setup PROPERTIES FIXTURES_SETUP fg_body_density_file LABELS body)
+fg_case_expect(NAME body_outside NP "1;2" CODE 2 ARGS run ${_fg_body_bad}/outside.yaml
+               REGEX [=[outside\.yaml:8: body\.cyl: the body spans x in \[7\.3, 8\.3\], not inside the domain \[0\.?, 8\.?\]]=])
+fg_case_expect(NAME body_bspline_crossing NP "1;2" CODE 2 ARGS run ${_fg_body_bad}/bspline_crossing.yaml
+               REGEX [=[bspline_crossing\.yaml:8: body\.blob: shape 'blob' \(bspline\): the closed B-spline curve intersects itself]=])
+fg_case_expect(NAME body_naca_range NP "1;2" CODE 2 ARGS run ${_fg_body_bad}/naca_range.yaml
+               REGEX [=[naca_range\.yaml:10: body\.wing\.naca: "0050": the thickness TT = 50 % of the chord must be in 01\.\.40]=])
+fg_case_expect(NAME body_density_size NP "1;2" CODE 2 ARGS run ${_fg_body_bad}/density_size.yaml
+               REGEX [=[density_size\.yaml:9: body\.topo: density file density_32x16\.h5: dataset /rho has shape \(16, 32\), but the grid needs \(ny, nx\) = \(32, 64\)]=])
+foreach(np 1 2)
+  set_tests_properties(case_body_density_size_np${np} PROPERTIES FIXTURES_REQUIRED fg_body_density_file)
+endforeach()
+
+# Reduced cylinder validations (the full ones: tests/body/validate_cylinder.py, README): the case
+# files on coarse grids, 2 ranks, with bands for those grids (measured: Re 40, h = D/8: Cd 1.525,
+# L/D 1.79, control volume vs penalty 1.4e-3; Re 100, h = D/12: St 0.169, mean Cd 1.398, cv 1.7e-3):
+#   Re = 40, t = 40: steady (Cd drift <= 1 % over t >= 30), Cd in [1.45, 1.62], L/D in [1.5, 2.5],
+#                    control-volume drag = penalty drag to 0.5 %                        (~15 s)
+#   Re = 100, t = 150: shedding (St over t >= 100 in [0.155, 0.18]), mean Cd in [1.25, 1.5],
+#                    control-volume drag = penalty drag to 1 % (means)                  (~2 min)
+set(_fg_body_dir ${FG_TEST_DIR}/body)
+set(_fg_body_re40 ${CMAKE_CURRENT_BINARY_DIR}/body_cylinder_re40)
+fg_add_mpi_test(NAME body_cylinder_re40_run NP 2
+                COMMAND flowgrad run ${PROJECT_SOURCE_DIR}/cases/cylinder_re40/cylinder_re40.yaml
+                        --set grid.cells=[256,320] --set time.dt=0.04 --set time.steps=1000
+                        --set output.monitor_every=250 --set output.dir=${_fg_body_re40}
+                LABELS body TIMEOUT 300 FIXTURES_SETUP body_cylinder_re40)
+add_test(NAME body_cylinder_re40_check
+         COMMAND ${FG_PYTHON} ${_fg_body_dir}/check_cylinder.py ${_fg_body_re40} --from 30 --steady 1e-2
+                 --cd 1.45 1.62 --ld 1.5 2.5 --cv 0.005)
+set_tests_properties(body_cylinder_re40_check PROPERTIES FIXTURES_REQUIRED body_cylinder_re40 LABELS body TIMEOUT 60)
+set(_fg_body_re100 ${CMAKE_CURRENT_BINARY_DIR}/body_cylinder_re100)
+fg_add_mpi_test(NAME body_cylinder_re100_run NP 2
+                COMMAND flowgrad run ${PROJECT_SOURCE_DIR}/cases/cylinder_re100/cylinder_re100.yaml
+                        --set grid.cells=[384,480] --set time.dt=0.025 --set time.steps=6000
+                        --set output.monitor_every=1000 --set output.dir=${_fg_body_re100}
+                LABELS body TIMEOUT 900 FIXTURES_SETUP body_cylinder_re100)
+add_test(NAME body_cylinder_re100_check
+         COMMAND ${FG_PYTHON} ${_fg_body_dir}/check_cylinder.py ${_fg_body_re100} --from 100
+                 --st 0.155 0.18 --cdmean 1.25 1.5 --cv 0.01)
+set_tests_properties(body_cylinder_re100_check PROPERTIES FIXTURES_REQUIRED body_cylinder_re100 LABELS body TIMEOUT 60)

@@ -1,0 +1,58 @@
+/*
+  Body-force actuators (actuator.<name> in the case file): a smooth force field added to the
+  momentum equation on the interior faces,
+
+    f(x, t) = force exp(-|x - center|^2 / radius^2) s(t),   s = 1 (frequency 0) or sin(2 pi frequency t).
+
+  Installed as the solver's body-force hook (FGSolver.forcefn). Every parameter (center, radius,
+  force, frequency) is a named case key, for the adjoint to differentiate.
+*/
+#include <fg/solver.h>
+
+/*@C
+  FGActuatorsAddForce - H_a += f_a(x, t) of every actuator of the case, on the interior faces.
+  (An FGForceFn; ctx is unused.)
+@*/
+PetscErrorCode FGActuatorsAddForce(FGSolver s, PetscReal t, Vec H[], void *ctx)
+{
+  FGGrid        g = s->grid;
+  const FGCase *c = s->c;
+
+  PetscFunctionBeginUser;
+  (void)ctx;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscScalar *h;
+    PetscInt     lo[3], hi[3];
+    FGOpInteriorFaces(g, &s->bc, a, lo, hi);
+    PetscCall(VecGetArray(H[a], &h));
+    for (PetscInt n = 0; n < c->nactuators; n++) {
+      const FGActuatorCase *ac  = &c->actuator[n];
+      const PetscReal       amp = ac->force[a] * (ac->frequency > 0 ? PetscSinReal(2 * PETSC_PI * ac->frequency * t) : 1.0);
+      PetscInt              blo[3], bhi[3];
+      if (amp == 0) continue;
+      /* the Gaussian is below 1e-16 of its peak beyond 6 radii */
+      for (PetscInt d = 0; d < 3; d++) {
+        blo[d] = lo[d], bhi[d] = hi[d];
+        if (d >= g->dim) continue;
+        {
+          PetscReal c0 = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, 0);
+          blo[d]       = PetscMax(lo[d], (PetscInt)PetscFloorReal((ac->center[d] - 6 * ac->radius - c0) / g->h[d]));
+          bhi[d]       = PetscMin(hi[d], (PetscInt)PetscCeilReal((ac->center[d] + 6 * ac->radius - c0) / g->h[d]) + 1);
+        }
+      }
+      for (PetscInt k = blo[2]; k < bhi[2]; k++)
+        for (PetscInt j = blo[1]; j < bhi[1]; j++)
+          for (PetscInt i = blo[0]; i < bhi[0]; i++) {
+            const PetscInt idx[3] = {i, j, k};
+            PetscReal      r2     = 0;
+            for (PetscInt d = 0; d < g->dim; d++) {
+              PetscReal x = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]) - ac->center[d];
+              r2 += x * x;
+            }
+            h[FGBoxOwnedIndex(&g->box, i, j, k)] += amp * PetscExpReal(-r2 / (ac->radius * ac->radius));
+          }
+    }
+    PetscCall(VecRestoreArray(H[a], &h));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,814 @@
+/*
+  Bodies: Brinkman volume penalization, rigid motion, surface jets, forces (include/fg/body.h).
+
+  Mask: chi = H_eps(-phi - delta), eps = mask_width h_max / 2, delta = mask_offset eps (the band's
+  centre lies at phi = -delta: inside the surface for delta > 0; see README.md, "Bodies").
+
+  Each body keeps, per velocity component a, the list of its owned interior faces where chi > 0
+  (the body and its smoothing band; a bounding box limits the search), with the face position,
+  chi, and for jets the outward normal and the jet footprints. A body whose geometry changes in
+  time (translation, oscillation, rotation of a shape that is not a circle or sphere) rebuilds its
+  lists at every stage time; the others build them once.
+
+  Penalization in a stage (t = the stage's end time, g dt its weight):
+    K_a = sum_b chi_b/eta_b,  S_a = sum_b (chi_b/eta_b) u_s,b     (sparse, then dense work Vecs)
+    u_a <- (u_a + g dt S_a) / (1 + g dt K_a)                      (every owned face: exact where K = 0)
+    F_b += g sum_faces (chi_b/eta_b)(u_a - u_s,b,a) dV            (the stage's force, weight g)
+  Overlapping bodies are penalized jointly (one implicit solve per face).
+
+  Body velocity:  u_s = V(t) + Omega(t) e_z x (x - x_c(t)) + sum_j A_j(t) f_j(x) n(x)
+    x_c(t)   = position + velocity t + oscillation_amplitude sin(2 pi f_o t)
+    V(t)     = velocity + 2 pi f_o oscillation_amplitude cos(2 pi f_o t)
+    Omega(t) = rotation_rate + rotation_amplitude sin(2 pi f_r t),  theta(t) = int_0^t Omega
+    jets: f_j = c_j(psi) w(phi), psi the polar angle of x about x_c in the body frame,
+          c_j = cos^2(pi (psi - psi_j)/W) for |psi - psi_j| < W/2 (W = jet_width), else 0,
+          w = (1 - ((phi + delta)/eps)^2)^2 in the band (1 at its centre, 0 off it),
+          n = grad phi/|grad phi|, A_j(t) = jet_amplitude_j (jet_frequency 0) or times cos(2 pi f_j t).
+  The jets live in the smoothing band only, so their velocity has no divergence deep in the body.
+
+  Control volume (cross-check of the penalty force): a box of cells around the body (its bounding
+  box widened by half its size, at least 3 cells, clipped 2 cells from non-periodic walls; a
+  periodic direction the box spans whole has no faces there). With density 1,
+    F = f V_box - d/dt sum_box u dV - sum_faces (u_a u_n + p n_a - nu du_a/dn) dA
+  with second-order face-centre interpolation of the end-of-step state, and d/dt from the
+  momentum in the box at the step's start and end.
+*/
+#include <fg/body.h>
+#include <fg/density.h>
+
+typedef struct {
+  PetscInt   n, cap;
+  PetscInt  *off; /* offset in the owned (global Vec) array */
+  PetscReal *x;   /* 3 coordinates per face */
+  PetscReal *chi;
+  PetscReal *us;  /* 1 per face: u_s of this component at the last stage */
+  PetscReal *nrm; /* 3 per face (jets only): outward unit normal */
+  PetscReal *jet; /* n_jets per face (jets only): footprint times band weight */
+} FGFaceList;
+
+typedef struct {
+  const FGBodyCase *bc;
+  FGShape           shape;
+  PetscBool         airfoil, moving;
+  PetscReal         eps, shift, angle0; /* band half-width and centre (phi = -shift); the shape's angle at t = 0 (radians) */
+  FGFaceList        f[3];
+  PetscReal         tbuilt;
+  PetscInt          cvlo[3], cvhi[3]; /* control volume, cells [lo, hi) */
+  PetscBool         cvwhole[3];       /* the box spans a periodic direction whole: no faces there */
+  PetscReal         acc[7];           /* force[3], moment[3], volume (local, this step) */
+  PetscReal         cv0[3];           /* momentum in the box at the step's start (local) */
+  FGBodyForces      out;
+  /* density bodies: rho, chi at cells and at one face component, the chi-weighted centroid */
+  FGDensity         dens;
+  Vec               rho, chic, chif;
+  PetscReal         centroid[3];
+} FGBodyItem;
+
+struct _p_FGBodies {
+  FGGrid            g;
+  const FGBoundary *bc;
+  const FGCase     *c;
+  PetscInt          nb;
+  FGBodyItem       *b;
+  Vec               K[3], S[3];
+  PetscReal         dV;
+};
+
+static const char *const FGAxisNames = "xyz";
+
+/*@C
+  FGBodyMotion - reference point x_c(t), velocity V(t), rotation angle theta(t) since t = 0
+  (radians, ccw) and rate Omega(t) of a body's rigid motion.
+@*/
+void FGBodyMotion(const FGBodyCase *bc, PetscInt dim, PetscReal t, PetscReal xc[3], PetscReal V[3], PetscReal *theta, PetscReal *omega)
+{
+  const PetscReal wo = 2 * PETSC_PI * bc->oscillation_frequency, wr = 2 * PETSC_PI * bc->rotation_frequency;
+
+  for (PetscInt d = 0; d < 3; d++) xc[d] = V[d] = 0;
+  for (PetscInt d = 0; d < dim; d++) {
+    xc[d] = bc->position[d] + bc->velocity[d] * t + bc->oscillation_amplitude[d] * PetscSinReal(wo * t);
+    V[d]  = bc->velocity[d] + wo * bc->oscillation_amplitude[d] * PetscCosReal(wo * t);
+  }
+  *omega = bc->rotation_rate + bc->rotation_amplitude * PetscSinReal(wr * t);
+  *theta = bc->rotation_rate * t + (wr > 0 ? bc->rotation_amplitude * (1 - PetscCosReal(wr * t)) / wr : 0);
+}
+
+/* The motion of a listed body; a density body's reference point is its centroid. */
+static void FGBodyState_Private(const FGBodyItem *it, PetscInt dim, PetscReal t, PetscReal xc[3], PetscReal V[3], PetscReal *th, PetscReal *om)
+{
+  FGBodyMotion(it->bc, dim, t, xc, V, th, om);
+  if (it->dens)
+    for (PetscInt d = 0; d < dim; d++) xc[d] = it->centroid[d];
+}
+
+/* ---------------------------------------------------------------------------------------------
+   Setup */
+
+static PetscErrorCode FGBodyShapeCreate_Private(const FGBodyCase *bc, PetscInt dim, FGShape *shape, PetscBool *airfoil)
+{
+  static const FGShapeKind kinds[] = {FG_SHAPE_CIRCLE, FG_SHAPE_ELLIPSE, FG_SHAPE_FOURIER, FG_SHAPE_NACA4, FG_SHAPE_CST, FG_SHAPE_BSPLINE, FG_SHAPE_SPHERE, FG_SHAPE_ELLIPSOID};
+  FGShapeKind              kind  = kinds[bc->shape];
+  PetscInt                 n = 0, np, nq, np0;
+  PetscReal                p[FG_SHAPE_MAX_PARAMS], *q;
+
+  PetscFunctionBeginUser;
+  switch (bc->shape) {
+  case FG_BODY_FOURIER:
+    n = bc->n_fourier;
+    break;
+  case FG_BODY_CST:
+    n = bc->n_cst - 1; /* Bernstein order */
+    break;
+  case FG_BODY_BSPLINE:
+    n = bc->n_points;
+    break;
+  default:
+    break;
+  }
+  if (dim == 3 && bc->shape <= FG_BODY_BSPLINE) PetscCall(FGShapeCreateExtruded(kind, n, shape));
+  else PetscCall(FGShapeCreate(kind, n, shape));
+  PetscCall(FGShapeSetName(*shape, bc->name));
+  PetscCall(FGShapeGetNumParameters(*shape, &np));
+  *airfoil = (PetscBool)(bc->shape == FG_BODY_NACA || bc->shape == FG_BODY_CST);
+  np0      = dim + 1;
+  nq       = np - np0;
+  for (PetscInt d = 0; d < dim; d++) p[d] = bc->position[d];
+  p[dim] = bc->angle * PETSC_PI / 180; /* the shape's "aoa" of an airfoil is the same nose-up angle */
+  q      = p + np0;
+  switch (bc->shape) {
+  case FG_BODY_CIRCLE:
+  case FG_BODY_SPHERE:
+    q[0] = bc->radius;
+    break;
+  case FG_BODY_ELLIPSE:
+  case FG_BODY_ELLIPSOID:
+    for (PetscInt i = 0; i < nq; i++) q[i] = bc->semi_axes[i];
+    break;
+  case FG_BODY_FOURIER:
+    q[0] = bc->radius;
+    for (PetscInt k = 0; k < n; k++) q[1 + k] = bc->fourier_cos[k], q[1 + n + k] = bc->fourier_sin[k];
+    break;
+  case FG_BODY_NACA: {
+    const char *code = bc->naca;
+    q[0] = (code[0] - '0') / 100.0;
+    q[1] = (code[1] - '0') / 10.0;
+    q[2] = ((code[2] - '0') * 10 + (code[3] - '0')) / 100.0;
+    q[3] = bc->chord;
+  } break;
+  case FG_BODY_CST:
+    q[0] = bc->chord;
+    for (PetscInt i = 0; i < bc->n_cst; i++) q[1 + i] = bc->cst_upper[i], q[1 + bc->n_cst + i] = bc->cst_lower[i];
+    break;
+  case FG_BODY_BSPLINE:
+    for (PetscInt i = 0; i < 2 * n; i++) q[i] = bc->control_points[i];
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "body '%s': shape %s has no level set", bc->name, FGBodyShapeNames[bc->shape]);
+  }
+  PetscCall(FGShapeSetParameters(*shape, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Is the geometry time-dependent? */
+static PetscBool FGBodyMoves_Private(const FGBodyCase *bc)
+{
+  PetscBool rot = (PetscBool)((bc->rotation_rate != 0 || bc->rotation_amplitude != 0) && bc->shape != FG_BODY_CIRCLE && bc->shape != FG_BODY_SPHERE);
+  for (PetscInt d = 0; d < 3; d++)
+    if (bc->velocity[d] != 0 || (bc->oscillation_amplitude[d] != 0 && bc->oscillation_frequency != 0)) return PETSC_TRUE;
+  return rot;
+}
+
+/* Room for n faces, keeping the first l->n. */
+static PetscErrorCode FGFaceListReserve_Private(FGFaceList *l, PetscInt n, PetscInt njets)
+{
+  FGFaceList o = *l;
+  PetscInt   nj = PetscMax(njets, 1);
+
+  PetscFunctionBeginUser;
+  if (n <= l->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  l->cap = PetscMax(n, 2 * o.cap);
+  PetscCall(PetscMalloc6(l->cap, &l->off, 3 * l->cap, &l->x, l->cap, &l->chi, l->cap, &l->us, 3 * l->cap, &l->nrm, l->cap * nj, &l->jet));
+  PetscCall(PetscArraycpy(l->off, o.off, o.n));
+  PetscCall(PetscArraycpy(l->x, o.x, 3 * o.n));
+  PetscCall(PetscArraycpy(l->chi, o.chi, o.n));
+  PetscCall(PetscArraycpy(l->us, o.us, o.n));
+  PetscCall(PetscArraycpy(l->nrm, o.nrm, 3 * o.n));
+  PetscCall(PetscArraycpy(l->jet, o.jet, nj * o.n));
+  PetscCall(PetscFree6(o.off, o.x, o.chi, o.us, o.nrm, o.jet));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Owned index range [lo, hi) of component a's faces (interior ones) whose position lies in [xlo, xhi]. */
+static void FGFaceRange_Private(FGBodies B, PetscInt a, const PetscReal xlo[], const PetscReal xhi[], PetscInt lo[3], PetscInt hi[3])
+{
+  FGGrid g = B->g;
+
+  FGOpInteriorFaces(g, B->bc, a, lo, hi);
+  for (PetscInt d = 0; d < g->dim; d++) {
+    PetscReal c0 = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, 0), l, h;
+    if (xlo[d] <= PETSC_MIN_REAL || xhi[d] >= PETSC_MAX_REAL) continue;
+    l     = PetscFloorReal((xlo[d] - c0) / g->h[d]);
+    h     = PetscCeilReal((xhi[d] - c0) / g->h[d]) + 1;
+    lo[d] = PetscMax(lo[d], (PetscInt)PetscMax(l, -1.0));
+    hi[d] = PetscMin(hi[d], (PetscInt)PetscMin(h, (PetscReal)g->n[d] + 1));
+    if (hi[d] < lo[d]) hi[d] = lo[d];
+  }
+}
+
+/* Place the shape at time t and collect its faces. Collective (the inside-the-domain check). */
+static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal t)
+{
+  FGGrid            g  = B->g;
+  const FGBodyCase *bc = it->bc;
+  const PetscInt    dim = g->dim, nj = bc->n_jets;
+  PetscReal         xc[3], V[3], th, om, p[FG_SHAPE_MAX_PARAMS], lo[3], hi[3], bl[3], bh[3];
+  PetscReal         thb; /* the body-frame angle: the shape's angle (ccw) */
+  char              msg[512] = "";
+
+  PetscFunctionBeginUser;
+  FGBodyMotion(bc, dim, t, xc, V, &th, &om);
+  PetscCall(FGShapeGetParameters(it->shape, p));
+  for (PetscInt d = 0; d < dim; d++) p[d] = xc[d];
+  p[dim] = it->airfoil ? it->angle0 - th : it->angle0 + th;
+  thb    = it->airfoil ? -p[dim] : p[dim];
+  PetscCall(FGShapeSetParameters(it->shape, p));
+  PetscCall(FGShapeBoundingBox(it->shape, bl, bh));
+
+  /* the body strictly inside the domain (chi = 0 outside the body; every rank computes the same) */
+  for (PetscInt d = 0; d < dim && !msg[0]; d++) {
+    if (bl[d] <= PETSC_MIN_REAL) continue; /* extruded */
+    if (bl[d] <= g->x0[d] || bh[d] >= g->x0[d] + g->L[d]) {
+      char when[64] = "";
+      if (t != 0) PetscCall(PetscSNPrintf(when, sizeof(when), " at t = %g (its motion took it there)", (double)t));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "the body spans %c in [%g, %g]%s, not inside the domain [%g, %g]", FGAxisNames[d], (double)bl[d], (double)bh[d], when, (double)g->x0[d], (double)(g->x0[d] + g->L[d])));
+    }
+  }
+  PetscCheck(!msg[0], g->comm, FG_ERR_INPUT, "%s: %s", bc->where, msg);
+
+  for (PetscInt d = 0; d < 3; d++) {
+    lo[d] = d < dim ? bl[d] : 0;
+    hi[d] = d < dim ? bh[d] : 0;
+  }
+  it->out.volume = 0;
+  for (PetscInt a = 0; a < dim; a++) {
+    FGFaceList *l = &it->f[a];
+    PetscInt    flo[3], fhi[3];
+    FGFaceRange_Private(B, a, lo, hi, flo, fhi);
+    l->n = 0;
+    for (PetscInt k = flo[2]; k < fhi[2]; k++)
+      for (PetscInt j = flo[1]; j < fhi[1]; j++)
+        for (PetscInt i = flo[0]; i < fhi[0]; i++) {
+          const PetscInt idx[3] = {i, j, k};
+          PetscReal      x[3]   = {0, 0, 0}, phi, gx[3], chi, dH;
+          for (PetscInt d = 0; d < dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
+          PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, NULL));
+          PetscCall(FGHeaviside(-phi - it->shift, it->eps, &chi, &dH)); /* the band at -shift */
+          if (chi <= 0) continue;
+          PetscCall(FGFaceListReserve_Private(l, l->n + 1, nj));
+          l->off[l->n] = FGBoxOwnedIndex(&g->box, i, j, k);
+          for (PetscInt d = 0; d < 3; d++) l->x[3 * l->n + d] = x[d];
+          l->chi[l->n] = chi;
+          if (nj) {
+            PetscReal gn = 0, r = (phi + it->shift) / it->eps, w = PetscAbsReal(r) < 1 ? (1 - r * r) * (1 - r * r) : 0;
+            PetscReal psi = PetscAtan2Real(x[1] - xc[1], x[0] - xc[0]) - thb, W = bc->jet_width * PETSC_PI / 180;
+            for (PetscInt d = 0; d < dim; d++) gn += gx[d] * gx[d];
+            gn = PetscSqrtReal(gn);
+            for (PetscInt d = 0; d < 3; d++) l->nrm[3 * l->n + d] = d < dim && gn > 0 ? gx[d] / gn : 0;
+            for (PetscInt jj = 0; jj < nj; jj++) {
+              PetscReal del = PetscFmodReal(psi - bc->jet_angles[jj] * PETSC_PI / 180, 2 * PETSC_PI);
+              if (del > PETSC_PI) del -= 2 * PETSC_PI;
+              if (del < -PETSC_PI) del += 2 * PETSC_PI;
+              l->jet[nj * l->n + jj] = PetscAbsReal(del) < W / 2 ? PetscSqr(PetscCosReal(PETSC_PI * del / W)) * w : 0;
+            }
+          }
+          if (a == 0) it->out.volume += chi * B->dV;
+          l->n++;
+        }
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &it->out.volume, 1, MPIU_REAL, MPIU_SUM, g->comm));
+
+  /* control volume: the bounding box widened by half its size (at least 3 cells) */
+  {
+    PetscReal size = 0;
+    for (PetscInt d = 0; d < dim; d++)
+      if (bl[d] > PETSC_MIN_REAL) size = PetscMax(size, bh[d] - bl[d]);
+    for (PetscInt d = 0; d < 3; d++) {
+      it->cvlo[d] = 0, it->cvhi[d] = d < dim ? g->n[d] : 1;
+      it->cvwhole[d] = PETSC_TRUE;
+      if (d >= dim || bl[d] <= PETSC_MIN_REAL) continue;
+      {
+        PetscReal m  = PetscMax(0.5 * size, 3 * g->h[d]);
+        PetscInt  cl = (PetscInt)PetscFloorReal((bl[d] - m - g->x0[d]) / g->h[d]);
+        PetscInt  ch = (PetscInt)PetscCeilReal((bh[d] + m - g->x0[d]) / g->h[d]);
+        if (g->periodic[d] && cl <= 0 && ch >= g->n[d]) continue; /* whole periodic span */
+        it->cvwhole[d] = PETSC_FALSE;
+        it->cvlo[d]    = PetscMax(cl, 2);
+        it->cvhi[d]    = PetscMin(ch, g->n[d] - 2);
+      }
+    }
+  }
+  it->tbuilt = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A density body: read rho, chi = P(F rho) at cells, each component's faces where chi > 0, the
+   centroid, and the control volume around the solid (chi > 1/2). Collective. */
+static PetscErrorCode FGBodyBuildDensity_Private(FGBodies B, FGBodyItem *it)
+{
+  FGGrid            g   = B->g;
+  const FGBox      *bx  = &g->box;
+  const FGBodyCase *bc  = it->bc;
+  const PetscInt    dim = g->dim;
+  PetscReal         loc[7] = {0, 0, 0, 0, 0, 0, 0}, ext[6];
+  const PetscScalar *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMCreateGlobalVector(g->da, &it->rho));
+  PetscCall(VecDuplicate(it->rho, &it->chic));
+  PetscCall(VecDuplicate(it->rho, &it->chif));
+  PetscCall(FGDensityRead(g, bc->density_file, bc->density_dataset, bc->where, it->rho));
+  PetscCall(FGDensityCreate(g, bc->filter_radius, bc->projection_beta, bc->projection_threshold, &it->dens));
+  PetscCall(FGDensityMask(it->dens, it->rho, it->chic));
+  /* centroid and extent of the solid */
+  for (PetscInt d = 0; d < 3; d++) ext[d] = PETSC_MAX_REAL, ext[3 + d] = PETSC_MIN_REAL;
+  PetscCall(VecGetArrayRead(it->chic, &c));
+  for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+    for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
+      for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
+        const PetscInt  idx[3] = {i, j, k};
+        const PetscReal w      = PetscRealPart(c[FGBoxOwnedIndex(bx, i, j, k)]);
+        loc[0] += w * B->dV;
+        for (PetscInt d = 0; d < dim; d++) {
+          PetscReal x = FGGridCoordinate(g, FG_LOC_CELL, d, idx[d]);
+          loc[1 + d] += w * x * B->dV;
+          if (w > 0.5) ext[d] = PetscMin(ext[d], x - g->h[d]), ext[3 + d] = PetscMax(ext[3 + d], x + g->h[d]);
+        }
+      }
+  PetscCall(VecRestoreArrayRead(it->chic, &c));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, loc, 4, MPIU_REAL, MPIU_SUM, g->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ext, 3, MPIU_REAL, MPIU_MIN, g->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ext + 3, 3, MPIU_REAL, MPIU_MAX, g->comm));
+  PetscCheck(loc[0] > 0, g->comm, FG_ERR_INPUT, "%s: the density field %s:/%s has no solid (chi = P(F rho) is 0 everywhere)", bc->where, bc->density_file, bc->density_dataset);
+  it->out.volume = loc[0];
+  for (PetscInt d = 0; d < dim; d++) it->centroid[d] = loc[1 + d] / loc[0];
+  /* the faces */
+  for (PetscInt a = 0; a < dim; a++) {
+    FGFaceList        *l = &it->f[a];
+    const PetscScalar *cf;
+    PetscInt           lo[3], hi[3];
+    PetscCall(FGDensityFaceMask(it->dens, it->chic, a, it->chif));
+    FGOpInteriorFaces(g, B->bc, a, lo, hi);
+    PetscCall(VecGetArrayRead(it->chif, &cf));
+    l->n = 0;
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = lo[1]; j < hi[1]; j++)
+        for (PetscInt i = lo[0]; i < hi[0]; i++) {
+          const PetscInt  idx[3] = {i, j, k}, o = FGBoxOwnedIndex(bx, i, j, k);
+          const PetscReal chi    = PetscRealPart(cf[o]);
+          if (chi <= 0) continue;
+          PetscCall(FGFaceListReserve_Private(l, l->n + 1, 0));
+          l->off[l->n] = o;
+          for (PetscInt d = 0; d < 3; d++) l->x[3 * l->n + d] = d < dim ? FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]) : 0;
+          l->chi[l->n] = chi;
+          l->n++;
+        }
+    PetscCall(VecRestoreArrayRead(it->chif, &cf));
+  }
+  /* the control volume: the solid's box widened by half its size */
+  for (PetscInt d = 0; d < 3; d++) {
+    it->cvlo[d] = 0, it->cvhi[d] = d < dim ? g->n[d] : 1;
+    it->cvwhole[d] = PETSC_TRUE;
+    if (d >= dim || ext[d] > ext[3 + d]) continue;
+    {
+      PetscReal m  = PetscMax(0.5 * (ext[3 + d] - ext[d]), 3 * g->h[d]);
+      PetscInt  cl = (PetscInt)PetscFloorReal((ext[d] - m - g->x0[d]) / g->h[d]);
+      PetscInt  ch = (PetscInt)PetscCeilReal((ext[3 + d] + m - g->x0[d]) / g->h[d]);
+      if (g->periodic[d] && cl <= 0 && ch >= g->n[d]) continue;
+      it->cvwhole[d] = PETSC_FALSE;
+      it->cvlo[d]    = PetscMax(cl, 2);
+      it->cvhi[d]    = PetscMin(ch, g->n[d] - 2);
+    }
+  }
+  it->tbuilt = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesCreate - the bodies of a case on a grid: shapes, validation (FG_ERR_INPUT naming the
+  case file's body entry), inside-the-domain check, face lists at t = 0. Collective.
+@*/
+PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, FGBodies *bodies)
+{
+  FGBodies  B;
+  PetscReal hmax = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&B));
+  B->g  = g;
+  B->bc = bnd;
+  B->c  = c;
+  B->nb = c->nbodies;
+  B->dV = 1;
+  for (PetscInt d = 0; d < g->dim; d++) {
+    B->dV *= g->h[d];
+    hmax = PetscMax(hmax, g->h[d]);
+  }
+  PetscCall(PetscCalloc1(PetscMax(B->nb, 1), &B->b));
+  *bodies = B;
+  for (PetscInt b = 0; b < B->nb; b++) {
+    FGBodyItem       *it = &B->b[b];
+    const FGBodyCase *bc = &c->body[b];
+    char              msg[1024];
+    PetscErrorCode    ierr;
+
+    it->bc = bc;
+    if (bc->shape == FG_BODY_DENSITY) {
+      PetscCall(FGBodyBuildDensity_Private(B, it));
+      continue;
+    }
+    PetscCall(FGErrorCapturePush(msg, sizeof(msg)));
+    ierr = FGBodyShapeCreate_Private(bc, g->dim, &it->shape, &it->airfoil);
+    if (!ierr) ierr = FGShapeValidate(it->shape);
+    PetscCall(FGErrorCapturePop());
+    PetscCheck(!ierr, g->comm, ierr == FG_ERR_INPUT ? FG_ERR_INPUT : ierr, "%s: %s", bc->where, msg);
+    it->eps    = 0.5 * bc->mask_width * hmax;
+    it->shift  = bc->mask_offset * it->eps;
+    it->moving = FGBodyMoves_Private(bc);
+    {
+      PetscReal p[FG_SHAPE_MAX_PARAMS];
+      PetscCall(FGShapeGetParameters(it->shape, p));
+      it->angle0 = p[g->dim];
+    }
+    PetscCall(FGBodyBuild_Private(B, it, 0.0));
+  }
+  if (B->nb)
+    for (PetscInt a = 0; a < g->dim; a++) {
+      PetscCall(DMCreateGlobalVector(g->da, &B->K[a]));
+      PetscCall(VecDuplicate(B->K[a], &B->S[a]));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
+{
+  FGBodies B = *bodies;
+
+  PetscFunctionBeginUser;
+  if (!B) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt b = 0; b < B->nb; b++) {
+    for (PetscInt a = 0; a < 3; a++) PetscCall(PetscFree6(B->b[b].f[a].off, B->b[b].f[a].x, B->b[b].f[a].chi, B->b[b].f[a].us, B->b[b].f[a].nrm, B->b[b].f[a].jet));
+    PetscCall(FGShapeDestroy(&B->b[b].shape));
+    PetscCall(FGDensityDestroy(&B->b[b].dens));
+    PetscCall(VecDestroy(&B->b[b].rho));
+    PetscCall(VecDestroy(&B->b[b].chic));
+    PetscCall(VecDestroy(&B->b[b].chif));
+  }
+  for (PetscInt a = 0; a < 3; a++) {
+    PetscCall(VecDestroy(&B->K[a]));
+    PetscCall(VecDestroy(&B->S[a]));
+  }
+  PetscCall(PetscFree(B->b));
+  PetscCall(PetscFree(B));
+  *bodies = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGBodiesGetCount(FGBodies B, PetscInt *n)
+{
+  PetscFunctionBeginUser;
+  *n = B ? B->nb : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGBodiesGetName(FGBodies B, PetscInt b, const char **name)
+{
+  PetscFunctionBeginUser;
+  *name = B->b[b].bc->name;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGBodiesGetShape(FGBodies B, PetscInt b, FGShape *shape)
+{
+  PetscFunctionBeginUser;
+  *shape = B->b[b].shape;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------
+   The step */
+
+/* Forward declaration: the momentum in a body's control volume. */
+static PetscErrorCode FGBodyBoxMomentum_Private(FGBodies, const FGBodyItem *, Vec[], PetscReal[3]);
+
+/*@C
+  FGBodiesBeginStep - zero the force accumulators; note the momentum in each control volume of
+  the state u at the step's start (global Vecs).
+@*/
+PetscErrorCode FGBodiesBeginStep(FGBodies B, Vec u[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < B->nb; b++) {
+    PetscCall(PetscArrayzero(B->b[b].acc, 6));
+    PetscCall(FGBodyBoxMomentum_Private(B, &B->b[b], u, B->b[b].cv0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesPenalize - the implicit penalization of one RK3 stage, u <- (u + g dt S)/(1 + g dt K),
+  and the stage's force, weighted by g, added to each body's step force.
+
+  Input Parameters:
++ B     - the bodies
+. t     - the stage's end time (body position and velocity)
+. gamma - the stage's weight alpha_k + beta_k
+. dt    - the step
+- u     - the predicted velocity (global Vecs), penalized in place
+@*/
+PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec u[])
+{
+  const PetscInt  dim = B->g->dim;
+  const PetscReal gdt = gamma * dt;
+
+  PetscFunctionBeginUser;
+  if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt b = 0; b < B->nb; b++)
+    if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscScalar *K, *S, *ua;
+    PetscInt     nloc;
+    PetscCall(VecSet(B->K[a], 0.0));
+    PetscCall(VecSet(B->S[a], 0.0));
+    PetscCall(VecGetArray(B->K[a], &K));
+    PetscCall(VecGetArray(B->S[a], &S));
+    /* 1. K and S, and u_s of each listed face */
+    for (PetscInt b = 0; b < B->nb; b++) {
+      const FGBodyCase *bc = B->b[b].bc;
+      FGFaceList       *l  = &B->b[b].f[a];
+      PetscReal         xc[3], V[3], th, om, A[FG_CASE_MAX_JETS];
+      FGBodyState_Private(&B->b[b], dim, t, xc, V, &th, &om);
+      for (PetscInt j = 0; j < bc->n_jets; j++) A[j] = bc->jet_amplitude[j] * (bc->jet_frequency > 0 ? PetscCosReal(2 * PETSC_PI * bc->jet_frequency * t) : 1.0);
+      for (PetscInt f = 0; f < l->n; f++) {
+        const PetscReal *x = l->x + 3 * f, k = l->chi[f] / bc->eta;
+        PetscReal        us = V[a] + (a == 0 ? -om * (x[1] - xc[1]) : a == 1 ? om * (x[0] - xc[0]) : 0.0);
+        for (PetscInt j = 0; j < bc->n_jets; j++) us += A[j] * l->jet[bc->n_jets * f + j] * l->nrm[3 * f + a];
+        l->us[f] = us;
+        K[l->off[f]] += k;
+        S[l->off[f]] += k * us;
+      }
+    }
+    /* 2. the implicit update (where K = 0 it leaves u as it is, exactly) */
+    PetscCall(VecGetLocalSize(u[a], &nloc));
+    PetscCall(VecGetArray(u[a], &ua));
+    for (PetscInt i = 0; i < nloc; i++) ua[i] = (ua[i] + gdt * S[i]) / (1 + gdt * K[i]);
+    /* 3. the stage force and moment on each body */
+    for (PetscInt b = 0; b < B->nb; b++) {
+      FGBodyItem *it = &B->b[b];
+      FGFaceList *l  = &it->f[a];
+      PetscReal   xc[3], V[3], th, om, F = 0, M[3] = {0, 0, 0};
+      FGBodyState_Private(it, dim, t, xc, V, &th, &om);
+      for (PetscInt f = 0; f < l->n; f++) {
+        const PetscReal *x  = l->x + 3 * f;
+        const PetscReal  fa = l->chi[f] / it->bc->eta * (ua[l->off[f]] - l->us[f]) * B->dV;
+        F += fa;
+        /* M = r x F, r = x - x_c, F along a */
+        for (PetscInt m = 0; m < 3; m++) {
+          PetscInt i1 = (m + 1) % 3, i2 = (m + 2) % 3; /* M_m = r_i1 F_i2 - r_i2 F_i1 */
+          if (a == i2) M[m] += (x[i1] - xc[i1]) * fa;
+          if (a == i1) M[m] -= (x[i2] - xc[i2]) * fa;
+        }
+      }
+      it->acc[a] += gamma * F;
+      for (PetscInt m = 0; m < 3; m++) it->acc[3 + m] += gamma * M[m];
+    }
+    PetscCall(VecRestoreArray(u[a], &ua));
+    PetscCall(VecRestoreArray(B->S[a], &S));
+    PetscCall(VecRestoreArray(B->K[a], &K));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesEndStep - reduce the step's forces and moments (one MPI_Allreduce), form the coefficients.
+@*/
+PetscErrorCode FGBodiesEndStep(FGBodies B, PetscReal t)
+{
+  PetscReal buf[6 * FG_CASE_MAX_BODIES];
+
+  PetscFunctionBeginUser;
+  if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt b = 0; b < B->nb; b++) PetscCall(PetscArraycpy(buf + 6 * b, B->b[b].acc, 6));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, buf, (PetscMPIInt)(6 * B->nb), MPIU_REAL, MPIU_SUM, B->g->comm));
+  for (PetscInt b = 0; b < B->nb; b++) {
+    FGBodyItem      *it = &B->b[b];
+    const PetscReal  q  = 0.5 * it->bc->ref_speed * it->bc->ref_speed * it->bc->ref_area;
+    for (PetscInt d = 0; d < 3; d++) {
+      it->out.force[d]  = buf[6 * b + d];
+      it->out.moment[d] = buf[6 * b + 3 + d];
+      it->out.coeff[d]  = it->out.force[d] / q;
+    }
+    it->out.cm = it->out.moment[2] / (q * it->bc->ref_length);
+  }
+  (void)t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGBodiesGetForces(FGBodies B, PetscInt b, FGBodyForces *f)
+{
+  PetscFunctionBeginUser;
+  *f = B->b[b].out;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------
+   Control volume */
+
+/* Momentum sum_box u_a dV of component a (local part): the a-faces strictly inside the box. */
+static PetscErrorCode FGBodyBoxMomentum_Private(FGBodies B, const FGBodyItem *it, Vec u[], PetscReal M[3])
+{
+  FGGrid       g  = B->g;
+  const FGBox *bx = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *ua;
+    PetscInt           lo[3], hi[3];
+    M[a] = 0;
+    for (PetscInt d = 0; d < 3; d++) {
+      lo[d] = PetscMax(it->cvlo[d], bx->lo[d]);
+      hi[d] = PetscMin(it->cvhi[d] - (d == a && !it->cvwhole[d] ? 1 : 0), bx->hi[d]);
+    }
+    PetscCall(VecGetArrayRead(u[a], &ua));
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = lo[1]; j < hi[1]; j++)
+        for (PetscInt i = lo[0]; i < hi[0]; i++) M[a] += ua[FGBoxOwnedIndex(bx, i, j, k)] * B->dV;
+    PetscCall(VecRestoreArrayRead(u[a], &ua));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesControlVolume - the control-volume force on each body's box (see the file's comment).
+
+  Input Parameters:
++ B     - the bodies
+. dt    - the step just taken
+. nu    - viscosity
+. u     - velocity at the step's end (global Vecs; the start's momentum is from FGBodiesBeginStep())
+. ul    - the same, ghosted with boundary values (FGSolverFillGhosts)
+- pl    - pressure at its end, ghosted (DMGlobalToLocal)
+  (the constant flow.force enters as f V_box)
+@*/
+PetscErrorCode FGBodiesControlVolume(FGBodies B, PetscReal dt, PetscReal nu, Vec u[], Vec ul[], Vec pl)
+{
+  FGGrid             g  = B->g;
+  const FGBox       *bx = &g->box;
+  const PetscInt     dim = g->dim;
+  const PetscScalar *U[3], *P;
+  PetscReal          buf[3 * FG_CASE_MAX_BODIES];
+
+  PetscFunctionBeginUser;
+  if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt a = 0; a < dim; a++) PetscCall(VecGetArrayRead(ul[a], &U[a]));
+  PetscCall(VecGetArrayRead(pl, &P));
+  for (PetscInt b = 0; b < B->nb; b++) {
+    FGBodyItem *it = &B->b[b];
+    PetscReal   M1[3] = {0, 0, 0}, flux[3] = {0, 0, 0};
+    PetscCall(FGBodyBoxMomentum_Private(B, it, u, M1));
+    /* surface fluxes: faces normal to d at face index cvlo[d]-1 (outward -e_d) and cvhi[d]-1 (+e_d) */
+    for (PetscInt d = 0; d < dim; d++) {
+      const PetscReal dA = B->dV / g->h[d];
+      if (it->cvwhole[d]) continue;
+      for (PetscInt side = 0; side < 2; side++) {
+        const PetscInt  fi  = side ? it->cvhi[d] - 1 : it->cvlo[d] - 1;
+        const PetscReal sgn = side ? 1.0 : -1.0;
+        PetscInt        lo[3], hi[3];
+        if (fi < bx->lo[d] || fi >= bx->hi[d]) continue;
+        for (PetscInt e = 0; e < 3; e++) lo[e] = PetscMax(it->cvlo[e], bx->lo[e]), hi[e] = PetscMin(it->cvhi[e], bx->hi[e]);
+        lo[d] = fi, hi[d] = fi + 1;
+        for (PetscInt k = lo[2]; k < hi[2]; k++)
+          for (PetscInt j = lo[1]; j < hi[1]; j++)
+            for (PetscInt i = lo[0]; i < hi[0]; i++) {
+              const PetscInt  c  = FGBoxIndex(bx, i, j, k), sd = bx->s[d];
+              const PetscReal un = U[d][c], pf = 0.5 * (P[c] + P[c + sd]);
+              for (PetscInt a = 0; a < dim; a++) {
+                PetscReal ua, dua;
+                if (a == d) {
+                  ua  = un;
+                  dua = (U[d][c + sd] - U[d][c - sd]) / (2 * g->h[d]);
+                } else {
+                  const PetscInt sa = bx->s[a];
+                  ua  = 0.25 * (U[a][c] + U[a][c + sd] + U[a][c - sa] + U[a][c + sd - sa]);
+                  dua = 0.5 * ((U[a][c + sd] - U[a][c]) + (U[a][c + sd - sa] - U[a][c - sa])) / g->h[d];
+                }
+                flux[a] += sgn * (ua * un + (a == d ? pf : 0.0) - nu * dua) * dA;
+              }
+            }
+      }
+    }
+    for (PetscInt a = 0; a < dim; a++) buf[3 * b + a] = -(M1[a] - it->cv0[a]) / dt - flux[a];
+    for (PetscInt a = dim; a < 3; a++) buf[3 * b + a] = 0;
+  }
+  PetscCall(VecRestoreArrayRead(pl, &P));
+  for (PetscInt a = 0; a < dim; a++) PetscCall(VecRestoreArrayRead(ul[a], &U[a]));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, buf, (PetscMPIInt)(3 * B->nb), MPIU_REAL, MPIU_SUM, g->comm));
+  for (PetscInt b = 0; b < B->nb; b++) {
+    FGBodyItem *it   = &B->b[b];
+    PetscReal   ncell = 1;
+    for (PetscInt d = 0; d < dim; d++) ncell *= (PetscReal)(it->cvhi[d] - it->cvlo[d]);
+    for (PetscInt a = 0; a < 3; a++) it->out.cv_force[a] = buf[3 * b + a] + (a < dim ? B->c->flow.force[a] * ncell * B->dV : 0);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool FGInBox_Private(PetscInt dim, const PetscReal x[], const PetscReal lo[], const PetscReal hi[])
+{
+  for (PetscInt d = 0; d < dim; d++)
+    if (x[d] < lo[d] || x[d] > hi[d]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/*@C
+  FGBodiesCellMask - the combined mask 1 - prod_b (1 - chi_b) at the cell centres, at time t
+  (for output and postprocessing).
+@*/
+PetscErrorCode FGBodiesCellMask(FGBodies B, PetscReal t, Vec chi)
+{
+  FGGrid       g  = B->g;
+  const FGBox *bx = &g->box;
+  PetscScalar *m;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecSet(chi, 0.0));
+  PetscCall(VecGetArray(chi, &m));
+  for (PetscInt b = 0; b < B->nb; b++) {
+    FGBodyItem        *it   = &B->b[b];
+    const PetscScalar *chic = NULL;
+    PetscReal          bl[3], bh[3];
+    if (it->moving && it->tbuilt != t) PetscCall(FGBodyBuild_Private(B, it, t));
+    if (it->dens) PetscCall(VecGetArrayRead(it->chic, &chic));
+    else PetscCall(FGShapeBoundingBox(it->shape, bl, bh));
+    for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+      for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
+        for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
+          const PetscInt idx[3] = {i, j, k};
+          PetscReal      x[3]   = {0, 0, 0}, c;
+          PetscInt       o      = FGBoxOwnedIndex(bx, i, j, k);
+          for (PetscInt d = 0; d < g->dim; d++) x[d] = FGGridCoordinate(g, FG_LOC_CELL, d, idx[d]);
+          if (it->dens) c = chic[o];
+          else if (!FGInBox_Private(g->dim, x, bl, bh)) c = 0; /* chi = 0 outside the body */
+          else {
+            PetscReal phi, dH;
+            PetscCall(FGShapeLevelSet(it->shape, x, &phi, NULL, NULL));
+            PetscCall(FGHeaviside(-phi - it->shift, it->eps, &c, &dH));
+          }
+          m[o] = 1 - (1 - m[o]) * (1 - c);
+        }
+    if (it->dens) PetscCall(VecRestoreArrayRead(it->chic, &chic));
+  }
+  PetscCall(VecRestoreArray(chi, &m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSignalFrequency - the dominant frequency of an oscillating signal y(t) from its upward
+  crossings of its mean, both taken over the second half of the samples (the first half is a
+  transient); 0 when that half has fewer than 3 crossings or a peak-to-peak amplitude below 2e-4
+  (a steady signal: round-off wiggles are no oscillation).
+
+  Not Collective
+
+  Input Parameters:
++ n - number of samples
+. t - increasing times
+- y - values
+
+  Output Parameter:
+. f - (crossings - 1) / (time between the first and the last crossing), crossing times
+      interpolated linearly
+@*/
+PetscErrorCode FGSignalFrequency(PetscInt n, const PetscReal t[], const PetscReal y[], PetscReal *f)
+{
+  PetscInt  i0 = n / 2, nc = 0;
+  PetscReal m = 0, lo = PETSC_MAX_REAL, hi = PETSC_MIN_REAL, tfirst = 0, tlast = 0;
+
+  PetscFunctionBeginUser;
+  *f = 0;
+  if (n - i0 < 4) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = i0; i < n; i++) {
+    m += y[i];
+    lo = PetscMin(lo, y[i]);
+    hi = PetscMax(hi, y[i]);
+  }
+  m /= (PetscReal)(n - i0);
+  if (hi - lo < 2e-4) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = i0; i + 1 < n; i++)
+    if (y[i] < m && y[i + 1] >= m) {
+      PetscReal tc = t[i] + (m - y[i]) / (y[i + 1] - y[i]) * (t[i + 1] - t[i]);
+      if (!nc) tfirst = tc;
+      tlast = tc;
+      nc++;
+    }
+  if (nc >= 3 && tlast > tfirst) *f = (PetscReal)(nc - 1) / (tlast - tfirst);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,97 @@
+/*
+  Probes (probe.<name> in the case file): velocity and pressure at a point, by multilinear
+  interpolation from where each field lives (u_a on its faces, p at cell centres), and with a
+  `reference` point the pressure difference p(at) - p(reference).
+
+  The interpolation cell of a point is owned by exactly one rank (the one that owns its lower
+  corner index), which evaluates it from its ghosted arrays; one MPI_Allreduce (sum) shares the
+  values. Points near a wall use the boundary ghosts (velocity) or extrapolate linearly from the
+  first two cell centres (pressure).
+*/
+#include <fg/solver.h>
+
+/* Multilinear interpolation of the ghosted array f (location loc) at x, if this rank owns the
+   interpolation cell; returns whether it does. */
+static PetscBool FGProbeInterpolate_Private(FGGrid g, FGLocation loc, const PetscScalar *f, const PetscReal x[], PetscReal *val)
+{
+  const FGBox *bx = &g->box;
+  PetscInt     i0[3] = {0, 0, 0};
+  PetscReal    w[3]  = {0, 0, 0};
+
+  for (PetscInt d = 0; d < g->dim; d++) {
+    PetscReal c0 = FGGridCoordinate(g, loc, d, 0), s = (x[d] - c0) / g->h[d];
+    /* lower index: faces along their own direction may use the boundary face -1; cell-centred
+       values stay within [0, n-1] (linear extrapolation next to a wall) unless periodic */
+    PetscInt lo = (g->periodic[d] || loc == (FGLocation)(FG_LOC_FACE_X + d)) ? -1 : 0, hi = g->n[d] - 2;
+    PetscInt i  = (PetscInt)PetscFloorReal(s);
+    if (g->periodic[d]) hi = g->n[d] - 1;
+    i     = PetscMin(PetscMax(i, lo), hi);
+    i0[d] = i;
+    w[d]  = s - (PetscReal)i;
+    /* owner: the rank whose owned range holds max(i, 0) */
+    if (PetscMax(i, 0) < bx->lo[d] || PetscMax(i, 0) >= bx->hi[d]) return PETSC_FALSE;
+    if (i + 1 >= bx->ghi[d]) return PETSC_FALSE; /* cannot happen with ghost width 1; be safe */
+  }
+  *val = 0;
+  for (PetscInt corner = 0; corner < (1 << g->dim); corner++) {
+    PetscInt  idx[3] = {0, 0, 0};
+    PetscReal wt     = 1;
+    for (PetscInt d = 0; d < g->dim; d++) {
+      PetscInt up = (corner >> d) & 1;
+      idx[d]      = i0[d] + up;
+      wt *= up ? w[d] : 1 - w[d];
+    }
+    *val += wt * PetscRealPart(f[FGBoxIndex(bx, idx[0], idx[1], idx[2])]);
+  }
+  return PETSC_TRUE;
+}
+
+/*@C
+  FGProbesEvaluate - the probe values of the current state: per probe u, v[, w], p and, with a
+  reference point, dp; in case order (FGProbesCount() values in all). Collective.
+@*/
+PetscErrorCode FGProbesEvaluate(FGSolver s, PetscReal vals[])
+{
+  FGGrid             g   = s->grid;
+  const FGCase      *c   = s->c;
+  const PetscInt     dim = g->dim;
+  const PetscScalar *U[3], *P;
+  PetscInt           n = 0;
+
+  PetscFunctionBeginUser;
+  if (!c->nprobes) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGSolverFillGhosts(s, s->u, s->t));
+  PetscCall(DMGlobalToLocal(g->da, s->p, INSERT_VALUES, s->phil)); /* phil is free between steps */
+  for (PetscInt a = 0; a < dim; a++) PetscCall(VecGetArrayRead(s->ul[a], &U[a]));
+  PetscCall(VecGetArrayRead(s->phil, &P));
+  for (PetscInt q = 0; q < c->nprobes; q++) {
+    const FGProbeCase *pc = &c->probe[q];
+    PetscReal          v, pr;
+    for (PetscInt a = 0; a < dim; a++, n++) vals[n] = FGProbeInterpolate_Private(g, (FGLocation)(FG_LOC_FACE_X + a), U[a], pc->at, &v) ? v : 0;
+    vals[n++] = FGProbeInterpolate_Private(g, FG_LOC_CELL, P, pc->at, &v) ? v : 0;
+    if (pc->has_reference) vals[n++] = FGProbeInterpolate_Private(g, FG_LOC_CELL, P, pc->reference, &pr) ? pr : 0;
+  }
+  PetscCall(VecRestoreArrayRead(s->phil, &P));
+  for (PetscInt a = 0; a < dim; a++) PetscCall(VecRestoreArrayRead(s->ul[a], &U[a]));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, vals, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, s->comm));
+  /* p(reference) -> p(at) - p(reference) */
+  n = 0;
+  for (PetscInt q = 0; q < c->nprobes; q++) {
+    n += dim + 1;
+    if (c->probe[q].has_reference) {
+      vals[n] = vals[n - 1] - vals[n];
+      n++;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGProbesCount - the number of values FGProbesEvaluate() gives.
+@*/
+PetscInt FGProbesCount(const FGCase *c)
+{
+  PetscInt n = 0;
+  for (PetscInt q = 0; q < c->nprobes; q++) n += c->grid.dim + 1 + (c->probe[q].has_reference ? 1 : 0);
+  return n;
+}
