@@ -31,7 +31,7 @@ typedef struct {
   PetscReal coeff[3];  /* force coefficients F / (1/2 ref_speed^2 ref_area): [0] drag (x), [1] lift (y), [2] side (z) */
   PetscReal cm;        /* moment coefficient M_z / (1/2 ref_speed^2 ref_area ref_length) */
   PetscReal cv_force[3]; /* control-volume momentum balance on a box around the body (cross-check) */
-  PetscReal volume;    /* sum of chi dV at cell centres (area in 2D) */
+  PetscReal volume;    /* sum of chi dV over the x-faces (the mask's area in 2D, volume in 3D) */
 } FGBodyForces;
 
 PETSC_EXTERN PetscErrorCode FGBodiesCreate(FGGrid, const FGBoundary *, const FGCase *, FGBodies *);
@@ -42,19 +42,22 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetShape(FGBodies, PetscInt, FGShape *);
 
 /* The step: BeginStep zeroes the force accumulators, Penalize is called once per stage after the
    explicit predictor (stage end time t, stage weight gamma, step dt), EndStep reduces the forces. */
-PETSC_EXTERN PetscErrorCode FGBodiesBeginStep(FGBodies, Vec[]);
+PETSC_EXTERN PetscErrorCode FGBodiesBeginStep(FGBodies, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalize(FGBodies, PetscReal, PetscReal, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesEndStep(FGBodies, PetscReal);
 PETSC_EXTERN PetscErrorCode FGBodiesGetForces(FGBodies, PetscInt, FGBodyForces *);
 
-/* Control-volume cross-check after a step (dt, nu, u global, u ghosted, p ghosted). */
-PETSC_EXTERN PetscErrorCode FGBodiesControlVolume(FGBodies, PetscReal, PetscReal, Vec[], Vec[], Vec);
+/* Control-volume cross-check after a step (t at its end, dt, nu, u global, u ghosted, p ghosted). */
+PETSC_EXTERN PetscErrorCode FGBodiesControlVolume(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], Vec[], Vec);
 
 /* The combined mask 1 - prod_b (1 - chi_b) at cell centres (output), at time t. */
 PETSC_EXTERN PetscErrorCode FGBodiesCellMask(FGBodies, PetscReal, Vec);
 
 /* Frequency of an oscillating signal from its mean crossings (second half of the samples). */
 PETSC_EXTERN PetscErrorCode FGSignalFrequency(PetscInt, const PetscReal[], const PetscReal[], PetscReal *);
+
+/* The body-force field of one actuator: component a at x, time t (src/body/actuator.c). */
+PETSC_EXTERN PetscReal FGActuatorValue(const FGActuatorCase *, PetscInt, PetscInt, const PetscReal[], PetscReal);
 
 /* The reference point x_c(t), velocity V(t), rotation angle theta(t) (radians) and rate Omega(t). */
 PETSC_EXTERN void FGBodyMotion(const FGBodyCase *, PetscInt, PetscReal, PetscReal[3], PetscReal[3], PetscReal *, PetscReal *);

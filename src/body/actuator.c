@@ -8,6 +8,17 @@
   force, frequency) is a named case key, for the adjoint to differentiate.
 */
 #include <fg/solver.h>
+#include <fg/body.h>
+
+/*@C
+  FGActuatorValue - component a of one actuator's force field at x (dim coordinates), time t.
+@*/
+PetscReal FGActuatorValue(const FGActuatorCase *ac, PetscInt dim, PetscInt a, const PetscReal x[], PetscReal t)
+{
+  PetscReal r2 = 0;
+  for (PetscInt d = 0; d < dim; d++) r2 += (x[d] - ac->center[d]) * (x[d] - ac->center[d]);
+  return ac->force[a] * (ac->frequency > 0 ? PetscSinReal(2 * PETSC_PI * ac->frequency * t) : 1.0) * PetscExpReal(-r2 / (ac->radius * ac->radius));
+}
 
 /*@C
   FGActuatorsAddForce - H_a += f_a(x, t) of every actuator of the case, on the interior faces.

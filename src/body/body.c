@@ -50,11 +50,14 @@ typedef struct {
   const FGBodyCase *bc;
   FGShape           shape;
   PetscBool         airfoil, moving;
-  PetscReal         eps, shift, angle0; /* band half-width and centre (phi = -shift); the shape's angle at t = 0 (radians) */
+  PetscReal         eps, shift, reach, angle0; /* band half-width and centre (phi = -shift); how far outside
+                                                   the bounding box chi may be > 0; the shape's angle at t = 0 (radians) */
   FGFaceList        f[3];
   PetscReal         tbuilt;
-  PetscInt          cvlo[3], cvhi[3]; /* control volume, cells [lo, hi) */
-  PetscBool         cvwhole[3];       /* the box spans a periodic direction whole: no faces there */
+  PetscInt          boxlo[3], boxhi[3]; /* control volume around the body as last placed, cells [lo, hi) */
+  PetscBool         boxwhole[3];        /* the box spans a periodic direction whole: no faces there */
+  PetscInt          cvlo[3], cvhi[3];   /* the box of this step (frozen by FGBodiesBeginStep) */
+  PetscBool         cvwhole[3];
   PetscReal         acc[7];           /* force[3], moment[3], volume (local, this step) */
   PetscReal         cv0[3];           /* momentum in the box at the step's start (local) */
   FGBodyForces      out;
@@ -172,7 +175,8 @@ static PetscErrorCode FGBodyShapeCreate_Private(const FGBodyCase *bc, PetscInt d
 /* Is the geometry time-dependent? */
 static PetscBool FGBodyMoves_Private(const FGBodyCase *bc)
 {
-  PetscBool rot = (PetscBool)((bc->rotation_rate != 0 || bc->rotation_amplitude != 0) && bc->shape != FG_BODY_CIRCLE && bc->shape != FG_BODY_SPHERE);
+  /* a rotating circle or sphere keeps its mask, but not its jets (they turn with the body) */
+  PetscBool rot = (PetscBool)((bc->rotation_rate != 0 || bc->rotation_amplitude != 0) && ((bc->shape != FG_BODY_CIRCLE && bc->shape != FG_BODY_SPHERE) || bc->n_jets > 0));
   for (PetscInt d = 0; d < 3; d++)
     if (bc->velocity[d] != 0 || (bc->oscillation_amplitude[d] != 0 && bc->oscillation_frequency != 0)) return PETSC_TRUE;
   return rot;
@@ -234,20 +238,24 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
   PetscCall(FGShapeSetParameters(it->shape, p));
   PetscCall(FGShapeBoundingBox(it->shape, bl, bh));
 
-  /* the body strictly inside the domain (chi = 0 outside the body; every rank computes the same) */
+  /* the body and the part of its band outside it (phi < eps - delta) strictly inside the domain
+     (every rank computes the same) */
+  const PetscReal out = PetscMax(it->eps - it->shift, 0);
   for (PetscInt d = 0; d < dim && !msg[0]; d++) {
     if (bl[d] <= PETSC_MIN_REAL) continue; /* extruded */
-    if (bl[d] <= g->x0[d] || bh[d] >= g->x0[d] + g->L[d]) {
+    if (bl[d] - out <= g->x0[d] || bh[d] + out >= g->x0[d] + g->L[d]) {
       char when[64] = "";
       if (t != 0) PetscCall(PetscSNPrintf(when, sizeof(when), " at t = %g (its motion took it there)", (double)t));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "the body spans %c in [%g, %g]%s, not inside the domain [%g, %g]", FGAxisNames[d], (double)bl[d], (double)bh[d], when, (double)g->x0[d], (double)(g->x0[d] + g->L[d])));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "the body spans %c in [%g, %g]%s%s, not inside the domain [%g, %g]", FGAxisNames[d], (double)(bl[d] - out), (double)(bh[d] + out), out > 0 ? " with its mask band" : "", when, (double)g->x0[d], (double)(g->x0[d] + g->L[d])));
     }
   }
   PetscCheck(!msg[0], g->comm, FG_ERR_INPUT, "%s: %s", bc->where, msg);
 
+  /* where to look for chi > 0: phi < eps - delta, which reaches past the body when the band sticks
+     out (delta < eps) and further where |grad phi| < 1 (Fourier, ellipse): the box widened by 2 eps + h */
   for (PetscInt d = 0; d < 3; d++) {
-    lo[d] = d < dim ? bl[d] : 0;
-    hi[d] = d < dim ? bh[d] : 0;
+    lo[d] = d < dim ? bl[d] - it->reach : 0;
+    hi[d] = d < dim ? bh[d] + it->reach : 0;
   }
   it->out.volume = 0;
   for (PetscInt a = 0; a < dim; a++) {
@@ -293,17 +301,17 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
     for (PetscInt d = 0; d < dim; d++)
       if (bl[d] > PETSC_MIN_REAL) size = PetscMax(size, bh[d] - bl[d]);
     for (PetscInt d = 0; d < 3; d++) {
-      it->cvlo[d] = 0, it->cvhi[d] = d < dim ? g->n[d] : 1;
-      it->cvwhole[d] = PETSC_TRUE;
+      it->boxlo[d] = 0, it->boxhi[d] = d < dim ? g->n[d] : 1;
+      it->boxwhole[d] = PETSC_TRUE;
       if (d >= dim || bl[d] <= PETSC_MIN_REAL) continue;
       {
         PetscReal m  = PetscMax(0.5 * size, 3 * g->h[d]);
         PetscInt  cl = (PetscInt)PetscFloorReal((bl[d] - m - g->x0[d]) / g->h[d]);
         PetscInt  ch = (PetscInt)PetscCeilReal((bh[d] + m - g->x0[d]) / g->h[d]);
         if (g->periodic[d] && cl <= 0 && ch >= g->n[d]) continue; /* whole periodic span */
-        it->cvwhole[d] = PETSC_FALSE;
-        it->cvlo[d]    = PetscMax(cl, 2);
-        it->cvhi[d]    = PetscMin(ch, g->n[d] - 2);
+        it->boxwhole[d] = PETSC_FALSE;
+        it->boxlo[d]    = PetscMax(cl, 2);
+        it->boxhi[d]    = PetscMin(ch, g->n[d] - 2);
       }
     }
   }
@@ -376,17 +384,17 @@ static PetscErrorCode FGBodyBuildDensity_Private(FGBodies B, FGBodyItem *it)
   }
   /* the control volume: the solid's box widened by half its size */
   for (PetscInt d = 0; d < 3; d++) {
-    it->cvlo[d] = 0, it->cvhi[d] = d < dim ? g->n[d] : 1;
-    it->cvwhole[d] = PETSC_TRUE;
+    it->boxlo[d] = 0, it->boxhi[d] = d < dim ? g->n[d] : 1;
+    it->boxwhole[d] = PETSC_TRUE;
     if (d >= dim || ext[d] > ext[3 + d]) continue;
     {
       PetscReal m  = PetscMax(0.5 * (ext[3 + d] - ext[d]), 3 * g->h[d]);
       PetscInt  cl = (PetscInt)PetscFloorReal((ext[d] - m - g->x0[d]) / g->h[d]);
       PetscInt  ch = (PetscInt)PetscCeilReal((ext[3 + d] + m - g->x0[d]) / g->h[d]);
       if (g->periodic[d] && cl <= 0 && ch >= g->n[d]) continue;
-      it->cvwhole[d] = PETSC_FALSE;
-      it->cvlo[d]    = PetscMax(cl, 2);
-      it->cvhi[d]    = PetscMin(ch, g->n[d] - 2);
+      it->boxwhole[d] = PETSC_FALSE;
+      it->boxlo[d]    = PetscMax(cl, 2);
+      it->boxhi[d]    = PetscMin(ch, g->n[d] - 2);
     }
   }
   it->tbuilt = 0;
@@ -433,6 +441,7 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     PetscCheck(!ierr, g->comm, ierr == FG_ERR_INPUT ? FG_ERR_INPUT : ierr, "%s: %s", bc->where, msg);
     it->eps    = 0.5 * bc->mask_width * hmax;
     it->shift  = bc->mask_offset * it->eps;
+    it->reach  = 2 * it->eps + hmax;
     it->moving = FGBodyMoves_Private(bc);
     {
       PetscReal p[FG_SHAPE_MAX_PARAMS];
@@ -501,15 +510,20 @@ PetscErrorCode FGBodiesGetShape(FGBodies B, PetscInt b, FGShape *shape)
 static PetscErrorCode FGBodyBoxMomentum_Private(FGBodies, const FGBodyItem *, Vec[], PetscReal[3]);
 
 /*@C
-  FGBodiesBeginStep - zero the force accumulators; note the momentum in each control volume of
-  the state u at the step's start (global Vecs).
+  FGBodiesBeginStep - zero the force accumulators; fix each body's control volume for the step
+  (around the body at time t, the step's start) and note the momentum in it of the state u
+  (global Vecs).
 @*/
-PetscErrorCode FGBodiesBeginStep(FGBodies B, Vec u[])
+PetscErrorCode FGBodiesBeginStep(FGBodies B, PetscReal t, Vec u[])
 {
   PetscFunctionBeginUser;
   for (PetscInt b = 0; b < B->nb; b++) {
-    PetscCall(PetscArrayzero(B->b[b].acc, 6));
-    PetscCall(FGBodyBoxMomentum_Private(B, &B->b[b], u, B->b[b].cv0));
+    FGBodyItem *it = &B->b[b];
+    if (it->moving && it->tbuilt != t) PetscCall(FGBodyBuild_Private(B, it, t));
+    /* the control volume of this step: around the body at its start */
+    for (PetscInt d = 0; d < 3; d++) it->cvlo[d] = it->boxlo[d], it->cvhi[d] = it->boxhi[d], it->cvwhole[d] = it->boxwhole[d];
+    PetscCall(PetscArrayzero(it->acc, 6));
+    PetscCall(FGBodyBoxMomentum_Private(B, it, u, it->cv0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -623,7 +637,8 @@ PetscErrorCode FGBodiesGetForces(FGBodies B, PetscInt b, FGBodyForces *f)
 /* ---------------------------------------------------------------------------------------------
    Control volume */
 
-/* Momentum sum_box u_a dV of component a (local part): the a-faces strictly inside the box. */
+/* Momentum sum_box u_a dV of component a (local part), the trapezoidal rule along a: the a-faces
+   inside the box with weight 1, those on its two surfaces (face indices cvlo-1, cvhi-1) with 1/2. */
 static PetscErrorCode FGBodyBoxMomentum_Private(FGBodies B, const FGBodyItem *it, Vec u[], PetscReal M[3])
 {
   FGGrid       g  = B->g;
@@ -635,13 +650,18 @@ static PetscErrorCode FGBodyBoxMomentum_Private(FGBodies B, const FGBodyItem *it
     PetscInt           lo[3], hi[3];
     M[a] = 0;
     for (PetscInt d = 0; d < 3; d++) {
-      lo[d] = PetscMax(it->cvlo[d], bx->lo[d]);
-      hi[d] = PetscMin(it->cvhi[d] - (d == a && !it->cvwhole[d] ? 1 : 0), bx->hi[d]);
+      PetscBool surf = (PetscBool)(d == a && !it->cvwhole[d]);
+      lo[d]          = PetscMax(it->cvlo[d] - (surf ? 1 : 0), bx->lo[d]);
+      hi[d]          = PetscMin(it->cvhi[d], bx->hi[d]);
     }
     PetscCall(VecGetArrayRead(u[a], &ua));
     for (PetscInt k = lo[2]; k < hi[2]; k++)
       for (PetscInt j = lo[1]; j < hi[1]; j++)
-        for (PetscInt i = lo[0]; i < hi[0]; i++) M[a] += ua[FGBoxOwnedIndex(bx, i, j, k)] * B->dV;
+        for (PetscInt i = lo[0]; i < hi[0]; i++) {
+          const PetscInt  idx[3] = {i, j, k};
+          const PetscReal w      = !it->cvwhole[a] && (idx[a] == it->cvlo[a] - 1 || idx[a] == it->cvhi[a] - 1) ? 0.5 : 1.0;
+          M[a] += w * ua[FGBoxOwnedIndex(bx, i, j, k)] * B->dV;
+        }
     PetscCall(VecRestoreArrayRead(u[a], &ua));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -652,14 +672,15 @@ static PetscErrorCode FGBodyBoxMomentum_Private(FGBodies B, const FGBodyItem *it
 
   Input Parameters:
 + B     - the bodies
+. t     - the time at the step's end
 . dt    - the step just taken
 . nu    - viscosity
 . u     - velocity at the step's end (global Vecs; the start's momentum is from FGBodiesBeginStep())
 . ul    - the same, ghosted with boundary values (FGSolverFillGhosts)
 - pl    - pressure at its end, ghosted (DMGlobalToLocal)
-  (the constant flow.force enters as f V_box)
+  (the constant flow.force enters as f V_box, the actuators as sum_box f dV)
 @*/
-PetscErrorCode FGBodiesControlVolume(FGBodies B, PetscReal dt, PetscReal nu, Vec u[], Vec ul[], Vec pl)
+PetscErrorCode FGBodiesControlVolume(FGBodies B, PetscReal t, PetscReal dt, PetscReal nu, Vec u[], Vec ul[], Vec pl)
 {
   FGGrid             g  = B->g;
   const FGBox       *bx = &g->box;
@@ -706,6 +727,24 @@ PetscErrorCode FGBodiesControlVolume(FGBodies B, PetscReal dt, PetscReal nu, Vec
             }
       }
     }
+    /* body-force actuators: sum_box f dV (trapezoidal along a, as the momentum) */
+    for (PetscInt n = 0; n < B->c->nactuators; n++)
+      for (PetscInt a = 0; a < dim; a++) {
+        PetscInt lo[3], hi[3];
+        for (PetscInt d = 0; d < 3; d++) {
+          lo[d] = PetscMax(it->cvlo[d] - (d == a && !it->cvwhole[d] ? 1 : 0), bx->lo[d]);
+          hi[d] = PetscMin(it->cvhi[d], bx->hi[d]);
+        }
+        for (PetscInt k = lo[2]; k < hi[2]; k++)
+          for (PetscInt j = lo[1]; j < hi[1]; j++)
+            for (PetscInt i = lo[0]; i < hi[0]; i++) {
+              const PetscInt idx[3] = {i, j, k};
+              PetscReal      x[3]   = {0, 0, 0}, w;
+              for (PetscInt d = 0; d < dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
+              w = !it->cvwhole[a] && (idx[a] == it->cvlo[a] - 1 || idx[a] == it->cvhi[a] - 1) ? 0.5 : 1.0;
+              flux[a] -= w * FGActuatorValue(&B->c->actuator[n], dim, a, x, t) * B->dV;
+            }
+      }
     for (PetscInt a = 0; a < dim; a++) buf[3 * b + a] = -(M1[a] - it->cv0[a]) / dt - flux[a];
     for (PetscInt a = dim; a < 3; a++) buf[3 * b + a] = 0;
   }
@@ -747,7 +786,10 @@ PetscErrorCode FGBodiesCellMask(FGBodies B, PetscReal t, Vec chi)
     PetscReal          bl[3], bh[3];
     if (it->moving && it->tbuilt != t) PetscCall(FGBodyBuild_Private(B, it, t));
     if (it->dens) PetscCall(VecGetArrayRead(it->chic, &chic));
-    else PetscCall(FGShapeBoundingBox(it->shape, bl, bh));
+    else {
+      PetscCall(FGShapeBoundingBox(it->shape, bl, bh));
+      for (PetscInt d = 0; d < g->dim; d++) bl[d] -= it->reach, bh[d] += it->reach;
+    }
     for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
       for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
         for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {

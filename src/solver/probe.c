@@ -5,8 +5,8 @@
 
   The interpolation cell of a point is owned by exactly one rank (the one that owns its lower
   corner index), which evaluates it from its ghosted arrays; one MPI_Allreduce (sum) shares the
-  values. Points near a wall use the boundary ghosts (velocity) or extrapolate linearly from the
-  first two cell centres (pressure).
+  values. Between a wall and the first interior value the normal velocity uses the boundary face;
+  tangential velocities and the pressure extrapolate linearly from the first two interior values.
 */
 #include <fg/solver.h>
 

@@ -118,7 +118,7 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_Step, 0, 0, 0, 0));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
-  if (nb) PetscCall(FGBodiesBeginStep(s->bodies, s->u));
+  if (nb) PetscCall(FGBodiesBeginStep(s->bodies, t0, s->u));
   for (PetscInt k = 0; k < 3; k++) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
@@ -143,7 +143,7 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
     PetscCall(FGBodiesEndStep(s->bodies, s->t));
     PetscCall(FGSolverFillGhosts(s, s->u, s->t));
     PetscCall(DMGlobalToLocal(s->grid->da, s->p, INSERT_VALUES, s->phil));
-    PetscCall(FGBodiesControlVolume(s->bodies, dt, s->nu, s->u, s->ul, s->phil));
+    PetscCall(FGBodiesControlVolume(s->bodies, s->t, dt, s->nu, s->u, s->ul, s->phil));
   }
   PetscCall(PetscLogEventEnd(FG_EVENT_Step, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

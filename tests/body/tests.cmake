@@ -23,7 +23,7 @@ add_test(NAME body_bad_density_file_setup
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(body_bad_density_file_setup PROPERTIES FIXTURES_SETUP fg_body_density_file LABELS body)
 fg_case_expect(NAME body_outside NP "1;2" CODE 2 ARGS run ${_fg_body_bad}/outside.yaml
-               REGEX [=[outside\.yaml:8: body\.cyl: the body spans x in \[7\.3, 8\.3\], not inside the domain \[0\.?, 8\.?\]]=])
+               REGEX [=[outside\.yaml:8: body\.cyl: the body spans x in \[7\.26875, 8\.33125\] with its mask band, not inside the domain \[0\.?, 8\.?\]]=])
 fg_case_expect(NAME body_bspline_crossing NP "1;2" CODE 2 ARGS run ${_fg_body_bad}/bspline_crossing.yaml
                REGEX [=[bspline_crossing\.yaml:8: body\.blob: shape 'blob' \(bspline\): the closed B-spline curve intersects itself]=])
 fg_case_expect(NAME body_naca_range NP "1;2" CODE 2 ARGS run ${_fg_body_bad}/naca_range.yaml

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Long, on-demand validation of the penalized cylinder (issue 4; not in CTest: ~1 hour on 2 cores).
+"""Long, on-demand validation of the penalized cylinder (issue 4; not in CTest: 77 minutes on 2 shared cores).
 
     python3 tests/body/validate_cylinder.py [--build build] [--np 2] [--out /tmp/fg-cylinder]
                                             [--skip-re40] [--skip-re100] [--quick]
