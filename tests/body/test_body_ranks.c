@@ -70,37 +70,6 @@ static PetscErrorCode RunOn(MPI_Comm comm, FGCase *c, PetscReal *hist, FGSolver 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* max|x_world - x_self| / max|x_self| of a field, on rank 0, broadcast. */
-static PetscErrorCode CompareField(FGSolver sw, Vec xw, Vec xs, PetscReal *rel)
-{
-  Vec         seq;
-  PetscMPIInt rank;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(FGGridGatherNatural(sw->grid, xw, &seq));
-  *rel = 0;
-  if (rank == 0) {
-    const PetscScalar *a, *b;
-    PetscInt           n;
-    PetscReal          dmax = 0, bmax = 0;
-    PetscCall(VecGetLocalSize(seq, &n));
-    PetscCall(VecGetArrayRead(seq, &a));
-    PetscCall(VecGetArrayRead(xs, &b));
-    for (PetscInt i = 0; i < n; i++) {
-      dmax = PetscMax(dmax, PetscAbsScalar(a[i] - b[i]));
-      bmax = PetscMax(bmax, PetscAbsScalar(b[i]));
-      if (PetscIsInfOrNanScalar(a[i])) dmax = (PetscReal)INFINITY;
-    }
-    PetscCall(VecRestoreArrayRead(seq, &a));
-    PetscCall(VecRestoreArrayRead(xs, &b));
-    *rel = bmax > 0 ? dmax / bmax : dmax;
-  }
-  PetscCallMPI(MPI_Bcast(rel, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
-  PetscCall(VecDestroy(&seq));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode RunAll(void)
 {
   PetscMPIInt rank, size;
@@ -150,7 +119,7 @@ static PetscErrorCode RunAll(void)
     }
     for (PetscInt a = 0; a <= sw->grid->dim; a++) {
       PetscReal r;
-      PetscCall(CompareField(sw, a < sw->grid->dim ? sw->u[a] : sw->p, ss ? (a < ss->grid->dim ? ss->u[a] : ss->p) : NULL, &r));
+      PetscCall(FGTestCompareField(sw, a < sw->grid->dim ? sw->u[a] : sw->p, ss ? (a < ss->grid->dim ? ss->u[a] : ss->p) : NULL, &r));
       fields = PetscMax(fields, r);
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s fields max|x_np - x_1|/max|x_1| %.1e\n", cases[i].name, (double)fields));

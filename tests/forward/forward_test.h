@@ -131,6 +131,40 @@ static inline PetscErrorCode FGTestVelocityError(FGSolver s, FGTestExactFn fn, v
 }
 
 
+/* max|x_world - x_self| / max|x_self| of a field: xw distributed on sw's grid, xs the same field
+   of a 1-rank run in natural order (rank 0 only; NULL elsewhere). On rank 0, broadcast. */
+static inline PetscErrorCode FGTestCompareField(FGSolver sw, Vec xw, Vec xs, PetscReal *rel)
+{
+  Vec         seq;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(FGGridGatherNatural(sw->grid, xw, &seq));
+  *rel = 0;
+  if (rank == 0) {
+    const PetscScalar *a, *b;
+    PetscInt           n, m;
+    PetscReal          dmax = 0, bmax = 0;
+    PetscCall(VecGetLocalSize(seq, &n));
+    PetscCall(VecGetLocalSize(xs, &m));
+    PetscCheck(n == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes differ: %" PetscInt_FMT " vs %" PetscInt_FMT, n, m);
+    PetscCall(VecGetArrayRead(seq, &a));
+    PetscCall(VecGetArrayRead(xs, &b));
+    for (PetscInt i = 0; i < n; i++) {
+      dmax = PetscMax(dmax, PetscAbsScalar(a[i] - b[i]));
+      bmax = PetscMax(bmax, PetscAbsScalar(b[i]));
+      if (PetscIsInfOrNanScalar(a[i]) || PetscIsInfOrNanScalar(b[i])) dmax = (PetscReal)INFINITY;
+    }
+    PetscCall(VecRestoreArrayRead(seq, &a));
+    PetscCall(VecRestoreArrayRead(xs, &b));
+    *rel = bmax > 0 ? dmax / bmax : dmax;
+  }
+  PetscCallMPI(MPI_Bcast(rel, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+  PetscCall(VecDestroy(&seq));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A barrier that sleeps instead of spinning: ranks that wait for rank 0's serial run leave the
    (oversubscribed) cores to it. */
 static inline PetscErrorCode FGTestIdleBarrier(MPI_Comm comm)

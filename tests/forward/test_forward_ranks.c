@@ -61,39 +61,6 @@ static PetscErrorCode RunOn(MPI_Comm comm, FGCase *c, PetscInt steps, FGTestDivM
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* max|x_world - x_self| / max|x_self|, on rank 0, broadcast. xs: the serial field (rank 0 only). */
-static PetscErrorCode Compare(FGSolver sw, Vec xw, Vec xs, PetscReal *rel)
-{
-  Vec         seq;
-  PetscMPIInt rank;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(FGGridGatherNatural(sw->grid, xw, &seq));
-  *rel = 0;
-  if (rank == 0) {
-    const PetscScalar *a, *b;
-    PetscInt           n, m;
-    PetscReal          dmax = 0, bmax = 0;
-    PetscCall(VecGetLocalSize(seq, &n));
-    PetscCall(VecGetLocalSize(xs, &m));
-    PetscCheck(n == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes differ: %" PetscInt_FMT " vs %" PetscInt_FMT, n, m);
-    PetscCall(VecGetArrayRead(seq, &a));
-    PetscCall(VecGetArrayRead(xs, &b));
-    for (PetscInt i = 0; i < n; i++) {
-      dmax = PetscMax(dmax, PetscAbsScalar(a[i] - b[i]));
-      bmax = PetscMax(bmax, PetscAbsScalar(b[i]));
-      if (PetscIsInfOrNanScalar(a[i]) || PetscIsInfOrNanScalar(b[i])) dmax = (PetscReal)INFINITY;
-    }
-    PetscCall(VecRestoreArrayRead(seq, &a));
-    PetscCall(VecRestoreArrayRead(xs, &b));
-    *rel = bmax > 0 ? dmax / bmax : dmax;
-  }
-  PetscCallMPI(MPI_Bcast(rel, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
-  PetscCall(VecDestroy(&seq));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode RunAll(void)
 {
   PetscMPIInt rank, size;
@@ -144,7 +111,7 @@ static PetscErrorCode RunAll(void)
       for (PetscInt a = 0; a <= sw->grid->dim; a++) {
         Vec xw = a < sw->grid->dim ? sw->u[a] : sw->p;
         Vec xs = ss ? (a < ss->grid->dim ? ss->u[a] : ss->p) : NULL;
-        PetscCall(Compare(sw, xw, xs, &rel[a]));
+        PetscCall(FGTestCompareField(sw, xw, xs, &rel[a]));
         worst = PetscMax(worst, rel[a]);
       }
       {
@@ -166,7 +133,7 @@ static PetscErrorCode RunAll(void)
           a[n / 2 + 3] += 1e-10 * umax;
           PetscCall(VecRestoreArray(ss->u[0], &a));
         }
-        PetscCall(Compare(sw, sw->u[0], ss ? ss->u[0] : NULL, &rel2));
+        PetscCall(FGTestCompareField(sw, sw->u[0], ss ? ss->u[0] : NULL, &rel2));
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (self-check: a perturbation of 1e-10 max|u| is measured as %.3e)\n", (double)rel2));
         FGTestCheck(rel2 > 0.5e-10 && rel2 < 2e-10, "a perturbation of 1e-10 was measured as %.3e", (double)rel2);
         checked_perturbation = PETSC_TRUE;
