@@ -4,8 +4,9 @@
 #define FG_TEST_H
 
 #include <flowgrad.h>
+#include <stdio.h>
 
-static int fg_test_failures = 0;
+static PETSC_UNUSED int fg_test_failures = 0; /* PETSC_UNUSED: a file may use only the helpers */
 
 /* Record (and print on rank 0) a failed assertion; the condition must be the same on every rank
    (reduced values only). */
@@ -18,6 +19,24 @@ static int fg_test_failures = 0;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n")); \
     } \
   } while (0)
+
+/* Catching an error instead of reporting it: push FGTestCatchError with an FGTestCaught as its
+   context (PetscPushErrorHandler), call, pop; the first error's code and message are kept. */
+typedef struct {
+  PetscErrorCode code;
+  char           msg[4096];
+} FGTestCaught;
+
+static inline PetscErrorCode FGTestCatchError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  FGTestCaught *c = (FGTestCaught *)ctx;
+  (void)comm, (void)line, (void)func, (void)file;
+  if (p == PETSC_ERROR_INITIAL && !c->code) {
+    c->code = n;
+    snprintf(c->msg, sizeof(c->msg), "%s", mess ? mess : "");
+  }
+  return n;
+}
 
 /* The exit status of a test: 0 when every check passed (the same on every rank). */
 static inline int FGTestExit(PetscErrorCode ierr)

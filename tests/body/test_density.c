@@ -94,24 +94,10 @@ static PetscReal RelDiff(PetscReal a, PetscReal b)
 /* ---------------------------------------------------------------------------------------------
    Error catching (as tests/io/io_errors.c): the code and the first message of a failing call
    --------------------------------------------------------------------------------------------- */
-typedef struct {
-  PetscErrorCode code;
-  char           msg[4096];
-} Caught;
-
-static PetscErrorCode CatchError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
-{
-  Caught *c = (Caught *)ctx;
-  if (p == PETSC_ERROR_INITIAL && !c->code) {
-    c->code = n;
-    snprintf(c->msg, sizeof(c->msg), "%s", mess ? mess : "");
-  }
-  return n;
-}
 
 /* the call fails with FG_ERR_INPUT (want 0: succeeds), its message starting with prefix and
    containing must1, must2, must3 (each may be NULL) */
-static PetscErrorCode Expect(const char *call, PetscErrorCode e, const Caught *c, PetscErrorCode want, const char *prefix, const char *must1, const char *must2, const char *must3)
+static PetscErrorCode Expect(const char *call, PetscErrorCode e, const FGTestCaught *c, PetscErrorCode want, const char *prefix, const char *must1, const char *must2, const char *must3)
 {
   const char *must[3] = {must1, must2, must3};
 
@@ -127,9 +113,9 @@ static PetscErrorCode Expect(const char *call, PetscErrorCode e, const Caught *c
 
 #define EXPECT(call, want, prefix, must1, must2, must3) \
   do { \
-    Caught         _c = {0, ""}; \
+    FGTestCaught         _c = {0, ""}; \
     PetscErrorCode _e; \
-    PetscCall(PetscPushErrorHandler(CatchError, &_c)); \
+    PetscCall(PetscPushErrorHandler(FGTestCatchError, &_c)); \
     _e = (call); \
     PetscCall(PetscPopErrorHandler()); \
     PetscCall(Expect(#call, _e, &_c, want, prefix, must1, must2, must3)); \

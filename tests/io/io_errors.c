@@ -20,26 +20,13 @@
     mpiexec -n 2 ./io_errors
 */
 #include "iotest.h"
+#include "../fgtest.h"
 #include <stdio.h>
 #include <sys/stat.h>
 
-typedef struct {
-  PetscErrorCode code;
-  char           msg[4096];
-} Caught;
-
-static PetscErrorCode CatchError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
-{
-  Caught *c = (Caught *)ctx;
-  if (p == PETSC_ERROR_INITIAL && !c->code) {
-    c->code = n;
-    snprintf(c->msg, sizeof(c->msg), "%s", mess ? mess : "");
-  }
-  return n;
-}
 
 /* the outcome of one call: its code one of want1/want2, its message containing must1 and must2 */
-static PetscErrorCode Expect(const char *call, PetscErrorCode e, const Caught *c, PetscErrorCode want1, PetscErrorCode want2, const char *must1, const char *must2, PetscInt *fails)
+static PetscErrorCode Expect(const char *call, PetscErrorCode e, const FGTestCaught *c, PetscErrorCode want1, PetscErrorCode want2, const char *must1, const char *must2, PetscInt *fails)
 {
   PetscFunctionBeginUser;
   IOTestCheck(e == want1 || e == want2, fails, "%s gave error %d (want %d or %d): %s", call, (int)e, (int)want1, (int)want2, c->msg);
@@ -49,12 +36,12 @@ static PetscErrorCode Expect(const char *call, PetscErrorCode e, const Caught *c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* run call under CatchError (a PetscReturnErrorHandler that keeps the message) and check it */
+/* run call under FGTestCatchError (a PetscReturnErrorHandler that keeps the message) and check it */
 #define EXPECT(call, want1, want2, must1, must2) \
   do { \
-    Caught         _c = {0, ""}; \
+    FGTestCaught         _c = {0, ""}; \
     PetscErrorCode _e; \
-    PetscCall(PetscPushErrorHandler(CatchError, &_c)); \
+    PetscCall(PetscPushErrorHandler(FGTestCatchError, &_c)); \
     _e = (call); \
     PetscCall(PetscPopErrorHandler()); \
     PetscCall(Expect(#call, _e, &_c, want1, want2, must1, must2, fails)); \
