@@ -53,6 +53,17 @@ PETSC_EXTERN PetscErrorCode FGBodiesControlVolume(FGBodies, PetscReal, PetscReal
 /* The combined mask 1 - prod_b (1 - chi_b) at cell centres (output), at time t. */
 PETSC_EXTERN PetscErrorCode FGBodiesCellMask(FGBodies, PetscReal, Vec);
 
+/* The bodies' parameters theta_b = [shape parameters (placement first), rotation_rate, jet
+   amplitudes] and the tangent and adjoint of the penalization (src/body/body.c). */
+#define FG_BODY_MAX_PARAMS (FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS)
+PETSC_EXTERN PetscErrorCode FGBodiesGetParameterCount(FGBodies, PetscInt, PetscInt *);
+PETSC_EXTERN PetscErrorCode FGBodiesGetParameterName(FGBodies, PetscInt, PetscInt, char[], size_t);
+PETSC_EXTERN PetscErrorCode FGBodiesGetParameterSupport(FGBodies, PetscInt, PetscInt, PetscBool *);
+PETSC_EXTERN PetscErrorCode FGBodiesGetParameters(FGBodies, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesSetParameters(FGBodies, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal *const[], Vec *const[], Vec[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec *const[]);
+
 /* Frequency of an oscillating signal from its mean crossings (second half of the samples). */
 PETSC_EXTERN PetscErrorCode FGSignalFrequency(PetscInt, const PetscReal[], const PetscReal[], PetscReal *);
 

@@ -9,7 +9,7 @@
    boundary faces hold prescribed values (FGOpSetBoundaryFaces) that the step never changes.
 
    Every operator is smooth (polynomial) in the velocity: no max/min/abs/branches on values,
-   so its tangent and adjoint (later, next to it in the same file) are exact. */
+   so its tangent and adjoint (next to it in the same file) are exact. */
 #ifndef FG_OPS_H
 #define FG_OPS_H
 
@@ -54,5 +54,28 @@ PETSC_EXTERN PetscErrorCode FGOpAdvection(FGGrid, const FGBoundary *, Vec[], Vec
 PETSC_EXTERN PetscErrorCode FGOpDiffusion(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDivergence(FGGrid, Vec[], Vec);
 PETSC_EXTERN PetscErrorCode FGOpGradientCorrect(FGGrid, const FGBoundary *, PetscReal, Vec, Vec[]);
+
+/* Tangents and adjoints (next to each operator in its file). Conventions: a tangent takes the
+   linearization point and the perturbation, both as the forward takes them (ghosted dul with
+   FGOpFillBoundaryTangent applied); an adjoint reads the adjoint of the operator's output and
+   ADDS into the adjoint of its input (ghosted ulbar/philbar: the caller zeroes them first, then
+   applies FGOpFillBoundaryAdjoint and DMLocalToGlobal(ADD_VALUES)). ds is a relative change of
+   every inflow velocity (U -> U (1 + ds)); nubar, dsbar receive local sums (the caller reduces).
+   ⟨Tangent v, w⟩ = ⟨v, Adjoint w⟩ to round-off: tests/adjoint/test_ops_adjoint.c. */
+PETSC_EXTERN PetscErrorCode FGOpFillBoundaryTangent(FGGrid, const FGBoundary *, PetscReal, PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpFillBoundaryAdjoint(FGGrid, const FGBoundary *, PetscReal, Vec[], PetscReal *);
+PETSC_EXTERN PetscErrorCode FGOpSetBoundaryFacesTangent(FGGrid, const FGBoundary *, PetscReal, PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpSetBoundaryFacesAdjoint(FGGrid, const FGBoundary *, PetscReal, Vec[], PetscReal *);
+PETSC_EXTERN PetscErrorCode FGOpOutflowTangent(FGGrid, const FGBoundary *, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpOutflowAdjoint(FGGrid, const FGBoundary *, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpAdvectionTangent(FGGrid, const FGBoundary *, Vec[], Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpAdvectionAdjoint(FGGrid, const FGBoundary *, Vec[], Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpDiffusionTangent(FGGrid, const FGBoundary *, PetscReal, PetscReal, Vec[], Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpDiffusionAdjoint(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[], Vec[], PetscReal *);
+PETSC_EXTERN PetscErrorCode FGOpDivergenceTangent(FGGrid, Vec[], Vec);
+PETSC_EXTERN PetscErrorCode FGOpDivergenceAdjoint(FGGrid, Vec, Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpGradientCorrectTangent(FGGrid, const FGBoundary *, PetscReal, Vec, Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpGradientCorrectAdjoint(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec);
+
 
 #endif

@@ -8,6 +8,29 @@
 
 typedef struct _p_FGSolver *FGSolver;
 
+/* The parameters that enter a time step, as perturbations (tangent) or as adjoints (reverse;
+   local sums until FGStepParamsReduce): the viscosity, a relative change of every inflow velocity
+   (U -> U (1 + inflow)), the actuators' force amplitudes [3 n + a], each body's parameters theta_b
+   (include/fg/body.h), and for density bodies their face masks per component (NULL: none). */
+typedef struct {
+  PetscReal nu;
+  PetscReal inflow;
+  PetscReal act[3 * FG_CASE_MAX_ACTUATORS];
+  PetscReal body[FG_CASE_MAX_BODIES][FG_BODY_MAX_PARAMS];
+  Vec       chif[FG_CASE_MAX_BODIES][3];
+} FGStepParams;
+
+/* What the linearized step needs from its forward step (src/step/rk3.c): the start state, each
+   stage's ghosted start velocity and its predicted velocity before the penalization; and the work
+   vectors of the tangent and adjoint steps. */
+typedef struct _p_FGStepTape *FGStepTape;
+struct _p_FGStepTape {
+  PetscReal t0, dt;
+  Vec       ul[3][3];    /* [stage][component], ghosted, boundary-filled at the stage start */
+  Vec       ustar[3][3]; /* [stage][component], before FGBodiesPenalize */
+  Vec       wl[3], wH[3], wHo[3], wdiv, wphi, wphil; /* work */
+};
+
 /* Body-force hook: rhs_a += f_a(x, t) on the interior faces (later issues parameterize it). */
 typedef PetscErrorCode (*FGForceFn)(FGSolver, PetscReal, Vec[], void *);
 
@@ -27,7 +50,8 @@ struct _p_FGSolver {
   Vec H[3], Hold[3];  /* RK3 right-hand sides of the current and the previous stage */
   Vec div, phi, phil; /* projection: divergence, correction potential (global, ghosted) */
 
-  FGBodies bodies; /* penalized bodies (none: count 0) */
+  FGBodies   bodies; /* penalized bodies (none: count 0) */
+  FGStepTape tape;   /* non-NULL: FGStepForward_RK3 records what the linearized step needs */
 
   PetscReal t, dt;
   PetscInt  step;
@@ -43,6 +67,14 @@ PETSC_EXTERN PetscErrorCode FGSolverFillGhosts(FGSolver, Vec[], PetscReal);
 PETSC_EXTERN PetscErrorCode FGSolverMonitorCompute(FGSolver);
 PETSC_EXTERN PetscErrorCode FGStepForward_RK3(FGSolver);
 PETSC_EXTERN PetscReal      FGViscousTimeStepLimit(const FGCase *);
+PETSC_EXTERN PetscErrorCode FGStepTapeCreate(FGSolver, FGStepTape *);
+PETSC_EXTERN PetscErrorCode FGStepTapeDestroy(FGStepTape *);
+PETSC_EXTERN PetscErrorCode FGStepTangent_RK3(FGSolver, FGStepTape, const FGStepParams *, Vec[], Vec, PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGStepAdjoint_RK3(FGSolver, FGStepTape, const PetscReal[], Vec[], Vec, FGStepParams *);
+PETSC_EXTERN PetscErrorCode FGStepParamsZero(FGStepParams *);
+PETSC_EXTERN PetscErrorCode FGStepParamsReduce(MPI_Comm, FGStepParams *);
+PETSC_EXTERN PetscErrorCode FGActuatorsAddForceTangent(FGSolver, PetscReal, const PetscReal[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGActuatorsAddForceAdjoint(FGSolver, PetscReal, Vec[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGActuatorsAddForce(FGSolver, PetscReal, Vec[], void *);
 PETSC_EXTERN PetscErrorCode FGProbesEvaluate(FGSolver, PetscReal[]);
 PETSC_EXTERN PetscInt       FGProbesCount(const FGCase *);

@@ -20,17 +20,16 @@ PetscReal FGActuatorValue(const FGActuatorCase *ac, PetscInt dim, PetscInt a, co
   return ac->force[a] * (ac->frequency > 0 ? PetscSinReal(2 * PETSC_PI * ac->frequency * t) : 1.0) * PetscExpReal(-r2 / (ac->radius * ac->radius));
 }
 
-/*@C
-  FGActuatorsAddForce - H_a += f_a(x, t) of every actuator of the case, on the interior faces.
-  (An FGForceFn; ctx is unused.)
-@*/
-PetscErrorCode FGActuatorsAddForce(FGSolver s, PetscReal t, Vec H[], void *ctx)
+/* The actuators' force on the interior faces, in three modes: H += f (forward), H += f(dF) (the
+   tangent in the amplitudes dF[3 n + a]), Fbar[3 n + a] += <Hbar, f_n,a / force_n,a> (adjoint). */
+typedef enum { FG_ACT_FORWARD, FG_ACT_TANGENT, FG_ACT_ADJOINT } FGActuatorMode;
+
+static PetscErrorCode FGActuators_Private(FGSolver s, PetscReal t, FGActuatorMode mode, const PetscReal dF[], PetscReal Fbar[], Vec H[])
 {
   FGGrid        g = s->grid;
   const FGCase *c = s->c;
 
   PetscFunctionBeginUser;
-  (void)ctx;
   for (PetscInt a = 0; a < g->dim; a++) {
     PetscScalar *h;
     PetscInt     lo[3], hi[3];
@@ -38,7 +37,9 @@ PetscErrorCode FGActuatorsAddForce(FGSolver s, PetscReal t, Vec H[], void *ctx)
     PetscCall(VecGetArray(H[a], &h));
     for (PetscInt n = 0; n < c->nactuators; n++) {
       const FGActuatorCase *ac  = &c->actuator[n];
-      const PetscReal       amp = ac->force[a] * (ac->frequency > 0 ? PetscSinReal(2 * PETSC_PI * ac->frequency * t) : 1.0);
+      const PetscReal       sig = ac->frequency > 0 ? PetscSinReal(2 * PETSC_PI * ac->frequency * t) : 1.0;
+      const PetscReal       amp = (mode == FG_ACT_FORWARD ? ac->force[a] : mode == FG_ACT_TANGENT ? dF[3 * n + a] : 1.0) * sig;
+      PetscReal             sum = 0;
       PetscInt              blo[3], bhi[3];
       if (amp == 0) continue;
       /* the Gaussian is below 1e-16 of its peak beyond 6 radii */
@@ -54,16 +55,53 @@ PetscErrorCode FGActuatorsAddForce(FGSolver s, PetscReal t, Vec H[], void *ctx)
       for (PetscInt k = blo[2]; k < bhi[2]; k++)
         for (PetscInt j = blo[1]; j < bhi[1]; j++)
           for (PetscInt i = blo[0]; i < bhi[0]; i++) {
-            const PetscInt idx[3] = {i, j, k};
-            PetscReal      r2     = 0;
+            const PetscInt idx[3] = {i, j, k}, o = FGBoxOwnedIndex(&g->box, i, j, k);
+            PetscReal      r2     = 0, gauss;
             for (PetscInt d = 0; d < g->dim; d++) {
               PetscReal x = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]) - ac->center[d];
               r2 += x * x;
             }
-            h[FGBoxOwnedIndex(&g->box, i, j, k)] += amp * PetscExpReal(-r2 / (ac->radius * ac->radius));
+            gauss = PetscExpReal(-r2 / (ac->radius * ac->radius));
+            if (mode == FG_ACT_ADJOINT) sum += PetscRealPart(h[o]) * gauss;
+            else h[o] += amp * gauss;
           }
+      if (mode == FG_ACT_ADJOINT) Fbar[3 * n + a] += sig * sum;
     }
     PetscCall(VecRestoreArray(H[a], &h));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGActuatorsAddForce - H_a += f_a(x, t) of every actuator of the case, on the interior faces.
+  (An FGForceFn; ctx is unused.)
+@*/
+PetscErrorCode FGActuatorsAddForce(FGSolver s, PetscReal t, Vec H[], void *ctx)
+{
+  PetscFunctionBeginUser;
+  (void)ctx;
+  PetscCall(FGActuators_Private(s, t, FG_ACT_FORWARD, NULL, NULL, H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGActuatorsAddForceTangent - dH_a += the actuators' force with the amplitudes dF[3 n + a]
+  (linear in them; the state does not enter).
+@*/
+PetscErrorCode FGActuatorsAddForceTangent(FGSolver s, PetscReal t, const PetscReal dF[], Vec dH[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGActuators_Private(s, t, FG_ACT_TANGENT, dF, NULL, dH));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGActuatorsAddForceAdjoint - the transpose: Fbar[3 n + a] += sum over this rank's interior
+  faces of Hbar_a times the force of unit amplitude (local sums; the caller reduces).
+@*/
+PetscErrorCode FGActuatorsAddForceAdjoint(FGSolver s, PetscReal t, Vec Hbar[], PetscReal Fbar[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGActuators_Private(s, t, FG_ACT_ADJOINT, NULL, Fbar, Hbar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -65,6 +65,9 @@ typedef struct {
   FGDensity         dens;
   Vec               rho, chic, chif;
   PetscReal         centroid[3];
+  /* design overrides of the case's values (FGBodiesSetParameters): position offset, rotation rate, jet amplitudes */
+  PetscReal         dpos[3], rate, jet[FG_CASE_MAX_JETS];
+  PetscInt          np; /* shape parameters (0 for density bodies) */
 } FGBodyItem;
 
 struct _p_FGBodies {
@@ -74,6 +77,7 @@ struct _p_FGBodies {
   PetscInt          nb;
   FGBodyItem       *b;
   Vec               K[3], S[3];
+  Vec               W[3], Z[3]; /* tangent and adjoint work (made on first use) */
   PetscReal         dV;
 };
 
@@ -96,10 +100,20 @@ void FGBodyMotion(const FGBodyCase *bc, PetscInt dim, PetscReal t, PetscReal xc[
   *theta = bc->rotation_rate * t + (wr > 0 ? bc->rotation_amplitude * (1 - PetscCosReal(wr * t)) / wr : 0);
 }
 
-/* The motion of a listed body; a density body's reference point is its centroid. */
+/* The time factor of a body's jets: cos(2 pi f t), or 1 when steady. */
+static inline PetscReal FGJetSignal_Private(const FGBodyCase *bc, PetscReal t)
+{
+  return bc->jet_frequency > 0 ? PetscCosReal(2 * PETSC_PI * bc->jet_frequency * t) : 1.0;
+}
+
+/* The motion of a listed body (with the design's overrides of position and rotation rate); a
+   density body's reference point is its centroid. */
 static void FGBodyState_Private(const FGBodyItem *it, PetscInt dim, PetscReal t, PetscReal xc[3], PetscReal V[3], PetscReal *th, PetscReal *om)
 {
   FGBodyMotion(it->bc, dim, t, xc, V, th, om);
+  for (PetscInt d = 0; d < dim; d++) xc[d] += it->dpos[d];
+  *om += it->rate - it->bc->rotation_rate;
+  *th += (it->rate - it->bc->rotation_rate) * t;
   if (it->dens)
     for (PetscInt d = 0; d < dim; d++) xc[d] = it->centroid[d];
 }
@@ -173,10 +187,10 @@ static PetscErrorCode FGBodyShapeCreate_Private(const FGBodyCase *bc, PetscInt d
 }
 
 /* Is the geometry time-dependent? */
-static PetscBool FGBodyMoves_Private(const FGBodyCase *bc)
+static PetscBool FGBodyMoves_Private(const FGBodyCase *bc, PetscReal rate)
 {
   /* a rotating circle or sphere keeps its mask, but not its jets (they turn with the body) */
-  PetscBool rot = (PetscBool)((bc->rotation_rate != 0 || bc->rotation_amplitude != 0) && ((bc->shape != FG_BODY_CIRCLE && bc->shape != FG_BODY_SPHERE) || bc->n_jets > 0));
+  PetscBool rot = (PetscBool)((rate != 0 || bc->rotation_amplitude != 0) && ((bc->shape != FG_BODY_CIRCLE && bc->shape != FG_BODY_SPHERE) || bc->n_jets > 0));
   for (PetscInt d = 0; d < 3; d++)
     if (bc->velocity[d] != 0 || (bc->oscillation_amplitude[d] != 0 && bc->oscillation_frequency != 0)) return PETSC_TRUE;
   return rot;
@@ -230,7 +244,7 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
   char              msg[512] = "";
 
   PetscFunctionBeginUser;
-  FGBodyMotion(bc, dim, t, xc, V, &th, &om);
+  FGBodyState_Private(it, dim, t, xc, V, &th, &om);
   PetscCall(FGShapeGetParameters(it->shape, p));
   for (PetscInt d = 0; d < dim; d++) p[d] = xc[d];
   p[dim] = it->airfoil ? it->angle0 - th : it->angle0 + th;
@@ -442,7 +456,10 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     it->eps    = 0.5 * bc->mask_width * hmax;
     it->shift  = bc->mask_offset * it->eps;
     it->reach  = 2 * it->eps + hmax;
-    it->moving = FGBodyMoves_Private(bc);
+    it->rate   = bc->rotation_rate;
+    for (PetscInt j = 0; j < bc->n_jets; j++) it->jet[j] = bc->jet_amplitude[j];
+    it->moving = FGBodyMoves_Private(bc, it->rate);
+    PetscCall(FGShapeGetNumParameters(it->shape, &it->np));
     {
       PetscReal p[FG_SHAPE_MAX_PARAMS];
       PetscCall(FGShapeGetParameters(it->shape, p));
@@ -475,6 +492,8 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
   for (PetscInt a = 0; a < 3; a++) {
     PetscCall(VecDestroy(&B->K[a]));
     PetscCall(VecDestroy(&B->S[a]));
+    PetscCall(VecDestroy(&B->W[a]));
+    PetscCall(VecDestroy(&B->Z[a]));
   }
   PetscCall(PetscFree(B->b));
   PetscCall(PetscFree(B));
@@ -561,7 +580,7 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
       FGFaceList       *l  = &B->b[b].f[a];
       PetscReal         xc[3], V[3], th, om, A[FG_CASE_MAX_JETS];
       FGBodyState_Private(&B->b[b], dim, t, xc, V, &th, &om);
-      for (PetscInt j = 0; j < bc->n_jets; j++) A[j] = bc->jet_amplitude[j] * (bc->jet_frequency > 0 ? PetscCosReal(2 * PETSC_PI * bc->jet_frequency * t) : 1.0);
+      for (PetscInt j = 0; j < bc->n_jets; j++) A[j] = B->b[b].jet[j] * FGJetSignal_Private(bc, t);
       for (PetscInt f = 0; f < l->n; f++) {
         const PetscReal *x = l->x + 3 * f, k = l->chi[f] / bc->eta;
         PetscReal        us = V[a] + (a == 0 ? -om * (x[1] - xc[1]) : a == 1 ? om * (x[0] - xc[0]) : 0.0);
@@ -852,5 +871,414 @@ PetscErrorCode FGSignalFrequency(PetscInt n, const PetscReal t[], const PetscRea
       nc++;
     }
   if (nc >= 3 && tlast > tfirst) *f = (PetscReal)(nc - 1) / (tlast - tfirst);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------
+   Parameters, tangent and adjoint of the penalization
+
+   The parameters of body b: theta_b = [its shape's parameters (placement first: x0, y0[, z0],
+   angle, then the kind's), rotation_rate, jet_amplitude_1..n_jets]. The penalization of a stage
+   depends on them through chi (the shape; the rotation turns a non-round shape: the angle is
+   angle0 + rate t) and through u_s (placement, rotation rate, jets). The jets' footprint turns
+   and moves with the body, and its normal n = grad phi / |grad phi| is differentiated exactly
+   for circles and spheres only; FGBodiesGetParameterSupport() says which parameters have an exact
+   derivative. */
+
+#define FG_JET_EXACT(it) ((it)->bc->shape == FG_BODY_CIRCLE || (it)->bc->shape == FG_BODY_SPHERE)
+
+/*@C
+  FGBodiesGetParameterCount - the number of scalar parameters theta_b of body b (0 for a density body).
+@*/
+PetscErrorCode FGBodiesGetParameterCount(FGBodies B, PetscInt b, PetscInt *n)
+{
+  PetscFunctionBeginUser;
+  *n = B->b[b].dens ? 0 : B->b[b].np + 1 + B->b[b].bc->n_jets;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetParameterName - the name of parameter i of body b: the shape's name for it, or
+  "rotation_rate", or "jet_amplitude[j]" (buffer of len bytes).
+@*/
+PetscErrorCode FGBodiesGetParameterName(FGBodies B, PetscInt b, PetscInt i, char name[], size_t len)
+{
+  const FGBodyItem *it = &B->b[b];
+
+  PetscFunctionBeginUser;
+  if (i < it->np) {
+    const char *pn;
+    PetscCall(FGShapeGetParameterName(it->shape, i, &pn));
+    PetscCall(PetscStrncpy(name, pn, len));
+  } else if (i == it->np) PetscCall(PetscStrncpy(name, "rotation_rate", len));
+  else PetscCall(PetscSNPrintf(name, len, "jet_amplitude[%" PetscInt_FMT "]", i - it->np - 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetParameterSupport - whether the derivative with respect to parameter i of body b is
+  exact (PETSC_FALSE: the shape and rotation of a non-round body with jets, whose jet normals
+  would need second derivatives of the level set).
+@*/
+PetscErrorCode FGBodiesGetParameterSupport(FGBodies B, PetscInt b, PetscInt i, PetscBool *ok)
+{
+  const FGBodyItem *it = &B->b[b];
+
+  PetscFunctionBeginUser;
+  *ok = (PetscBool)(it->bc->n_jets == 0 || FG_JET_EXACT(it) || i > it->np);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetParameters - theta_b of body b (at t = 0).
+@*/
+PetscErrorCode FGBodiesGetParameters(FGBodies B, PetscInt b, PetscReal theta[])
+{
+  FGBodyItem *it = &B->b[b];
+  PetscReal   p[FG_SHAPE_MAX_PARAMS];
+
+  PetscFunctionBeginUser;
+  if (it->dens) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGShapeGetParameters(it->shape, p));
+  for (PetscInt d = 0; d < B->g->dim; d++) p[d] = it->bc->position[d] + it->dpos[d];
+  p[B->g->dim] = it->angle0;
+  for (PetscInt i = 0; i < it->np; i++) theta[i] = p[i];
+  theta[it->np] = it->rate;
+  for (PetscInt j = 0; j < it->bc->n_jets; j++) theta[it->np + 1 + j] = it->jet[j];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesSetParameters - set theta_b of body b and rebuild its mask at t = 0 (collective: the
+  inside-the-domain check). Errors (an invalid shape) are FG_ERR_INPUT naming the body.
+@*/
+PetscErrorCode FGBodiesSetParameters(FGBodies B, PetscInt b, const PetscReal theta[])
+{
+  FGBodyItem    *it  = &B->b[b];
+  const PetscInt dim = B->g->dim;
+  PetscReal      p[FG_SHAPE_MAX_PARAMS];
+  char           msg[1024];
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  if (it->dens) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < it->np; i++) p[i] = theta[i];
+  for (PetscInt d = 0; d < dim; d++) it->dpos[d] = theta[d] - it->bc->position[d];
+  it->angle0 = theta[dim];
+  it->rate   = theta[it->np];
+  for (PetscInt j = 0; j < it->bc->n_jets; j++) it->jet[j] = theta[it->np + 1 + j];
+  it->moving = FGBodyMoves_Private(it->bc, it->rate);
+  PetscCall(FGErrorCapturePush(msg, sizeof(msg)));
+  ierr = FGShapeSetParameters(it->shape, p);
+  if (!ierr) ierr = FGShapeValidate(it->shape);
+  PetscCall(FGErrorCapturePop());
+  PetscCheck(!ierr, B->g->comm, FG_ERR_INPUT, "%s: with the design's parameters: %s", it->bc->where, msg);
+  PetscCall(FGBodyBuild_Private(B, it, 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* chi and u_s (component a) of listed face f of body it at time t (the body placed at t), and
+   their derivatives with respect to theta_b (dchi, dus of it->np + 1 + n_jets entries). */
+static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, PetscReal *dchi, PetscReal *dus)
+{
+  const FGBodyCase *bc = it->bc;
+  const PetscInt    dim = B->g->dim, np = it->np, nj = bc->n_jets, nt = np + 1 + nj;
+  const PetscReal  *x   = it->f[a].x + 3 * f;
+  const PetscReal   sa  = it->airfoil ? -1.0 : 1.0; /* d(shape angle)/d(theta), theta the rotation angle */
+  PetscReal         xc[3], V[3], th, om, phi, gx[3], gp[FG_SHAPE_MAX_PARAMS], H, dH;
+
+  PetscFunctionBeginUser;
+  FGBodyState_Private(it, dim, t, xc, V, &th, &om);
+  PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, gp));
+  PetscCall(FGHeaviside(-phi - it->shift, it->eps, &H, &dH));
+  for (PetscInt i = 0; i < nt; i++) dchi[i] = dus[i] = 0;
+  for (PetscInt k = 0; k < np; k++) dchi[k] = -dH * gp[k];
+  dchi[np] = -dH * gp[dim] * sa * t; /* the shape angle is angle0 + sa rate t + ... */
+  /* rigid rotation Omega e_z x (x - x_c): d/d rate, d/d x_c */
+  if (a == 0) dus[np] = -(x[1] - xc[1]), dus[1] = om;
+  if (a == 1) dus[np] = x[0] - xc[0], dus[0] = -om;
+  if (nj) {
+    const PetscReal W = bc->jet_width * PETSC_PI / 180, sig = FGJetSignal_Private(bc, t);
+    const PetscReal r = (phi + it->shift) / it->eps, inband = PetscAbsReal(r) < 1 ? 1.0 : 0.0;
+    const PetscReal w = inband * (1 - r * r) * (1 - r * r), dw = inband * (-4 * r * (1 - r * r) / it->eps); /* d w / d phi */
+    const PetscReal thb = it->airfoil ? -(it->angle0 - th) : it->angle0 + th; /* body-frame angle */
+    const PetscReal rx = x[0] - xc[0], ry = x[1] - xc[1], rr = rx * rx + ry * ry;
+    const PetscReal psi = PetscAtan2Real(ry, rx) - thb;
+    PetscReal       gn = 0, n[3] = {0, 0, 0}, dn[3] = {0, 0, 0}; /* n and d n_a / d x_c */
+    for (PetscInt d = 0; d < dim; d++) gn += gx[d] * gx[d];
+    gn = PetscSqrtReal(gn);
+    for (PetscInt d = 0; d < dim; d++) n[d] = gn > 0 ? gx[d] / gn : 0;
+    if (FG_JET_EXACT(it)) { /* n = (x - x_c)/|x - x_c|: d n_a / d x_c,k = -(delta_ak - n_a n_k)/|x - x_c| */
+      PetscReal rho = 0;
+      for (PetscInt d = 0; d < dim; d++) rho += (x[d] - xc[d]) * (x[d] - xc[d]);
+      rho = PetscSqrtReal(rho);
+      for (PetscInt k = 0; k < dim; k++) dn[k] = rho > 0 ? -((a == k ? 1.0 : 0.0) - n[a] * n[k]) / rho : 0;
+    }
+    for (PetscInt j = 0; j < nj; j++) {
+      PetscReal del = PetscFmodReal(psi - bc->jet_angles[j] * PETSC_PI / 180, 2 * PETSC_PI), c = 0, dc = 0;
+      if (del > PETSC_PI) del -= 2 * PETSC_PI;
+      if (del < -PETSC_PI) del += 2 * PETSC_PI;
+      if (PetscAbsReal(del) < W / 2) {
+        c  = PetscSqr(PetscCosReal(PETSC_PI * del / W));
+        dc = -(PETSC_PI / W) * PetscSinReal(2 * PETSC_PI * del / W); /* d c / d psi */
+      }
+      {
+        const PetscReal A = it->jet[j] * sig;
+        /* shape parameters through phi (band weight), the placement through psi and n, the angle through psi */
+        for (PetscInt k = 0; k < np; k++) dus[k] += A * c * dw * gp[k] * n[a];
+        if (rr > 0) {
+          dus[0] += A * dc * (ry / rr) * w * n[a];
+          dus[1] += A * dc * (-rx / rr) * w * n[a];
+        }
+        for (PetscInt k = 0; k < dim; k++) dus[k] += A * c * w * dn[k];
+        dus[dim] += A * dc * (-(it->airfoil ? -1.0 : 1.0)) * w * n[a];
+        dus[np] += A * dc * (-t) * w * n[a];
+        dus[np + 1 + j] += sig * c * w * n[a];
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGBodiesWork_Private(FGBodies B)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < B->g->dim; a++)
+    if (!B->W[a]) {
+      PetscCall(VecDuplicate(B->K[a], &B->W[a]));
+      PetscCall(VecDuplicate(B->K[a], &B->Z[a]));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* K and S of component a at time t into B->K[a], B->S[a] (and each listed face's u_s). */
+static PetscErrorCode FGBodiesKS_Private(FGBodies B, PetscInt a, PetscReal t)
+{
+  const PetscInt dim = B->g->dim;
+  PetscScalar   *K, *S;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecSet(B->K[a], 0.0));
+  PetscCall(VecSet(B->S[a], 0.0));
+  PetscCall(VecGetArray(B->K[a], &K));
+  PetscCall(VecGetArray(B->S[a], &S));
+  for (PetscInt b = 0; b < B->nb; b++) {
+    const FGBodyCase *bc = B->b[b].bc;
+    FGFaceList       *l  = &B->b[b].f[a];
+    PetscReal         xc[3], V[3], th, om, A[FG_CASE_MAX_JETS];
+    FGBodyState_Private(&B->b[b], dim, t, xc, V, &th, &om);
+    for (PetscInt j = 0; j < bc->n_jets; j++) A[j] = B->b[b].jet[j] * FGJetSignal_Private(bc, t);
+    for (PetscInt f = 0; f < l->n; f++) {
+      const PetscReal *x = l->x + 3 * f, k = l->chi[f] / bc->eta;
+      PetscReal        us = V[a] + (a == 0 ? -om * (x[1] - xc[1]) : a == 1 ? om * (x[0] - xc[0]) : 0.0);
+      for (PetscInt j = 0; j < bc->n_jets; j++) us += A[j] * l->jet[bc->n_jets * f + j] * l->nrm[3 * f + a];
+      l->us[f] = us;
+      K[l->off[f]] += k;
+      S[l->off[f]] += k * us;
+    }
+  }
+  PetscCall(VecRestoreArray(B->K[a], &K));
+  PetscCall(VecRestoreArray(B->S[a], &S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesPenalizeTangent - the tangent of FGBodiesPenalize at the predicted velocity ustar (its
+  input, global Vecs): du holds d(u*) on entry and d(u**) on return, for the parameter
+  perturbations dtheta[b] (theta_b layout; NULL: none) and, for density bodies, dchif[b][a]
+  (the perturbation of the face mask of component a; NULL: none). With dacc non-NULL,
+  dacc[6 b + m] += the stage's (gamma-weighted, local) force and moment perturbations.
+@*/
+PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ustar[], const PetscReal *const dtheta[], Vec *const dchif[], Vec du[], PetscReal dacc[])
+{
+  const PetscInt  dim = B->g->dim;
+  const PetscReal gdt = gamma * dt;
+  PetscReal       dchi[FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS], dus[FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS];
+
+  PetscFunctionBeginUser;
+  if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGBodiesWork_Private(B));
+  for (PetscInt b = 0; b < B->nb; b++)
+    if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscScalar       *dK, *dS, *d;
+    const PetscScalar *K, *S, *us0;
+    PetscInt           nloc;
+    PetscCall(FGBodiesKS_Private(B, a, t));
+    PetscCall(VecSet(B->W[a], 0.0));
+    PetscCall(VecSet(B->Z[a], 0.0));
+    PetscCall(VecGetArrayRead(B->K[a], &K));
+    PetscCall(VecGetArrayRead(B->S[a], &S));
+    PetscCall(VecGetArrayRead(ustar[a], &us0));
+    PetscCall(VecGetArray(B->W[a], &dK));
+    PetscCall(VecGetArray(B->Z[a], &dS));
+    PetscCall(VecGetArray(du[a], &d));
+    /* dK, dS, and the force perturbation (which needs u** and d(u**): done after the update) */
+    for (PetscInt b = 0; b < B->nb; b++) {
+      FGBodyItem        *it = &B->b[b];
+      FGFaceList        *l  = &it->f[a];
+      const PetscScalar *dcf = NULL;
+      const PetscInt     nt  = it->dens ? 0 : it->np + 1 + it->bc->n_jets;
+      if (it->dens && dchif && dchif[b]) PetscCall(VecGetArrayRead(dchif[b][a], &dcf));
+      for (PetscInt f = 0; f < l->n; f++) {
+        PetscReal dc = 0, du_s = 0;
+        if (nt && dtheta && dtheta[b]) {
+          PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
+          for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
+        }
+        if (dcf) dc += PetscRealPart(dcf[l->off[f]]);
+        dK[l->off[f]] += dc / it->bc->eta;
+        dS[l->off[f]] += (dc * l->us[f] + l->chi[f] * du_s) / it->bc->eta;
+      }
+      if (dcf) PetscCall(VecRestoreArrayRead(dchif[b][a], &dcf));
+    }
+    PetscCall(VecGetLocalSize(du[a], &nloc));
+    for (PetscInt i = 0; i < nloc; i++) {
+      const PetscReal den = 1 + gdt * K[i], uss = (us0[i] + gdt * S[i]) / den;
+      d[i]                = (d[i] + gdt * dS[i] - gdt * uss * dK[i]) / den;
+    }
+    if (dacc)
+      for (PetscInt b = 0; b < B->nb; b++) {
+        FGBodyItem        *it = &B->b[b];
+        FGFaceList        *l  = &it->f[a];
+        const PetscScalar *dcf = NULL;
+        const PetscInt     nt  = it->dens ? 0 : it->np + 1 + it->bc->n_jets;
+        PetscReal          xc[3], V[3], th, om;
+        FGBodyState_Private(it, dim, t, xc, V, &th, &om);
+        if (it->dens && dchif && dchif[b]) PetscCall(VecGetArrayRead(dchif[b][a], &dcf));
+        for (PetscInt f = 0; f < l->n; f++) {
+          const PetscInt   o   = l->off[f];
+          const PetscReal *x   = l->x + 3 * f;
+          const PetscReal  uss = (us0[o] + gdt * S[o]) / (1 + gdt * K[o]), eta = it->bc->eta;
+          PetscReal        dc = 0, du_s = 0, dxc[3] = {0, 0, 0}, fa, dfa;
+          if (nt && dtheta && dtheta[b]) {
+            PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
+            for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
+            for (PetscInt k = 0; k < dim; k++) dxc[k] = dtheta[b][k];
+          }
+          if (dcf) dc += PetscRealPart(dcf[o]);
+          fa  = l->chi[f] / eta * (uss - l->us[f]) * B->dV;
+          dfa = (dc * (uss - l->us[f]) + l->chi[f] * (PetscRealPart(d[o]) - du_s)) / eta * B->dV;
+          dacc[6 * b + a] += gamma * dfa;
+          for (PetscInt m = 0; m < 3; m++) {
+            PetscInt i1 = (m + 1) % 3, i2 = (m + 2) % 3;
+            if (a == i2) dacc[6 * b + 3 + m] += gamma * ((x[i1] - xc[i1]) * dfa - dxc[i1] * fa);
+            if (a == i1) dacc[6 * b + 3 + m] -= gamma * ((x[i2] - xc[i2]) * dfa - dxc[i2] * fa);
+          }
+        }
+        if (dcf) PetscCall(VecRestoreArrayRead(dchif[b][a], &dcf));
+      }
+    PetscCall(VecRestoreArray(du[a], &d));
+    PetscCall(VecRestoreArray(B->Z[a], &dS));
+    PetscCall(VecRestoreArray(B->W[a], &dK));
+    PetscCall(VecRestoreArrayRead(ustar[a], &us0));
+    PetscCall(VecRestoreArrayRead(B->S[a], &S));
+    PetscCall(VecRestoreArrayRead(B->K[a], &K));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesPenalizeAdjoint - the transpose of FGBodiesPenalizeTangent: ubar holds the adjoint of
+  u** on entry and that of u* on return; wacc[6 b + m] (NULL: none) is the adjoint of the step's
+  force and moment accumulators of body b (the same on every rank); thetabar[b] += the local part
+  of the parameters' adjoint (NULL: not wanted); chibar[a] (NULL: not wanted) += the adjoint of
+  the summed face masks, and for density bodies chifbar[b][a] += that of their face masks.
+@*/
+PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ustar[], const PetscReal wacc[], Vec ubar[], PetscReal *const thetabar[], Vec chibar[], Vec *const chifbar[])
+{
+  const PetscInt  dim = B->g->dim;
+  const PetscReal gdt = gamma * dt;
+  PetscReal       dchi[FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS], dus[FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS];
+
+  PetscFunctionBeginUser;
+  if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGBodiesWork_Private(B));
+  for (PetscInt b = 0; b < B->nb; b++)
+    if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscScalar       *Kb, *Sb, *ub, *cb = NULL;
+    const PetscScalar *K, *S, *us0;
+    PetscInt           nloc;
+    PetscCall(FGBodiesKS_Private(B, a, t));
+    PetscCall(VecGetArrayRead(B->K[a], &K));
+    PetscCall(VecGetArrayRead(B->S[a], &S));
+    PetscCall(VecGetArrayRead(ustar[a], &us0));
+    PetscCall(VecGetArray(B->W[a], &Kb));
+    PetscCall(VecGetArray(B->Z[a], &Sb));
+    PetscCall(VecGetArray(ubar[a], &ub));
+    if (chibar) PetscCall(VecGetArray(chibar[a], &cb));
+    PetscCall(VecGetLocalSize(ubar[a], &nloc));
+    /* the forces: fa = chi/eta (u** - u_s) dV, weighted by gamma; ubar of u** first */
+    for (PetscInt i = 0; i < nloc; i++) Kb[i] = Sb[i] = 0;
+    if (wacc)
+      for (PetscInt b = 0; b < B->nb; b++) {
+        FGBodyItem      *it = &B->b[b];
+        FGFaceList      *l  = &it->f[a];
+        const PetscInt   nt = it->dens ? 0 : it->np + 1 + it->bc->n_jets;
+        const PetscReal *w  = wacc + 6 * b;
+        PetscReal        xc[3], V[3], th, om;
+        PetscScalar     *cfb = NULL;
+        FGBodyState_Private(it, dim, t, xc, V, &th, &om);
+        if (it->dens && chifbar && chifbar[b]) PetscCall(VecGetArray(chifbar[b][a], &cfb));
+        for (PetscInt f = 0; f < l->n; f++) {
+          const PetscInt   o   = l->off[f];
+          const PetscReal *x   = l->x + 3 * f, eta = it->bc->eta;
+          const PetscReal  uss = (us0[o] + gdt * S[o]) / (1 + gdt * K[o]);
+          const PetscReal  fa  = l->chi[f] / eta * (uss - l->us[f]) * B->dV;
+          PetscReal        fb  = w[a], xcb[3] = {0, 0, 0}, cbf, usb;
+          for (PetscInt m = 0; m < 3; m++) {
+            PetscInt i1 = (m + 1) % 3, i2 = (m + 2) % 3;
+            if (a == i2) fb += w[3 + m] * (x[i1] - xc[i1]), xcb[i1] -= w[3 + m] * fa;
+            if (a == i1) fb -= w[3 + m] * (x[i2] - xc[i2]), xcb[i2] += w[3 + m] * fa;
+          }
+          fb *= gamma;
+          ub[o] += fb * l->chi[f] / eta * B->dV;
+          cbf = fb * (uss - l->us[f]) / eta * B->dV;
+          usb = -fb * l->chi[f] / eta * B->dV;
+          if (cb) cb[o] += cbf;
+          if (cfb) cfb[o] += cbf;
+          if (nt && thetabar && thetabar[b]) {
+            PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
+            for (PetscInt i = 0; i < nt; i++) thetabar[b][i] += dchi[i] * cbf + dus[i] * usb;
+            for (PetscInt k = 0; k < dim; k++) thetabar[b][k] += gamma * xcb[k];
+          }
+        }
+        if (cfb) PetscCall(VecRestoreArray(chifbar[b][a], &cfb));
+      }
+    /* the implicit update u** = (u* + gdt S)/(1 + gdt K) */
+    for (PetscInt i = 0; i < nloc; i++) {
+      const PetscReal den = 1 + gdt * K[i], uss = (us0[i] + gdt * S[i]) / den;
+      Sb[i] = gdt * ub[i] / den;
+      Kb[i] = -gdt * uss * ub[i] / den;
+      ub[i] = ub[i] / den;
+    }
+    for (PetscInt b = 0; b < B->nb; b++) {
+      FGBodyItem    *it = &B->b[b];
+      FGFaceList    *l  = &it->f[a];
+      const PetscInt nt = it->dens ? 0 : it->np + 1 + it->bc->n_jets;
+      PetscScalar   *cfb = NULL;
+      if (it->dens && chifbar && chifbar[b]) PetscCall(VecGetArray(chifbar[b][a], &cfb));
+      for (PetscInt f = 0; f < l->n; f++) {
+        const PetscInt  o   = l->off[f];
+        const PetscReal cbf = (PetscRealPart(Kb[o]) + PetscRealPart(Sb[o]) * l->us[f]) / it->bc->eta;
+        const PetscReal usb = PetscRealPart(Sb[o]) * l->chi[f] / it->bc->eta;
+        if (cb) cb[o] += cbf;
+        if (cfb) cfb[o] += cbf;
+        if (nt && thetabar && thetabar[b]) {
+          PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
+          for (PetscInt i = 0; i < nt; i++) thetabar[b][i] += dchi[i] * cbf + dus[i] * usb;
+        }
+      }
+      if (cfb) PetscCall(VecRestoreArray(chifbar[b][a], &cfb));
+    }
+    if (chibar) PetscCall(VecRestoreArray(chibar[a], &cb));
+    PetscCall(VecRestoreArray(ubar[a], &ub));
+    PetscCall(VecRestoreArray(B->Z[a], &Sb));
+    PetscCall(VecRestoreArray(B->W[a], &Kb));
+    PetscCall(VecRestoreArrayRead(ustar[a], &us0));
+    PetscCall(VecRestoreArrayRead(B->S[a], &S));
+    PetscCall(VecRestoreArrayRead(B->K[a], &K));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -52,3 +52,107 @@ PetscErrorCode FGOpAdvection(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rhs[]
   PetscCall(PetscLogEventEnd(FG_EVENT_Advection, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  FGOpAdvectionTangent - the linearization of FGOpAdvection about ul in the direction dul:
+  rhs_a -= A_a'(ul)[dul] on the interior faces (both ghosted, boundary-filled; dul with the
+  homogeneous boundary rule of FGOpFillBoundaryTangent).
+@*/
+PetscErrorCode FGOpAdvectionTangent(FGGrid g, const FGBoundary *bc, Vec ul[], Vec dul[], Vec rhs[])
+{
+  const FGBox       *bx = &g->box;
+  const PetscScalar *u[3], *du[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_Advection, 0, 0, 0, 0));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(VecGetArrayRead(ul[a], &u[a]));
+    PetscCall(VecGetArrayRead(dul[a], &du[a]));
+  }
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscScalar   *r;
+    PetscInt       lo[3], hi[3];
+    const PetscInt sa = bx->s[a];
+    FGOpInteriorFaces(g, bc, a, lo, hi);
+    PetscCall(VecGetArray(rhs[a], &r));
+    for (PetscInt b = 0; b < g->dim; b++) {
+      const PetscScalar *ua = u[a], *ub = u[b], *dua = du[a], *dub = du[b];
+      const PetscInt     sb = bx->s[b];
+      const PetscReal    q  = 0.25 / g->h[b];
+      for (PetscInt k = lo[2]; k < hi[2]; k++)
+        for (PetscInt j = lo[1]; j < hi[1]; j++) {
+          const PetscInt c0 = FGBoxIndex(bx, 0, j, k), o0 = FGBoxOwnedIndex(bx, 0, j, k);
+          for (PetscInt i = lo[0]; i < hi[0]; i++) {
+            const PetscInt  c  = c0 + i, m = c - sb;
+            const PetscReal dfp = (dub[c] + dub[c + sa]) * (ua[c] + ua[c + sb]) + (ub[c] + ub[c + sa]) * (dua[c] + dua[c + sb]);
+            const PetscReal dfm = (dub[m] + dub[m + sa]) * (ua[m] + ua[c]) + (ub[m] + ub[m + sa]) * (dua[m] + dua[c]);
+            r[o0 + i] -= q * (dfp - dfm);
+          }
+        }
+    }
+    PetscCall(VecRestoreArray(rhs[a], &r));
+  }
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(VecRestoreArrayRead(ul[a], &u[a]));
+    PetscCall(VecRestoreArrayRead(dul[a], &du[a]));
+  }
+  PetscCall(PetscLogEventEnd(FG_EVENT_Advection, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpAdvectionAdjoint - the transpose of FGOpAdvectionTangent: ulbar += (-A'(ul))^T rbar, with
+  rbar the adjoint of rhs (owned values, read on the interior faces) and ulbar ghosted (the
+  caller zeroes it, then applies FGOpFillBoundaryAdjoint and DMLocalToGlobal with ADD_VALUES).
+@*/
+PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rbar[], Vec ulbar[])
+{
+  const FGBox       *bx = &g->box;
+  const PetscScalar *u[3];
+  PetscScalar       *ub_[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_Advection, 0, 0, 0, 0));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(VecGetArrayRead(ul[a], &u[a]));
+    PetscCall(VecGetArray(ulbar[a], &ub_[a]));
+  }
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *r;
+    PetscInt           lo[3], hi[3];
+    const PetscInt     sa = bx->s[a];
+    FGOpInteriorFaces(g, bc, a, lo, hi);
+    PetscCall(VecGetArrayRead(rbar[a], &r));
+    for (PetscInt b = 0; b < g->dim; b++) {
+      const PetscScalar *ua = u[a], *ub = u[b];
+      PetscScalar       *bua = ub_[a], *bub = ub_[b];
+      const PetscInt     sb = bx->s[b];
+      const PetscReal    q  = 0.25 / g->h[b];
+      for (PetscInt k = lo[2]; k < hi[2]; k++)
+        for (PetscInt j = lo[1]; j < hi[1]; j++) {
+          const PetscInt c0 = FGBoxIndex(bx, 0, j, k), o0 = FGBoxOwnedIndex(bx, 0, j, k);
+          for (PetscInt i = lo[0]; i < hi[0]; i++) {
+            const PetscInt  c = c0 + i, m = c - sb;
+            const PetscReal w = -q * r[o0 + i];
+            const PetscReal P = ub[c] + ub[c + sa], Q = ua[c] + ua[c + sb];
+            const PetscReal Pm = ub[m] + ub[m + sa], Qm = ua[m] + ua[c];
+            /* fp = P Q */
+            bub[c] += w * Q, bub[c + sa] += w * Q;
+            bua[c] += w * P, bua[c + sb] += w * P;
+            /* -fm = -Pm Qm */
+            bub[m] -= w * Qm, bub[m + sa] -= w * Qm;
+            bua[m] -= w * Pm, bua[c] -= w * Pm;
+          }
+        }
+    }
+    PetscCall(VecRestoreArrayRead(rbar[a], &r));
+  }
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(VecRestoreArrayRead(ul[a], &u[a]));
+    PetscCall(VecRestoreArray(ulbar[a], &ub_[a]));
+  }
+  PetscCall(PetscLogEventEnd(FG_EVENT_Advection, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -106,27 +106,90 @@ static PetscReal FGNormalValue_Private(FGGrid g, const FGBoundary *bc, PetscInt 
   return bc->velocity[d][side][d] * FGProfile_Private(g, bc, d, side, d, idx) * FGModulation_Private(bc, d, side, t);
 }
 
-/*@C
-  FGOpSetBoundaryFaces - set the prescribed owned boundary faces (upper faces of bounded
-  directions, except outflow) of the global velocity to their boundary values at time t.
-@*/
-PetscErrorCode FGOpSetBoundaryFaces(FGGrid g, const FGBoundary *bc, PetscReal t, Vec u[])
+/* The rule of one ghost value of component a at idx beyond face (d, side), time t:
+     v(ghost) = cf v(interior neighbour) + data,
+   with `inflow` the part of data that scales with the inflow velocity (FGOpFillBoundaryTangent). */
+static void FGGhostRule_Private(FGGrid g, const FGBoundary *bc, PetscInt d, PetscInt side, PetscInt a, const PetscInt idx[3], PetscReal t, PetscReal *cf, PetscReal *data, PetscReal *inflow)
+{
+  const FGBCKind kind = bc->kind[d][side];
+
+  *cf = 0, *data = 0, *inflow = 0;
+  if (a == d) {
+    if (side == FG_FACE_LO) {
+      if (kind == FG_BC_OUTFLOW) *cf = 1;
+      else *data = FGNormalValue_Private(g, bc, d, side, idx, t);
+    } else *cf = 1; /* beyond the owned upper boundary face: not used by any stencil */
+  } else if (kind == FG_BC_SLIP || kind == FG_BC_OUTFLOW) {
+    *cf = 1;
+  } else {
+    PetscReal ut = bc->velocity[d][side][a];
+    if (kind == FG_BC_INFLOW && bc->profile[d][side] == FG_PROFILE_EXACT) {
+      PetscReal x[3];
+      FGWallPoint_Private(g, d, side, a, idx, x);
+      ut = bc->exact.velocity(a, x, t, bc->exact.c);
+    } else if (kind == FG_BC_INFLOW) ut *= FGProfile_Private(g, bc, d, side, a, idx) * FGModulation_Private(bc, d, side, t);
+    if (kind == FG_BC_WALL) ut = 0.0;
+    *cf   = -1;
+    *data = 2.0 * ut;
+  }
+  if (kind == FG_BC_INFLOW && bc->profile[d][side] != FG_PROFILE_EXACT) *inflow = *data;
+}
+
+typedef enum { FG_FILL_FORWARD, FG_FILL_TANGENT, FG_FILL_ADJOINT } FGFillMode;
+
+/* The ghost fill in one of three modes (see FGOpFillBoundary, ...Tangent, ...Adjoint). */
+static PetscErrorCode FGFill_Private(FGGrid g, const FGBoundary *bc, PetscReal t, FGFillMode mode, PetscReal ds, PetscReal *dsbar, Vec ul[])
 {
   const FGBox *b = &g->box;
+  PetscScalar *arr[3];
+  PetscReal    sbar = 0;
 
   PetscFunctionBeginUser;
-  for (PetscInt d = 0; d < g->dim; d++) {
-    PetscScalar *a;
-    PetscInt     lo[3], hi[3], idx[3];
-    if (g->periodic[d] || b->hi[d] != g->n[d] || bc->kind[d][FG_FACE_HI] == FG_BC_OUTFLOW) continue;
-    for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
-    lo[d] = g->n[d] - 1;
-    PetscCall(VecGetArray(u[d], &a));
-    for (idx[2] = lo[2]; idx[2] < hi[2]; idx[2]++)
-      for (idx[1] = lo[1]; idx[1] < hi[1]; idx[1]++)
-        for (idx[0] = lo[0]; idx[0] < hi[0]; idx[0]++) a[FGBoxOwnedIndex(b, idx[0], idx[1], idx[2])] = FGNormalValue_Private(g, bc, d, FG_FACE_HI, idx, t);
-    PetscCall(VecRestoreArray(u[d], &a));
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_FillBoundary, 0, 0, 0, 0));
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecGetArray(ul[a], &arr[a]));
+  /* forward and tangent fill x, then y, then z; the adjoint runs the same layers backwards */
+  for (PetscInt dd = 0; dd < g->dim; dd++) {
+    const PetscInt d = mode == FG_FILL_ADJOINT ? g->dim - 1 - dd : dd;
+    if (g->periodic[d]) continue;
+    for (PetscInt ss = 0; ss < 2; ss++) {
+      const PetscInt side  = mode == FG_FILL_ADJOINT ? 1 - ss : ss;
+      const PetscInt ghost = side == FG_FACE_LO ? -1 : g->n[d];
+      const PetscInt inner = side == FG_FACE_LO ? 0 : g->n[d] - 1; /* nearest interior index */
+      PetscInt       lo[3], hi[3], idx[3];
+      if (side == FG_FACE_LO ? b->lo[d] != 0 : b->hi[d] != g->n[d]) continue;
+      for (PetscInt e = 0; e < 3; e++) lo[e] = b->glo[e], hi[e] = b->ghi[e];
+      lo[d] = ghost, hi[d] = ghost + 1;
+      for (PetscInt a = 0; a < g->dim; a++) {
+        PetscScalar   *v  = arr[a];
+        const PetscInt sd = b->s[d];
+        for (idx[2] = lo[2]; idx[2] < hi[2]; idx[2]++)
+          for (idx[1] = lo[1]; idx[1] < hi[1]; idx[1]++)
+            for (idx[0] = lo[0]; idx[0] < hi[0]; idx[0]++) {
+              const PetscInt c  = FGBoxIndex(b, idx[0], idx[1], idx[2]);
+              const PetscInt ci = c + (inner - ghost) * sd; /* the interior neighbour across the boundary */
+              PetscReal      cf, data, inflow;
+              FGGhostRule_Private(g, bc, d, side, a, idx, t, &cf, &data, &inflow);
+              switch (mode) {
+              case FG_FILL_FORWARD:
+                v[c] = cf != 0 ? cf * v[ci] + data : data; /* (no 0 * garbage from an unset corner) */
+                break;
+              case FG_FILL_TANGENT:
+                v[c] = cf != 0 ? cf * v[ci] + ds * inflow : ds * inflow;
+                break;
+              case FG_FILL_ADJOINT:
+                v[ci] += cf * v[c];
+                sbar += inflow * PetscRealPart(v[c]);
+                v[c] = 0;
+                break;
+              }
+            }
+      }
+    }
   }
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecRestoreArray(ul[a], &arr[a]));
+  if (dsbar) *dsbar += sbar;
+  PetscCall(PetscLogEventEnd(FG_EVENT_FillBoundary, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -138,52 +201,104 @@ PetscErrorCode FGOpSetBoundaryFaces(FGGrid g, const FGBoundary *bc, PetscReal t,
 @*/
 PetscErrorCode FGOpFillBoundary(FGGrid g, const FGBoundary *bc, PetscReal t, Vec ul[])
 {
-  const FGBox *b = &g->box;
-  PetscScalar *arr[3];
+  PetscFunctionBeginUser;
+  PetscCall(FGFill_Private(g, bc, t, FG_FILL_FORWARD, 0, NULL, ul));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpFillBoundaryTangent - the tangent of the fill: the same rules with the boundary data
+  replaced by its derivative, ds times the inflow data (ds: a relative change of every inflow
+  velocity, U -> U (1 + ds); 0 for the homogeneous fill).
+@*/
+PetscErrorCode FGOpFillBoundaryTangent(FGGrid g, const FGBoundary *bc, PetscReal t, PetscReal ds, Vec dul[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGFill_Private(g, bc, t, FG_FILL_TANGENT, ds, NULL, dul));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpFillBoundaryAdjoint - the transpose of FGOpFillBoundaryTangent: each physical ghost's adjoint
+  moves to its interior neighbour (times the rule's coefficient) and is zeroed, in the reverse
+  order of the fill; with dsbar non-NULL, *dsbar += the local part of the inflow-scale adjoint.
+  Inter-rank and periodic ghosts are left for DMLocalToGlobal(ADD_VALUES).
+@*/
+PetscErrorCode FGOpFillBoundaryAdjoint(FGGrid g, const FGBoundary *bc, PetscReal t, Vec ulbar[], PetscReal *dsbar)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGFill_Private(g, bc, t, FG_FILL_ADJOINT, 0, dsbar, ulbar));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Prescribed owned boundary faces (FGOpSetBoundaryFaces) in one of the three modes. */
+static PetscErrorCode FGBoundaryFaces_Private(FGGrid g, const FGBoundary *bc, PetscReal t, FGFillMode mode, PetscReal ds, PetscReal *dsbar, Vec u[])
+{
+  const FGBox *b    = &g->box;
+  PetscReal    sbar = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(FGOpsInitializePackage());
-  PetscCall(PetscLogEventBegin(FG_EVENT_FillBoundary, 0, 0, 0, 0));
-  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecGetArray(ul[a], &arr[a]));
   for (PetscInt d = 0; d < g->dim; d++) {
-    if (g->periodic[d]) continue;
-    for (PetscInt side = 0; side < 2; side++) {
-      const FGBCKind kind  = bc->kind[d][side];
-      PetscInt       ghost = side == FG_FACE_LO ? -1 : g->n[d];
-      PetscInt       inner = side == FG_FACE_LO ? 0 : g->n[d] - 1; /* nearest interior index */
-      PetscInt       lo[3], hi[3], idx[3];
-      if (side == FG_FACE_LO ? b->lo[d] != 0 : b->hi[d] != g->n[d]) continue;
-      for (PetscInt e = 0; e < 3; e++) lo[e] = b->glo[e], hi[e] = b->ghi[e];
-      lo[d] = ghost, hi[d] = ghost + 1;
-      for (PetscInt a = 0; a < g->dim; a++) {
-        PetscScalar *v  = arr[a];
-        PetscInt     sd = b->s[d];
-        for (idx[2] = lo[2]; idx[2] < hi[2]; idx[2]++)
-          for (idx[1] = lo[1]; idx[1] < hi[1]; idx[1]++)
-            for (idx[0] = lo[0]; idx[0] < hi[0]; idx[0]++) {
-              PetscInt c  = FGBoxIndex(b, idx[0], idx[1], idx[2]);
-              PetscInt ci = c + (inner - ghost) * sd; /* the interior neighbour across the boundary */
-              if (a == d) {
-                if (side == FG_FACE_LO) v[c] = kind == FG_BC_OUTFLOW ? v[ci] : FGNormalValue_Private(g, bc, d, side, idx, t);
-                else v[c] = v[ci]; /* beyond the owned upper boundary face: not used by any stencil */
-              } else if (kind == FG_BC_SLIP || kind == FG_BC_OUTFLOW) {
-                v[c] = v[ci];
-              } else {
-                PetscReal ut = bc->velocity[d][side][a];
-                if (kind == FG_BC_INFLOW && bc->profile[d][side] == FG_PROFILE_EXACT) {
-                  PetscReal x[3];
-                  FGWallPoint_Private(g, d, side, a, idx, x);
-                  ut = bc->exact.velocity(a, x, t, bc->exact.c);
-                } else if (kind == FG_BC_INFLOW) ut *= FGProfile_Private(g, bc, d, side, a, idx) * FGModulation_Private(bc, d, side, t);
-                if (kind == FG_BC_WALL) ut = 0.0;
-                v[c] = 2.0 * ut - v[ci];
-              }
-            }
-      }
-    }
+    PetscScalar *a;
+    PetscInt     lo[3], hi[3], idx[3];
+    PetscBool    scaled = (PetscBool)(bc->kind[d][FG_FACE_HI] == FG_BC_INFLOW && bc->profile[d][FG_FACE_HI] != FG_PROFILE_EXACT);
+    if (g->periodic[d] || b->hi[d] != g->n[d] || bc->kind[d][FG_FACE_HI] == FG_BC_OUTFLOW) continue;
+    for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
+    lo[d] = g->n[d] - 1;
+    PetscCall(VecGetArray(u[d], &a));
+    for (idx[2] = lo[2]; idx[2] < hi[2]; idx[2]++)
+      for (idx[1] = lo[1]; idx[1] < hi[1]; idx[1]++)
+        for (idx[0] = lo[0]; idx[0] < hi[0]; idx[0]++) {
+          const PetscInt  o = FGBoxOwnedIndex(b, idx[0], idx[1], idx[2]);
+          const PetscReal v = FGNormalValue_Private(g, bc, d, FG_FACE_HI, idx, t);
+          switch (mode) {
+          case FG_FILL_FORWARD:
+            a[o] = v;
+            break;
+          case FG_FILL_TANGENT:
+            a[o] = scaled ? ds * v : 0;
+            break;
+          case FG_FILL_ADJOINT:
+            if (scaled) sbar += v * PetscRealPart(a[o]);
+            a[o] = 0;
+            break;
+          }
+        }
+    PetscCall(VecRestoreArray(u[d], &a));
   }
-  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecRestoreArray(ul[a], &arr[a]));
-  PetscCall(PetscLogEventEnd(FG_EVENT_FillBoundary, 0, 0, 0, 0));
+  if (dsbar) *dsbar += sbar;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpSetBoundaryFaces - set the prescribed owned boundary faces (upper faces of bounded
+  directions, except outflow) of the global velocity to their boundary values at time t.
+@*/
+PetscErrorCode FGOpSetBoundaryFaces(FGGrid g, const FGBoundary *bc, PetscReal t, Vec u[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGBoundaryFaces_Private(g, bc, t, FG_FILL_FORWARD, 0, NULL, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpSetBoundaryFacesTangent - du = ds times the inflow value on those faces (0 elsewhere there).
+@*/
+PetscErrorCode FGOpSetBoundaryFacesTangent(FGGrid g, const FGBoundary *bc, PetscReal t, PetscReal ds, Vec du[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGBoundaryFaces_Private(g, bc, t, FG_FILL_TANGENT, ds, NULL, du));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpSetBoundaryFacesAdjoint - the transpose: ubar on those faces goes to *dsbar (local part) and
+  is zeroed (the values there do not depend on the state).
+@*/
+PetscErrorCode FGOpSetBoundaryFacesAdjoint(FGGrid g, const FGBoundary *bc, PetscReal t, Vec ubar[], PetscReal *dsbar)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGBoundaryFaces_Private(g, bc, t, FG_FILL_ADJOINT, 0, dsbar, ubar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -214,6 +329,48 @@ PetscErrorCode FGOpOutflow(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rhs[])
         }
     PetscCall(VecRestoreArrayRead(ul[d], &v));
     PetscCall(VecRestoreArray(rhs[d], &r));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpOutflowTangent - linear: the outflow right-hand side of dul.
+@*/
+PetscErrorCode FGOpOutflowTangent(FGGrid g, const FGBoundary *bc, Vec dul[], Vec rhs[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGOpOutflow(g, bc, dul, rhs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpOutflowAdjoint - the transpose of FGOpOutflow: ulbar += (its rows)^T rbar on the outflow faces.
+@*/
+PetscErrorCode FGOpOutflowAdjoint(FGGrid g, const FGBoundary *bc, Vec rbar[], Vec ulbar[])
+{
+  const FGBox *b = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < g->dim; d++) {
+    const PetscScalar *r;
+    PetscScalar       *v;
+    PetscInt           lo[3], hi[3];
+    const PetscReal    coef = -bc->convective_speed / g->h[d];
+    if (g->periodic[d] || bc->kind[d][FG_FACE_HI] != FG_BC_OUTFLOW || b->hi[d] != g->n[d]) continue;
+    for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
+    lo[d] = g->n[d] - 1;
+    PetscCall(VecGetArray(ulbar[d], &v));
+    PetscCall(VecGetArrayRead(rbar[d], &r));
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = lo[1]; j < hi[1]; j++)
+        for (PetscInt i = lo[0]; i < hi[0]; i++) {
+          const PetscInt  c  = FGBoxIndex(b, i, j, k);
+          const PetscReal rb = coef * r[FGBoxOwnedIndex(b, i, j, k)];
+          v[c] += rb;
+          v[c - b->s[d]] -= rb;
+        }
+    PetscCall(VecRestoreArrayRead(rbar[d], &r));
+    PetscCall(VecRestoreArray(ulbar[d], &v));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -31,3 +31,45 @@ PetscErrorCode FGOpDivergence(FGGrid g, Vec ul[], Vec div)
   PetscCall(PetscLogEventEnd(FG_EVENT_Divergence, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  FGOpDivergenceTangent - linear: the tangent is the divergence of dul.
+@*/
+PetscErrorCode FGOpDivergenceTangent(FGGrid g, Vec dul[], Vec ddiv)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGOpDivergence(g, dul, ddiv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpDivergenceAdjoint - the transpose: ulbar_a += D_a^T divbar (ulbar ghosted, accumulated).
+@*/
+PetscErrorCode FGOpDivergenceAdjoint(FGGrid g, Vec divbar, Vec ulbar[])
+{
+  const FGBox       *bx = &g->box;
+  const PetscScalar *r;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_Divergence, 0, 0, 0, 0));
+  PetscCall(VecGetArrayRead(divbar, &r));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscScalar    *ba;
+    const PetscInt  sa = bx->s[a];
+    const PetscReal q  = 1.0 / g->h[a];
+    PetscCall(VecGetArray(ulbar[a], &ba));
+    for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+      for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++) {
+        const PetscInt c0 = FGBoxIndex(bx, 0, j, k), o0 = FGBoxOwnedIndex(bx, 0, j, k);
+        for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
+          ba[c0 + i] += q * r[o0 + i];
+          ba[c0 + i - sa] -= q * r[o0 + i];
+        }
+      }
+    PetscCall(VecRestoreArray(ulbar[a], &ba));
+  }
+  PetscCall(VecRestoreArrayRead(divbar, &r));
+  PetscCall(PetscLogEventEnd(FG_EVENT_Divergence, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

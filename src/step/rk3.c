@@ -117,12 +117,15 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_Step, 0, 0, 0, 0));
+  if (s->tape) s->tape->t0 = t0, s->tape->dt = dt;
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   if (nb) PetscCall(FGBodiesBeginStep(s->bodies, t0, s->u));
   for (PetscInt k = 0; k < 3; k++) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
     PetscCall(FGSolverFillGhosts(s, s->u, tk));       /* 1. boundary values at the stage start */
+    if (s->tape)
+      for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecCopy(s->ul[a], s->tape->ul[k][a]));
     PetscCall(FGMomentumRHS_Private(s, tk, s->H));    /* 2. H = -A(u) + nu L(u) + f            */
     PetscCall(FGAddForce_Private(s, s->H));
     PetscCall(FGAdvance_Private(s, k));               /* 3. u* = u + dt(alpha H + beta Hold)  */
@@ -132,6 +135,8 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
       PetscCall(FGOpGradientCorrect(s->grid, &s->bc, gdt, s->phil, s->u));
     }
     PetscCall(FGOpSetBoundaryFaces(s->grid, &s->bc, tk1, s->u));
+    if (s->tape)
+      for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecCopy(s->u[a], s->tape->ustar[k][a]));
     PetscCall(FGBodiesPenalize(s->bodies, tk1, gdt / dt, dt, s->u)); /* 4. implicit penalization */
     PetscCall(FGProject_Private(s, gdt, tk1));        /* 5. u = u* - gamma dt G phi           */
     if (nb) PetscCall(VecAXPY(s->p, 1.0, s->phi));    /* 6. p = p + phi (bodies), else      */
@@ -146,5 +151,229 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
     PetscCall(FGBodiesControlVolume(s->bodies, s->t, dt, s->nu, s->u, s->ul, s->phil));
   }
   PetscCall(PetscLogEventEnd(FG_EVENT_Step, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------
+   The linearized step. The state is (u, p) with bodies (the pressure is incremental) and u
+   without (p is then the last stage's phi, an output). Both functions linearize about the step
+   recorded in the tape (FGStepForward_RK3 with s->tape set, from the same start state).
+
+   Tangent, stage k (d = perturbation; ul_k, u*_k from the tape):
+     dul  = Fill'(du)                                      (+ the inflow data times dp->inflow)
+     dH_k = -A'(ul_k) dul + nu L dul + dnu L ul_k + Out dul + f(dF)
+     du  += dt (alpha_k dH_k + beta_k dH_{k-1});  bodies: du -= gamma dt G dp
+     du   = SetBoundaryFaces'(du);  du = Pen'(u*_k)[du, dtheta, dchi]
+     dphi = Lp^{-1} D Fill'(du) / (gamma dt);  du -= gamma dt G dphi;  dp += dphi (bodies)
+   Adjoint: the same in reverse, each operator replaced by its transpose. */
+
+PetscErrorCode FGStepParamsZero(FGStepParams *p)
+{
+  PetscFunctionBeginUser;
+  p->nu = p->inflow = 0;
+  PetscCall(PetscArrayzero(p->act, 3 * FG_CASE_MAX_ACTUATORS));
+  PetscCall(PetscArrayzero(&p->body[0][0], FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGStepParamsReduce - sum the scalar adjoints over the ranks (the face-mask Vecs are global Vecs
+  already).
+@*/
+PetscErrorCode FGStepParamsReduce(MPI_Comm comm, FGStepParams *p)
+{
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p->nu, 1, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p->inflow, 1, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, p->act, 3 * FG_CASE_MAX_ACTUATORS, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p->body[0][0], FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS, MPIU_REAL, MPIU_SUM, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGStepTapeCreate(FGSolver s, FGStepTape *tape)
+{
+  FGStepTape T;
+  DM         da = s->grid->da;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&T));
+  for (PetscInt a = 0; a < s->grid->dim; a++) {
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscCall(DMCreateLocalVector(da, &T->ul[k][a]));
+      PetscCall(DMCreateGlobalVector(da, &T->ustar[k][a]));
+    }
+    PetscCall(DMCreateLocalVector(da, &T->wl[a]));
+    PetscCall(DMCreateGlobalVector(da, &T->wH[a]));
+    PetscCall(DMCreateGlobalVector(da, &T->wHo[a]));
+  }
+  PetscCall(DMCreateGlobalVector(da, &T->wdiv));
+  PetscCall(DMCreateGlobalVector(da, &T->wphi));
+  PetscCall(DMCreateLocalVector(da, &T->wphil));
+  *tape = T;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGStepTapeDestroy(FGStepTape *tape)
+{
+  FGStepTape T = *tape;
+
+  PetscFunctionBeginUser;
+  if (!T) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt a = 0; a < 3; a++) {
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscCall(VecDestroy(&T->ul[k][a]));
+      PetscCall(VecDestroy(&T->ustar[k][a]));
+    }
+    PetscCall(VecDestroy(&T->wl[a]));
+    PetscCall(VecDestroy(&T->wH[a]));
+    PetscCall(VecDestroy(&T->wHo[a]));
+  }
+  PetscCall(VecDestroy(&T->wdiv));
+  PetscCall(VecDestroy(&T->wphi));
+  PetscCall(VecDestroy(&T->wphil));
+  PetscCall(PetscFree(*tape));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGStepCheckForce_Private(FGSolver s)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!s->forcefn || s->forcefn == FGActuatorsAddForce, s->comm, PETSC_ERR_SUP, "the step's body-force hook has no tangent or adjoint (only the actuators have)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The body parameter and face-mask pointers of an FGStepParams, as FGBodiesPenalize* take them. */
+static void FGStepParamsPointers_Private(const FGStepParams *p, PetscReal *th[], Vec *chif[])
+{
+  for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++) {
+    th[b]   = p ? (PetscReal *)p->body[b] : NULL;
+    chif[b] = p && p->chif[b][0] ? (Vec *)p->chif[b] : NULL;
+  }
+}
+
+/*@C
+  FGStepTangent_RK3 - the tangent of the recorded step: du (global Vecs) and, with bodies, dp hold
+  the start state's perturbation on entry and the end state's on return (without bodies dp
+  receives the tangent of the output pressure); dprm the parameter perturbations (NULL: none);
+  dacc (NULL: not wanted) receives the reduced tangent of each body's step force and moment
+  [6 b + m].
+@*/
+PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGStepParams *dprm, Vec du[], Vec dp, PetscReal dacc[])
+{
+  FGGrid          g = s->grid;
+  const PetscReal t0 = T->t0, dt = T->dt;
+  const PetscReal dnu = dprm ? dprm->nu : 0, dinf = dprm ? dprm->inflow : 0;
+  PetscInt        nb;
+  PetscReal      *th[FG_CASE_MAX_BODIES];
+  Vec            *chif[FG_CASE_MAX_BODIES];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGStepCheckForce_Private(s));
+  PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  FGStepParamsPointers_Private(dprm, th, chif);
+  if (dacc) PetscCall(PetscArrayzero(dacc, 6 * nb));
+  for (PetscInt k = 0; k < 3; k++) {
+    const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
+    const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
+    Vec            *tmp;
+    for (PetscInt a = 0; a < g->dim; a++) {
+      PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
+      PetscCall(VecSet(T->wH[a], 0.0));
+    }
+    PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk, dinf, T->wl));
+    PetscCall(FGOpAdvectionTangent(g, &s->bc, T->ul[k], T->wl, T->wH));
+    PetscCall(FGOpDiffusionTangent(g, &s->bc, s->nu, dnu, T->ul[k], T->wl, T->wH));
+    PetscCall(FGOpOutflowTangent(g, &s->bc, T->wl, T->wH));
+    if (s->forcefn && dprm) PetscCall(FGActuatorsAddForceTangent(s, tk, dprm->act, T->wH));
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecAXPBYPCZ(du[a], dt * FG_RK3_ALPHA[k], dt * FG_RK3_BETA[k], 1.0, T->wH[a], T->wHo[a]));
+    tmp = T->wH; /* swap the stage right-hand sides (arrays of 3 Vecs) */
+    for (PetscInt a = 0; a < g->dim; a++) {
+      Vec v     = tmp[a];
+      T->wH[a]  = T->wHo[a];
+      T->wHo[a] = v;
+    }
+    if (nb) {
+      PetscCall(DMGlobalToLocal(g->da, dp, INSERT_VALUES, T->wphil));
+      PetscCall(FGOpGradientCorrectTangent(g, &s->bc, gdt, T->wphil, du));
+    }
+    PetscCall(FGOpSetBoundaryFacesTangent(g, &s->bc, tk1, dinf, du));
+    PetscCall(FGBodiesPenalizeTangent(s->bodies, tk1, gdt / dt, dt, T->ustar[k], (const PetscReal *const *)th, (Vec *const *)chif, du, dacc));
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
+    PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk1, dinf, T->wl));
+    PetscCall(FGOpDivergenceTangent(g, T->wl, T->wdiv));
+    PetscCall(VecScale(T->wdiv, 1.0 / gdt));
+    PetscCall(FGPoissonSolve(s->poisson, T->wdiv, T->wphi));
+    PetscCall(DMGlobalToLocal(g->da, T->wphi, INSERT_VALUES, T->wphil));
+    PetscCall(FGOpGradientCorrectTangent(g, &s->bc, gdt, T->wphil, du));
+    if (nb) PetscCall(VecAXPY(dp, 1.0, T->wphi));
+  }
+  if (!nb) PetscCall(VecCopy(T->wphi, dp));
+  if (dacc && nb) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, dacc, (PetscMPIInt)(6 * nb), MPIU_REAL, MPIU_SUM, s->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGStepAdjoint_RK3 - the transpose of FGStepTangent_RK3: ubar (global Vecs) and pbar hold the
+  adjoint of the end state on entry and that of the start state on return (without bodies pbar is
+  the adjoint of the output pressure on entry and 0 on return); wacc (NULL: none) the adjoint of
+  each body's step force and moment [6 b + m]; bar (NULL: not wanted) accumulates the local parts
+  of the parameters' adjoints (FGStepParamsReduce sums them), and its chif Vecs the face masks'.
+@*/
+PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[], Vec ubar[], Vec pbar, FGStepParams *bar)
+{
+  FGGrid          g = s->grid;
+  const PetscReal t0 = T->t0, dt = T->dt;
+  PetscInt        nb;
+  PetscReal      *th[FG_CASE_MAX_BODIES], nub = 0, infb = 0;
+  Vec            *chif[FG_CASE_MAX_BODIES];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGStepCheckForce_Private(s));
+  PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  FGStepParamsPointers_Private(bar, th, chif);
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
+  for (PetscInt k = 2; k >= 0; k--) {
+    const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
+    const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
+    /* p = p_prev + phi (bodies), p = phi_3 (none) */
+    if (nb) PetscCall(VecCopy(pbar, T->wphi));
+    else if (k == 2) {
+      PetscCall(VecCopy(pbar, T->wphi));
+      PetscCall(VecSet(pbar, 0.0));
+    } else PetscCall(VecSet(T->wphi, 0.0));
+    /* u = u** - gdt G phi */
+    PetscCall(VecSet(T->wphil, 0.0));
+    PetscCall(FGOpGradientCorrectAdjoint(g, &s->bc, gdt, ubar, T->wphil));
+    PetscCall(DMLocalToGlobal(g->da, T->wphil, ADD_VALUES, T->wphi));
+    /* phi = Lp^{-1} div, div = D Fill(u**) / gdt */
+    PetscCall(FGPoissonSolveTranspose(s->poisson, T->wphi, T->wdiv));
+    PetscCall(VecScale(T->wdiv, 1.0 / gdt));
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
+    PetscCall(FGOpDivergenceAdjoint(g, T->wdiv, T->wl));
+    PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk1, T->wl, &infb));
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
+    /* u** = Pen(u*), u* on the prescribed faces = boundary data */
+    PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], wacc, ubar, bar ? th : NULL, NULL, bar ? chif : NULL));
+    PetscCall(FGOpSetBoundaryFacesAdjoint(g, &s->bc, tk1, ubar, &infb));
+    if (nb) { /* u* -= gdt G p_prev */
+      PetscCall(VecSet(T->wphil, 0.0));
+      PetscCall(FGOpGradientCorrectAdjoint(g, &s->bc, gdt, ubar, T->wphil));
+      PetscCall(DMLocalToGlobal(g->da, T->wphil, ADD_VALUES, pbar));
+    }
+    /* u* = u + dt (alpha H_k + beta H_{k-1}) */
+    for (PetscInt a = 0; a < g->dim; a++) {
+      PetscCall(VecWAXPY(T->wH[a], dt * FG_RK3_ALPHA[k], ubar[a], T->wHo[a]));
+      PetscCall(VecAXPBY(T->wHo[a], dt * FG_RK3_BETA[k], 0.0, ubar[a]));
+    }
+    /* H_k = RHS(ul_k), ul_k = Fill(u) */
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
+    PetscCall(FGOpAdvectionAdjoint(g, &s->bc, T->ul[k], T->wH, T->wl));
+    PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->nu, T->ul[k], T->wH, T->wl, &nub));
+    PetscCall(FGOpOutflowAdjoint(g, &s->bc, T->wH, T->wl));
+    if (s->forcefn && bar) PetscCall(FGActuatorsAddForceAdjoint(s, tk, T->wH, bar->act));
+    PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk, T->wl, &infb));
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
+  }
+  if (bar) bar->nu += nub, bar->inflow += infb;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
