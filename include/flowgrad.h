@@ -10,5 +10,6 @@
 #include <fg/checkpoint.h>
 #include <fg/shape.h>
 #include <fg/density.h>
+#include <fg/adjoint.h>
 
 #endif

@@ -57,7 +57,11 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
     PetscCall(FGRun(PETSC_COMM_WORLD, c, cl->resume));
     break;
   case FG_CMD_ADJOINT:
+    PetscCall(FGAdjointMain(PETSC_COMM_WORLD, c));
+    break;
   case FG_CMD_CHECK:
+    PetscCall(FGCheckMain(PETSC_COMM_WORLD, c));
+    break;
   case FG_CMD_OPTIMIZE:
   default:
     PetscCall(FGNotBuilt_Private(cl->command_name));

@@ -29,6 +29,8 @@ PETSC_EXTERN int  FGLaunchRank(void);
 
 PETSC_EXTERN PetscErrorCode FGInfo(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *, PetscBool);
+PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, FGCase *);
+PETSC_EXTERN PetscErrorCode FGCheckMain(MPI_Comm, FGCase *);
 PETSC_EXTERN PetscErrorCode FGGridCreateFromCase(MPI_Comm, const FGCase *, FGGrid *);
 
 #endif

@@ -21,6 +21,7 @@
 #include <fg/grid.h>
 #include <fg/ops.h>
 #include <fg/shape.h>
+#include <fg/density.h>
 
 typedef struct _p_FGBodies *FGBodies;
 
@@ -61,8 +62,10 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetParameterName(FGBodies, PetscInt, PetscIn
 PETSC_EXTERN PetscErrorCode FGBodiesGetParameterSupport(FGBodies, PetscInt, PetscInt, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetParameters(FGBodies, PetscInt, PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGBodiesSetParameters(FGBodies, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesGetDensity(FGBodies, PetscInt, Vec *, FGDensity *);
+PETSC_EXTERN PetscErrorCode FGBodiesSetDensity(FGBodies, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal *const[], Vec *const[], Vec[], PetscReal[]);
-PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec *const[]);
+PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec[], Vec *const[]);
 
 /* Frequency of an oscillating signal from its mean crossings (second half of the samples). */
 PETSC_EXTERN PetscErrorCode FGSignalFrequency(PetscInt, const PetscReal[], const PetscReal[], PetscReal *);

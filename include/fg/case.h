@@ -136,6 +136,49 @@ typedef struct {
   PetscReal frequency;
 } FGActuatorCase;
 
+/* Objectives (objective.<name>, src/adjoint/objective.c): J = sum_i weight_i J_i, each J_i a time
+   functional of a quantity q_i(t) evaluated after every step. */
+typedef enum {
+  FG_OBJ_DRAG = 0,       /* force coefficient along x of `body` (Cd) */
+  FG_OBJ_LIFT,           /* along y (Cl) */
+  FG_OBJ_SIDE,           /* along z (3D) */
+  FG_OBJ_MOMENT,         /* moment coefficient Cm about the body's reference point */
+  FG_OBJ_NEG_LIFT_DRAG,  /* -T(Cl)/T(Cd): the time functionals T of lift and drag, then the ratio */
+  FG_OBJ_PRESSURE_DROP,  /* p(at) - p(reference) of `probe` (a probe with a reference point) */
+  FG_OBJ_KINETIC_ENERGY, /* 1/2 sum |u|^2 dV over the faces in `region` */
+  FG_OBJ_ENSTROPHY,      /* 1/2 sum |curl u|^2 dV over the cell corners (edges) in `region` */
+  FG_OBJ_PROBE_TRACKING, /* 1/2 |u(probe) - u_obs(t)|^2: `target` (constant) or `observations` (a history.csv) */
+  FG_OBJ_CONTROL_COST,   /* 1/2 (t1 - t0) sum of the squares of the design's control parameters */
+  FG_OBJ_NKINDS
+} FGObjectiveKind;
+PETSC_EXTERN const char *const FGObjectiveKindNames[];
+
+typedef enum { FG_OBJ_TIME_AVERAGE = 0, FG_OBJ_TIME_FINAL, FG_OBJ_TIME_INSTANT } FGObjectiveTime;
+PETSC_EXTERN const char *const FGObjectiveTimeNames[];
+
+#define FG_CASE_MAX_OBJECTIVES 8
+#define FG_CASE_MAX_DESIGN     16 /* entries of design.parameters */
+#define FG_CASE_DESIGN_LEN     64 /* longest design parameter name + 1 */
+
+typedef struct {
+  char            name[FG_CASE_NAME_LEN];
+  char            where[PETSC_MAX_PATH_LEN + 64];
+  FGObjectiveKind kind;
+  char            body[FG_CASE_NAME_LEN];  /* force kinds: the body (default: the case's only body) */
+  char            probe[FG_CASE_NAME_LEN]; /* pressure_drop, probe_tracking: the probe */
+  PetscInt        n_region;                /* kinetic_energy, enstrophy: 0 (whole domain) or 2*dim */
+  PetscReal       region[6];               /* lower corner then upper corner */
+  PetscInt        n_target;                /* probe_tracking: dim (constant target velocity) or 0 */
+  PetscReal       target[3];
+  char            observations[PETSC_MAX_PATH_LEN]; /* probe_tracking: a history.csv with the probe's columns */
+  FGObjectiveTime time;                    /* average (over window), final, instant (at) */
+  PetscInt        n_window;                /* average: 0 (the whole run) or 2 */
+  PetscReal       window[2];               /* average: [t0, t1] */
+  PetscReal       ramp;                    /* average: smooth window, sin^2 ramps of this length at both ends (0: a box) */
+  PetscReal       at;                      /* instant: the time (the step ending nearest to it) */
+  PetscReal       weight;
+} FGObjectiveCase;
+
 #define FG_CASE_MAX_DIM 3
 #define FG_FACE_LO      0
 #define FG_FACE_HI      1
@@ -188,6 +231,21 @@ typedef struct {
   FGProbeCase    probe[FG_CASE_MAX_PROBES];
   PetscInt       nactuators; /* actuator.<name> */
   FGActuatorCase actuator[FG_CASE_MAX_ACTUATORS];
+
+  PetscInt        nobjectives; /* objective.<name> */
+  FGObjectiveCase objective[FG_CASE_MAX_OBJECTIVES];
+
+  struct {
+    PetscInt n; /* design.parameters: the design vector's blocks, by name (src/adjoint/design.c):
+                   flow.nu, flow.inflow_speed, body.NAME.shape, body.NAME.rotation_rate,
+                   body.NAME.jet_amplitude, body.NAME.density, actuator.NAME.force, initial.velocity */
+    char     parameters[FG_CASE_MAX_DESIGN][FG_CASE_DESIGN_LEN];
+    char     where[FG_CASE_MAX_DESIGN][PETSC_MAX_PATH_LEN + 64]; /* "FILE:LINE: design.parameters" per entry */
+  } design;
+
+  struct {
+    PetscInt fields_every; /* write the adjoint fields every K steps of the reverse sweep (0: only at t = 0) */
+  } adjoint;
 
   struct {
     char     dir[PETSC_MAX_PATH_LEN]; /* output directory; default out/<case.name> */

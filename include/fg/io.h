@@ -28,11 +28,22 @@ typedef struct {
   Vec         vec;      /* a global Vec of grid->da */
 } FGIOField;
 
+/* A small 1-D dataset "/<name>" (doubles, replicated: every rank passes the same values), and
+   with labels a dataset "/<name>_names" of fixed-length strings (one per value, < 128 chars). */
+typedef struct {
+  const char        *name;
+  PetscInt           n;
+  const PetscReal   *values;
+  const char *const *labels; /* NULL: none */
+} FGIOVector;
+
 typedef struct {
   PetscReal          time;
   PetscInt           step;
   unsigned long long case_hash;
   const char        *case_name; /* NULL: ""; at most 255 characters */
+  PetscInt           nvectors;  /* optional small datasets written with the fields (gradient tables) */
+  const FGIOVector  *vectors;
 } FGIOMeta;
 
 PETSC_EXTERN PetscErrorCode FGIOWriteFields(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);

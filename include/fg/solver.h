@@ -18,6 +18,8 @@ typedef struct {
   PetscReal act[3 * FG_CASE_MAX_ACTUATORS];
   PetscReal body[FG_CASE_MAX_BODIES][FG_BODY_MAX_PARAMS];
   Vec       chif[FG_CASE_MAX_BODIES][3];
+  Vec       chibar[3], sens[3]; /* adjoint only (NULL: not wanted): the adjoint of the summed face masks, and its
+                                   product with dchi/d(normal displacement) of the shape bodies (FGBodiesPenalizeAdjoint) */
 } FGStepParams;
 
 /* What the linearized step needs from its forward step (src/step/rk3.c): the start state, each
@@ -78,6 +80,7 @@ PETSC_EXTERN PetscErrorCode FGActuatorsAddForceAdjoint(FGSolver, PetscReal, Vec[
 PETSC_EXTERN PetscErrorCode FGActuatorsAddForce(FGSolver, PetscReal, Vec[], void *);
 PETSC_EXTERN PetscErrorCode FGProbesEvaluate(FGSolver, PetscReal[]);
 PETSC_EXTERN PetscInt       FGProbesCount(const FGCase *);
+PETSC_EXTERN PetscErrorCode FGProbeInterpolateAdjoint(FGGrid, FGLocation, const PetscReal[], PetscReal, Vec);
 
 /* Exact solutions (src/solver/initial.c): component a at X = x - x0, amplitude A, lengths L,
    times the decay factor. */

@@ -56,7 +56,7 @@ static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
   char          path[PETSC_MAX_PATH_LEN];
   FGIOField     f[8];
   PetscInt      nf = 0;
-  FGIOMeta      meta;
+  FGIOMeta      meta = {0};
   const FGBox  *bx = &s->grid->box;
 
   PetscFunctionBeginUser;

@@ -333,9 +333,9 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A density body: read rho, chi = P(F rho) at cells, each component's faces where chi > 0, the
+/* A density body: chi = P(F rho) at cells from it->rho, each component's interior faces, the
    centroid, and the control volume around the solid (chi > 1/2). Collective. */
-static PetscErrorCode FGBodyBuildDensity_Private(FGBodies B, FGBodyItem *it)
+static PetscErrorCode FGBodyDensityMasks_Private(FGBodies B, FGBodyItem *it)
 {
   FGGrid            g   = B->g;
   const FGBox      *bx  = &g->box;
@@ -345,11 +345,6 @@ static PetscErrorCode FGBodyBuildDensity_Private(FGBodies B, FGBodyItem *it)
   const PetscScalar *c;
 
   PetscFunctionBeginUser;
-  PetscCall(DMCreateGlobalVector(g->da, &it->rho));
-  PetscCall(VecDuplicate(it->rho, &it->chic));
-  PetscCall(VecDuplicate(it->rho, &it->chif));
-  PetscCall(FGDensityRead(g, bc->density_file, bc->density_dataset, bc->where, it->rho));
-  PetscCall(FGDensityCreate(g, bc->filter_radius, bc->projection_beta, bc->projection_threshold, &it->dens));
   PetscCall(FGDensityMask(it->dens, it->rho, it->chic));
   /* centroid and extent of the solid */
   for (PetscInt d = 0; d < 3; d++) ext[d] = PETSC_MAX_REAL, ext[3 + d] = PETSC_MIN_REAL;
@@ -387,7 +382,9 @@ static PetscErrorCode FGBodyBuildDensity_Private(FGBodies B, FGBodyItem *it)
         for (PetscInt i = lo[0]; i < hi[0]; i++) {
           const PetscInt  idx[3] = {i, j, k}, o = FGBoxOwnedIndex(bx, i, j, k);
           const PetscReal chi    = PetscRealPart(cf[o]);
-          if (chi <= 0) continue;
+          /* every interior face, also where chi = 0: a change of rho makes chi nonzero wherever
+             the filter carries it, and the linearized penalization needs those faces (in the
+             forward step a face with chi = 0 changes nothing: K = S = 0 there) */
           PetscCall(FGFaceListReserve_Private(l, l->n + 1, 0));
           l->off[l->n] = o;
           for (PetscInt d = 0; d < 3; d++) l->x[3 * l->n + d] = d < dim ? FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]) : 0;
@@ -412,6 +409,48 @@ static PetscErrorCode FGBodyBuildDensity_Private(FGBodies B, FGBodyItem *it)
     }
   }
   it->tbuilt = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A density body: read rho, make the filter and the masks. Collective. */
+static PetscErrorCode FGBodyBuildDensity_Private(FGBodies B, FGBodyItem *it)
+{
+  FGGrid            g  = B->g;
+  const FGBodyCase *bc = it->bc;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMCreateGlobalVector(g->da, &it->rho));
+  PetscCall(VecDuplicate(it->rho, &it->chic));
+  PetscCall(VecDuplicate(it->rho, &it->chif));
+  PetscCall(FGDensityRead(g, bc->density_file, bc->density_dataset, bc->where, it->rho));
+  PetscCall(FGDensityCreate(g, bc->filter_radius, bc->projection_beta, bc->projection_threshold, &it->dens));
+  PetscCall(FGBodyDensityMasks_Private(B, it));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetDensity - a density body's rho (a global cell Vec owned by the bodies; NULL for a
+  shape body) and its filter/projection.
+@*/
+PetscErrorCode FGBodiesGetDensity(FGBodies B, PetscInt b, Vec *rho, FGDensity *dens)
+{
+  PetscFunctionBeginUser;
+  if (rho) *rho = B->b[b].rho;
+  if (dens) *dens = B->b[b].dens;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesSetDensity - replace a density body's rho and rebuild its masks (collective).
+@*/
+PetscErrorCode FGBodiesSetDensity(FGBodies B, PetscInt b, Vec rho)
+{
+  FGBodyItem *it = &B->b[b];
+
+  PetscFunctionBeginUser;
+  PetscCheck(it->dens, B->g->comm, PETSC_ERR_ARG_WRONG, "body %s is not a density body", it->bc->name);
+  PetscCall(VecCopy(rho, it->rho));
+  PetscCall(FGBodyDensityMasks_Private(B, it));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1040,6 +1079,18 @@ static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* *s += chibar H'(-phi - delta) at x (the body placed at the current time). */
+static PetscErrorCode FGBodyAddSensitivity_Private(FGBodyItem *it, const PetscReal x[], PetscReal chibar, PetscScalar *s)
+{
+  PetscReal phi, H, dH;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGShapeLevelSet(it->shape, x, &phi, NULL, NULL));
+  PetscCall(FGHeaviside(-phi - it->shift, it->eps, &H, &dH));
+  *s += chibar * dH;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FGBodiesWork_Private(FGBodies B)
 {
   PetscFunctionBeginUser;
@@ -1183,9 +1234,12 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
   u** on entry and that of u* on return; wacc[6 b + m] (NULL: none) is the adjoint of the step's
   force and moment accumulators of body b (the same on every rank); thetabar[b] += the local part
   of the parameters' adjoint (NULL: not wanted); chibar[a] (NULL: not wanted) += the adjoint of
-  the summed face masks, and for density bodies chifbar[b][a] += that of their face masks.
+  the summed face masks; sens[a] (NULL: not wanted) += for shape bodies that adjoint times
+  dchi/dn = H'(-phi - delta), the derivative of chi under an outward normal displacement of the
+  surface (summed over the faces it is the derivative with respect to a uniform one, e.g. a
+  circle's radius); and for density bodies chifbar[b][a] += the adjoint of their face masks.
 @*/
-PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ustar[], const PetscReal wacc[], Vec ubar[], PetscReal *const thetabar[], Vec chibar[], Vec *const chifbar[])
+PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ustar[], const PetscReal wacc[], Vec ubar[], PetscReal *const thetabar[], Vec chibar[], Vec sens[], Vec *const chifbar[])
 {
   const PetscInt  dim = B->g->dim;
   const PetscReal gdt = gamma * dt;
@@ -1197,7 +1251,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
   for (PetscInt b = 0; b < B->nb; b++)
     if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
   for (PetscInt a = 0; a < dim; a++) {
-    PetscScalar       *Kb, *Sb, *ub, *cb = NULL;
+    PetscScalar       *Kb, *Sb, *ub, *cb = NULL, *sb = NULL;
     const PetscScalar *K, *S, *us0;
     PetscInt           nloc;
     PetscCall(FGBodiesKS_Private(B, a, t));
@@ -1208,6 +1262,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecGetArray(B->Z[a], &Sb));
     PetscCall(VecGetArray(ubar[a], &ub));
     if (chibar) PetscCall(VecGetArray(chibar[a], &cb));
+    if (sens) PetscCall(VecGetArray(sens[a], &sb));
     PetscCall(VecGetLocalSize(ubar[a], &nloc));
     /* the forces: fa = chi/eta (u** - u_s) dV, weighted by gamma; ubar of u** first */
     for (PetscInt i = 0; i < nloc; i++) Kb[i] = Sb[i] = 0;
@@ -1237,6 +1292,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
           cbf = fb * (uss - l->us[f]) / eta * B->dV;
           usb = -fb * l->chi[f] / eta * B->dV;
           if (cb) cb[o] += cbf;
+          if (sb && !it->dens) PetscCall(FGBodyAddSensitivity_Private(it, x, cbf, &sb[o]));
           if (cfb) cfb[o] += cbf;
           if (nt && thetabar && thetabar[b]) {
             PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
@@ -1264,6 +1320,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
         const PetscReal cbf = (PetscRealPart(Kb[o]) + PetscRealPart(Sb[o]) * l->us[f]) / it->bc->eta;
         const PetscReal usb = PetscRealPart(Sb[o]) * l->chi[f] / it->bc->eta;
         if (cb) cb[o] += cbf;
+        if (sb && !it->dens) PetscCall(FGBodyAddSensitivity_Private(it, l->x + 3 * f, cbf, &sb[o]));
         if (cfb) cfb[o] += cbf;
         if (nt && thetabar && thetabar[b]) {
           PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
@@ -1273,6 +1330,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
       if (cfb) PetscCall(VecRestoreArray(chifbar[b][a], &cfb));
     }
     if (chibar) PetscCall(VecRestoreArray(chibar[a], &cb));
+    if (sens) PetscCall(VecRestoreArray(sens[a], &sb));
     PetscCall(VecRestoreArray(ubar[a], &ub));
     PetscCall(VecRestoreArray(B->Z[a], &Sb));
     PetscCall(VecRestoreArray(B->W[a], &Kb));

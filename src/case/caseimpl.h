@@ -12,15 +12,21 @@
    A required key with an `applies` callback is required only where it applies.
 
    Families: a path component in angle brackets stands for the instances of a family (FGKeyFamily
-   in keys.c): `<face>` for the six faces of the box, `<body>`, `<probe>`, `<actuator>` for the
-   instances the case file names (body: {cyl: {...}, wing: {...}}). The rows of a family are
-   consecutive; their offsets are into the instance's struct (FGBoundaryFace, FGBodyCase, ...).
-   The concrete keys (FGKeyRef) exist per instance, made once the file's names are known.
+   in keys.c): `<face>` for the six faces of the box, `<body>`, `<probe>`, `<actuator>`,
+   `<objective>` for the instances the case file names (body: {cyl: {...}, wing: {...}}). The rows
+   of a family are consecutive; their offsets are into the instance's struct (FGBoundaryFace,
+   FGBodyCase, ...). The concrete keys (FGKeyRef) exist per instance, made once the file's names
+   are known. A key whose validity depends on another key of the same instance (a body's radius on
+   its shape, an objective's window on its time) reads that key's value from the instance in its
+   `applies` callback (FGCaseInstance_Internal).
 
    Lists: `list` is one entry per direction (grid.dim); `maxlen` makes a variable-length list of
    minlen..maxlen entries whose count is stored at `count` (a PetscInt), each entry a number or,
-   with `tuple` = 2, a pair [x, y] stored flat; `same_length` names a sibling list that must have
-   as many entries.
+   with `tuple` = 2, a pair [x, y] stored flat, or a string (FG_KEY_STRING: each entry a char
+   array of `size` bytes, the entries `size` bytes apart: char[maxlen][size]); `same_length` names
+   a sibling list that must have as many entries; `entry_where` (with `entry_wherelen` > 0) keeps
+   where each entry was given ("FILE:LINE: KEY" with the entry's line, or "--set ARG"), for
+   messages about one entry after parsing.
 
    Then regenerate the README block (`flowgrad info --keys`; the test case_keys_documented
    tells you when it is stale). */
@@ -31,8 +37,8 @@
 #include <yaml.h>
 
 #define FG_CASE_MAX_BYTES    (1 << 20) /* case files are at most 1 MiB */
-#define FG_CASE_MAX_KEYS     512       /* concrete keys, after expanding the families */
-#define FG_CASE_MAX_SECTIONS 64        /* sections seen in one file */
+#define FG_CASE_MAX_KEYS     1024      /* concrete keys, after expanding the families (475 with every family full; room to grow) */
+#define FG_CASE_MAX_SECTIONS 96        /* sections seen in one file (about 60 with every family full) */
 #define FG_CASE_PATH_LEN     64        /* longest dotted path + 1 */
 #define FG_CASE_WHERE_LEN    1024      /* "FILE:LINE: KEY" or "--set ARG" (truncated) */
 #define FG_CASE_MAX_NAMES    (FG_CASE_MAX_KEYS + FG_CASE_MAX_SECTIONS) /* keys and sections a case may hold */
@@ -65,10 +71,12 @@ typedef struct {
   const char        *path;     /* dotted path; "<face>" stands for x_lo, ..., z_hi, "<body>" for a body's name, ... */
   FGKeyType          type;     /* element type */
   PetscBool          list;     /* a list of grid.dim entries; range and choices apply to each */
-  PetscInt           minlen, maxlen; /* maxlen > 0: a list of minlen..maxlen entries (FG_KEY_REAL) */
+  PetscInt           minlen, maxlen; /* maxlen > 0: a list of minlen..maxlen entries (FG_KEY_REAL, FG_KEY_STRING) */
   PetscInt           tuple;    /* variable-length lists: each entry a list of this many numbers (0: a number) */
   size_t             count;    /* variable-length lists: where the number of entries is stored (a PetscInt, like offset) */
   const char        *same_length; /* variable-length lists: the sibling list that must have as many entries */
+  size_t             entry_where, entry_wherelen; /* variable-length lists, entry_wherelen > 0: where each entry was given,
+                                                     char[maxlen][entry_wherelen] at entry_where (like offset) */
   const char *const *choices;  /* FG_KEY_ENUM: a PETSc-style names array (names, type, prefix, NULL) */
   PetscBool          required; /* no default: the case must give it */
   PetscBool          multiline; /* FG_KEY_STRING: may hold newlines and tabs (other strings: no control characters) */
@@ -94,6 +102,7 @@ struct _n_FGKeyRef {
   PetscInt            axis, side; /* <face> keys: the face (axis 0..2, FG_FACE_LO/HI); -1 otherwise */
   size_t              offset;     /* into FGCase */
   size_t              count;      /* variable-length lists: where the number of entries is, in FGCase */
+  size_t              entry_where; /* variable-length lists with entry_wherelen: where the entries' origins are, in FGCase */
 };
 
 /* Where a key's value came from. */
@@ -194,6 +203,25 @@ PETSC_INTERN PetscErrorCode FGCaseCheckBodyShape_Internal(FGCaseCtx, const FGKey
 PETSC_INTERN PetscErrorCode FGCaseCheckBodySemiAxes_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckBodyNaca_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckProbeReference_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscBool      FGCaseAppliesObjectiveBody_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesObjectiveProbe_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesObjectiveRegion_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesObjectiveTracking_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesObjectiveAverage_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesObjectiveInstant_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscErrorCode FGCaseComputeObjectiveBody_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveKind_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveBody_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveProbe_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveRegion_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveTarget_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveObservations_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveTime_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveWindow_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveRamp_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveAt_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveWeight_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckDesign_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscBool      FGCaseKeyExists_Internal(FGCaseCtx, const FGKeyRef *);
 
 /* resolved.c */

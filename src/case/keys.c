@@ -8,12 +8,14 @@
 #include <stddef.h>
 #include <string.h>
 
-const char *const FGBCKindNames[]       = {"periodic", "wall", "lid", "slip", "inflow", "outflow", "FGBCKind", "FG_BC_", NULL};
-const char *const FGProfileNames[]      = {"uniform", "parabolic", "exact", "FGProfile", "FG_PROFILE_", NULL};
-const char *const FGPoissonTypeNames[]  = {"fftw", "ksp", "FGPoissonType", "FG_POISSON_", NULL};
-const char *const FGInitialTypeNames[]  = {"rest", "uniform", "taylor_green", "abc", "kovasznay", "file", "FGInitialType", "FG_IC_", NULL};
-const char *const FGBodyShapeNames[]    = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
-static const char *const FGFaceNames[6] = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+const char *const FGBCKindNames[]        = {"periodic", "wall", "lid", "slip", "inflow", "outflow", "FGBCKind", "FG_BC_", NULL};
+const char *const FGProfileNames[]       = {"uniform", "parabolic", "exact", "FGProfile", "FG_PROFILE_", NULL};
+const char *const FGPoissonTypeNames[]   = {"fftw", "ksp", "FGPoissonType", "FG_POISSON_", NULL};
+const char *const FGInitialTypeNames[]   = {"rest", "uniform", "taylor_green", "abc", "kovasznay", "file", "FGInitialType", "FG_IC_", NULL};
+const char *const FGBodyShapeNames[]     = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
+const char *const FGObjectiveKindNames[] = {"drag", "lift", "side", "moment", "neg_lift_drag", "pressure_drop", "kinetic_energy", "enstrophy", "probe_tracking", "control_cost", "FGObjectiveKind", "FG_OBJ_", NULL};
+const char *const FGObjectiveTimeNames[] = {"average", "final", "instant", "FGObjectiveTime", "FG_OBJ_TIME_", NULL};
+static const char *const FGFaceNames[6]  = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
 
 /* The families of instances (see caseimpl.h): the faces, fixed, first (a face key's axis and side
    follow from the face's index), then the instances the case file names. */
@@ -24,6 +26,7 @@ static const FGKeyFamily FGCaseFamilies[] = {
   {.token = "<body>", .section = "body", .noun = "body", .plural = "bodies", .max = FG_CASE_MAX_BODIES, FG_NAMED(body, nbodies, FGBodyCase)},
   {.token = "<probe>", .section = "probe", .noun = "probe", .plural = "probes", .max = FG_CASE_MAX_PROBES, FG_NAMED(probe, nprobes, FGProbeCase)},
   {.token = "<actuator>", .section = "actuator", .noun = "actuator", .plural = "actuators", .max = FG_CASE_MAX_ACTUATORS, FG_NAMED(actuator, nactuators, FGActuatorCase)},
+  {.token = "<objective>", .section = "objective", .noun = "objective", .plural = "objectives", .max = FG_CASE_MAX_OBJECTIVES, FG_NAMED(objective, nobjectives, FGObjectiveCase)},
 };
 #define FG_NFAMILIES (sizeof(FGCaseFamilies) / sizeof(FGCaseFamilies[0]))
 
@@ -38,6 +41,14 @@ static const FGKeyFamily FGCaseFamilies[] = {
 #define FG_BODY_LIST(f, n, lo, hi) .offset = offsetof(FGBodyCase, f), .count = offsetof(FGBodyCase, n), .minlen = (lo), .maxlen = (hi)
 #define FG_PROBE(f)    .offset = offsetof(FGProbeCase, f)
 #define FG_ACTUATOR(f) .offset = offsetof(FGActuatorCase, f)
+#define FG_OBJ(f)      .offset = offsetof(FGObjectiveCase, f)
+#define FG_OBJ_STR(f)  .offset = offsetof(FGObjectiveCase, f), .size = sizeof(((FGObjectiveCase *)0)->f)
+#define FG_OBJ_LIST(f, n, lo, hi) .offset = offsetof(FGObjectiveCase, f), .count = offsetof(FGObjectiveCase, n), .minlen = (lo), .maxlen = (hi)
+/* a variable-length list of strings f[hi][len] (the entries sizeof(f[0]) apart), their number in n,
+   where each entry was given in w[hi][wlen] */
+#define FG_STR_LIST(f, n, w, lo, hi) \
+  .offset = offsetof(FGCase, f), .size = sizeof(((FGCase *)0)->f[0]), .count = offsetof(FGCase, n), .minlen = (lo), .maxlen = (hi), \
+  .entry_where = offsetof(FGCase, w), .entry_wherelen = sizeof(((FGCase *)0)->w[0])
 
 /* clang-format off */
 static const FGKeyDef FGCaseKeys[] = {
@@ -185,6 +196,40 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "actuator.<actuator>.frequency", .type = FG_KEY_REAL, FG_ACTUATOR(frequency), FG_GE(0), .def = "0",
    .doc = "s(t) = sin(2 pi f t); f = this (1/time); 0: steady, s = 1"},
 
+  {.path = "design.parameters", .type = FG_KEY_STRING, FG_STR_LIST(design.parameters, design.n, design.where, 0, FG_CASE_MAX_DESIGN), FG_GE(1), .def = "[]",
+   .check = FGCaseCheckDesign_Internal,
+   .doc = "The design vector of `adjoint`, `check` and `optimize`, by blocks: `flow.nu`, `flow.inflow_speed` (the speed of the inflow faces), `body.<body>.shape` (its shape parameters; not `density`) or one of them, `body.<body>.shape.PARAM` (the shape's name for it: `r`, `x0`, `angle`, ...), `body.<body>.rotation_rate`, `body.<body>.jet_amplitude` (a body with jets), `body.<body>.density` (a `density` body: the per-cell field), `actuator.<actuator>.force`, `initial.velocity` (the initial field); each at most once"},
+
+  {.path = "objective.<objective>.kind", .type = FG_KEY_ENUM, .choices = FGObjectiveKindNames, FG_OBJ(kind), .required = PETSC_TRUE, .check = FGCaseCheckObjectiveKind_Internal,
+   .doc = "What objective `<objective>` (a name of your choice; at most 8) measures: `drag`, `lift`, `side` (3D), `moment`: a force coefficient of `body`; `neg_lift_drag`: -T(Cl)/T(Cd) for the time functional T; `pressure_drop`: p(at) - p(reference) of `probe`; `kinetic_energy`, `enstrophy` in `region`; `probe_tracking`: 1/2 (u(probe) - u_obs)^2; `control_cost`: 1/2 the sum of the squares of the design's controls. The objective J is the sum of `weight` times each"},
+  {.path = "objective.<objective>.body", .type = FG_KEY_STRING, FG_OBJ_STR(body), FG_GE(1), .compute = FGCaseComputeObjectiveBody_Internal,
+   .check = FGCaseCheckObjectiveBody_Internal, .applies = FGCaseAppliesObjectiveBody_Internal, .defdoc = "the case's only body",
+   .doc = "`drag`, `lift`, `side`, `moment`, `neg_lift_drag`: the body (a name under `body`) whose force coefficients are measured"},
+  {.path = "objective.<objective>.probe", .type = FG_KEY_STRING, FG_OBJ_STR(probe), .required = PETSC_TRUE, FG_GE(1), .applies = FGCaseAppliesObjectiveProbe_Internal,
+   .check = FGCaseCheckObjectiveProbe_Internal, .doc = "`pressure_drop` (a probe with a `reference`) and `probe_tracking`: the probe (a name under `probe`)"},
+  {.path = "objective.<objective>.region", .type = FG_KEY_REAL, FG_OBJ_LIST(region, n_region, 4, 6), .applies = FGCaseAppliesObjectiveRegion_Internal,
+   .check = FGCaseCheckObjectiveRegion_Internal, .defdoc = "the whole domain",
+   .doc = "`kinetic_energy`, `enstrophy`: the box to sum over, inside the domain: the lower corner, then the upper corner (`[x0, y0, x1, y1]`; 3D: `[x0, y0, z0, x1, y1, z1]`)"},
+  {.path = "objective.<objective>.target", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_OBJ(target), .applies = FGCaseAppliesObjectiveTracking_Internal,
+   .check = FGCaseCheckObjectiveTarget_Internal, .doc = "`probe_tracking`: a constant target velocity at the probe (give `target` or `observations`)"},
+  {.path = "objective.<objective>.observations", .type = FG_KEY_STRING, FG_OBJ_STR(observations), FG_GE(1), .applies = FGCaseAppliesObjectiveTracking_Internal,
+   .check = FGCaseCheckObjectiveObservations_Internal,
+   .doc = "`probe_tracking`: the observed velocity over time, a CSV file with the probe's columns (a `history.csv`; give `target` or `observations`)"},
+  {.path = "objective.<objective>.time", .type = FG_KEY_ENUM, .choices = FGObjectiveTimeNames, FG_OBJ(time), .def = "average", .check = FGCaseCheckObjectiveTime_Internal,
+   .doc = "The time functional: the `average` over `window`, the `final` value, or the value at the `instant` `at` (`control_cost`: `average` only)"},
+  {.path = "objective.<objective>.window", .type = FG_KEY_REAL, FG_OBJ_LIST(window, n_window, 2, 2), FG_GE(0), .applies = FGCaseAppliesObjectiveAverage_Internal,
+   .check = FGCaseCheckObjectiveWindow_Internal, .defdoc = "the whole run", .doc = "`average`: the time window `[t0, t1]`, t0 < t1"},
+  {.path = "objective.<objective>.ramp", .type = FG_KEY_REAL, FG_OBJ(ramp), FG_GE(0), .def = "0", .applies = FGCaseAppliesObjectiveAverage_Internal,
+   .check = FGCaseCheckObjectiveRamp_Internal,
+   .doc = "`average`: a smooth window: sin^2 ramps of this duration at both of its ends (0: a box); at most half the window (`window`, or `steps*dt` without one)"},
+  {.path = "objective.<objective>.at", .type = FG_KEY_REAL, FG_OBJ(at), .required = PETSC_TRUE, FG_GE(0), .applies = FGCaseAppliesObjectiveInstant_Internal,
+   .check = FGCaseCheckObjectiveAt_Internal, .doc = "`instant`: the time (the step that ends nearest to it), at most `steps*dt`"},
+  {.path = "objective.<objective>.weight", .type = FG_KEY_REAL, FG_OBJ(weight), .def = "1", .check = FGCaseCheckObjectiveWeight_Internal,
+   .doc = "The weight of this objective in J (not 0)"},
+
+  {.path = "adjoint.fields_every", .type = FG_KEY_INT, FG_AT(adjoint.fields_every), FG_GE(0), .def = "0",
+   .doc = "Write the adjoint velocity and pressure every K steps of the reverse sweep (0: only at t = 0)"},
+
   {.path = "output.dir", .type = FG_KEY_STRING, FG_STR(output.dir), FG_GE(1), .compute = FGCaseComputeOutputDir_Internal,
    .defdoc = "`out/<name>`", .doc = "Output directory (created if missing; must be writable)"},
   {.path = "output.fields_every", .type = FG_KEY_INT, FG_AT(output.fields_every), FG_GE(0), .def = "0",
@@ -302,8 +347,9 @@ static PetscErrorCode FGCaseKeyAdd_Private(FGCaseCtx ctx, const FGKeyDef *def, c
     if (fam == &FGCaseFamilies[0]) ref->axis = inst / 2, ref->side = inst % 2; /* the faces */
     base = fam->base + (size_t)inst * fam->stride;
   }
-  ref->offset = base + def->offset;
-  ref->count  = base + def->count;
+  ref->offset      = base + def->offset;
+  ref->count       = base + def->count;
+  ref->entry_where = base + def->entry_where;
   /* its sections, then the key itself */
   for (const char *dot = strchr(ref->path, '.'); dot; dot = strchr(dot + 1, '.')) PetscCall(FGCaseNameAdd_Private(ctx, ref->path, (size_t)(dot - ref->path), PETSC_TRUE));
   PetscCall(FGCaseNameAdd_Private(ctx, ref->path, strlen(ref->path), PETSC_FALSE));
@@ -501,13 +547,15 @@ PetscErrorCode FGCaseRangeString_Internal(const FGKeyDef *def, char *buf, size_t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* "real", "real list" (grid.dim entries), "real list, 0-24 entries", "list of [x, y], 4-64 points". */
+/* "real", "real list" (grid.dim entries), "real list, 0-24 entries", "real list, 2 entries",
+   "string list, 0-16 entries", "list of [x, y], 4-64 points". */
 PetscErrorCode FGCaseTypeName_Internal(const FGKeyDef *def, char *buf, size_t len)
 {
   static const char *const scalar[] = {"int", "real", "bool", "string", "enum"};
 
   PetscFunctionBeginUser;
   if (def->maxlen && def->tuple == 2) snprintf(buf, len, "list of [x, y], %" PetscInt_FMT "-%" PetscInt_FMT " points", def->minlen, def->maxlen);
+  else if (def->maxlen && def->minlen == def->maxlen) snprintf(buf, len, "%s list, %" PetscInt_FMT " entries", scalar[def->type], def->maxlen);
   else if (def->maxlen) snprintf(buf, len, "%s list, %" PetscInt_FMT "-%" PetscInt_FMT " entries", scalar[def->type], def->minlen, def->maxlen);
   else snprintf(buf, len, "%s%s", scalar[def->type], def->list ? " list" : "");
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -537,7 +585,7 @@ static PetscErrorCode FGPrintCell_Private(FILE *fp, const char *s)
   Notes:
   One row per key of the table in src/case/keys.c: key, type, default, allowed range, description.
   The six boundary faces share the rows `boundary.<face>.*`, the bodies `body.<body>.*` (and so
-  on for probes and actuators). The README block between the
+  on for probes, actuators and objectives). The README block between the
   `case-keys` markers is this output; the test case_keys_documented compares them.
 
 .seealso: FGCaseLoad()
@@ -549,7 +597,7 @@ PetscErrorCode FGCasePrintKeys(FILE *fp)
   PetscFunctionBeginUser;
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "Every key a case file may hold (generated from `src/case/keys.c`). Lists have one entry per direction\n"));
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "(x, y[, z]: `grid.dim` entries) unless their type gives their length; ranges apply to each entry.\n"));
-  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "`<body>`, `<probe>` and `<actuator>` stand for names the case file chooses (`body: {cyl: {shape: circle, ...}}`).\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "`<body>`, `<probe>`, `<actuator>` and `<objective>` stand for names the case file chooses (`body: {cyl: {shape: circle, ...}}`).\n"));
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "Any key can be overridden from the command line with `--set key=value` (e.g. `--set flow.re=200`,\n"));
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "`--set grid.cells=[128,128]`, `--set body.cyl.radius=0.6` for a body of the file).\n\n"));
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "| key | type | default | range | description |\n"));
@@ -567,7 +615,7 @@ PetscErrorCode FGCasePrintKeys(FILE *fp)
     else if (def->required) snprintf(buf, sizeof(buf), "**required**");
     else if (def->defdoc) snprintf(buf, sizeof(buf), "%s", def->defdoc);
     else if (!def->def) snprintf(buf, sizeof(buf), "none");
-    else if (def->type == FG_KEY_STRING) snprintf(buf, sizeof(buf), "`\"%s\"`", def->def);
+    else if (def->type == FG_KEY_STRING && !def->maxlen) snprintf(buf, sizeof(buf), "`\"%s\"`", def->def); /* a list of strings: its default is a list */
     else snprintf(buf, sizeof(buf), "`%s`", def->def);
     PetscCall(FGPrintCell_Private(fp, buf));
     if (def->type == FG_KEY_ENUM) PetscCall(FGCaseChoicesString_Internal(def, "`", buf, sizeof(buf)));

@@ -218,36 +218,45 @@ static PetscErrorCode FGCaseItem_Private(FGCaseCtx ctx, const FGKeyRef *ref, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A variable-length list (def->maxlen > 0): minlen..maxlen entries, each a number or, with
-   def->tuple, a list of that many numbers; stored flat from the key's offset, the number of
-   entries at ref->count. Entries past the list are zeroed (a --set may shorten a list). */
+/* A variable-length list (def->maxlen > 0): minlen..maxlen entries, each a number, a string or,
+   with def->tuple, a list of that many numbers; stored flat from the key's offset (strings:
+   def->size bytes apart), the number of entries at ref->count, and with def->entry_wherelen where
+   each entry was given at ref->entry_where. Entries past the list are zeroed (a --set may shorten
+   a list). */
 static PetscErrorCode FGCaseVarList_Private(FGCaseCtx ctx, yaml_document_t *doc, PetscInt k, yaml_node_t *node, const char *where, const char *setarg)
 {
-  const FGKeyRef *ref   = &ctx->keys[k];
-  const FGKeyDef *def   = ref->def;
-  const PetscInt  tuple = PetscMax(def->tuple, 1);
-  const size_t    esize = FGCaseElementSize_Internal(def);
-  char           *dst   = (char *)ctx->c + ref->offset;
-  const char     *unit  = def->tuple ? "points" : "entries", *unit1 = def->tuple ? "point" : "entry";
-  PetscInt        n, m;
+  static const char *const plural[]  = {"integers", "real numbers", "true/false values", "strings", "names"};
+  static const char *const example[] = {"[1, 2]", "[0.5, 0.25]", "[true, false]", "[a, b]", "[a, b]"};
+  const FGKeyRef          *ref       = &ctx->keys[k];
+  const FGKeyDef          *def       = ref->def;
+  const PetscInt           tuple     = PetscMax(def->tuple, 1);
+  const size_t             esize     = FGCaseElementSize_Internal(def);
+  char                    *dst       = (char *)ctx->c + ref->offset;
+  char                    *ewhere    = def->entry_wherelen ? (char *)ctx->c + ref->entry_where : NULL;
+  const char              *unit      = def->tuple ? "points" : "entries", *unit1 = def->tuple ? "point" : "entry";
+  PetscInt                 n, m;
 
   PetscFunctionBeginUser;
   if (!node || node->type != YAML_SEQUENCE_NODE) {
     char snip[64] = "";
     if (node && node->type == YAML_SCALAR_NODE) FGSnippet_Private((const char *)node->data.scalar.value, node->data.scalar.length, snip, sizeof(snip));
-    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: expected a list of %s (e.g. %s), got %s%s%s%s", where, def->tuple ? "points [x, y]" : "real numbers", def->tuple ? "[[0, 0], [1, 0.5], ...]" : "[0.5, 0.25]", FGNodeKind_Private(node), snip[0] ? " '" : "", snip, snip[0] ? "'" : "");
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: expected a list of %s (e.g. %s), got %s%s%s%s", where, def->tuple ? "points [x, y]" : plural[def->type], def->tuple ? "[[0, 0], [1, 0.5], ...]" : example[def->type], FGNodeKind_Private(node), snip[0] ? " '" : "", snip, snip[0] ? "'" : "");
   }
   n = (PetscInt)(node->data.sequence.items.top - node->data.sequence.items.start);
   PetscCheck(n <= def->maxlen, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " %s; at most %" PetscInt_FMT, where, n, unit, def->maxlen);
   PetscCheck(n || !def->minlen, ctx->comm, FG_ERR_INPUT, "%s: empty list; at least %" PetscInt_FMT " %s", where, def->minlen, def->minlen == 1 ? unit1 : unit);
   PetscCheck(n >= def->minlen, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " %s; at least %" PetscInt_FMT, where, n, n == 1 ? unit1 : unit, def->minlen);
   PetscCall(PetscMemzero(dst, (size_t)(def->maxlen * tuple) * esize));
+  if (ewhere) PetscCall(PetscMemzero(ewhere, (size_t)def->maxlen * def->entry_wherelen));
   for (PetscInt i = 0; i < n; i++) {
     yaml_node_t *item = yaml_document_get_node(doc, node->data.sequence.items.start[i]);
     char         index[32], iwhere[FG_CASE_WHERE_LEN];
 
     snprintf(index, sizeof(index), "[%" PetscInt_FMT "]", i);
     FGCaseItemWhere_Private(ctx, ref, setarg, item, index, iwhere, sizeof(iwhere));
+    /* the entry's origin for later messages: its own line in a file (a list may span lines) */
+    if (ewhere && setarg) snprintf(ewhere + (size_t)i * def->entry_wherelen, def->entry_wherelen, "--set %s", setarg);
+    else if (ewhere) snprintf(ewhere + (size_t)i * def->entry_wherelen, def->entry_wherelen, "%s:%d: %s", ctx->file, (int)item->start_mark.line + 1, ref->path);
     if (!def->tuple) {
       PetscCall(FGCaseItem_Private(ctx, ref, iwhere, item, dst + (size_t)i * esize));
       continue;

@@ -575,7 +575,7 @@ PetscErrorCode FGCheckpointWrite(FGSolver s, const FGDtHistory *h, char *path, s
   char          dir[FG_CKPT_DIR_LEN], part[FG_CHECKPOINT_PATH_LEN + 8], msg[FG_CKPT_MSG_LEN] = "";
   FGIOField     f[4];
   PetscInt      nf = 0;
-  FGIOMeta      meta;
+  FGIOMeta      meta = {0};
   PetscBool     ok;
 
   PetscFunctionBeginUser;
@@ -846,7 +846,7 @@ PetscErrorCode FGCheckpointLoad(FGSolver s, const FGCheckpointList *list, FGDtHi
   FGCkptContents     k;
   PetscBool          ok;
   unsigned long long hash;
-  FGIOMeta           meta;
+  FGIOMeta           meta = {0};
   long long          total = 0;
   Vec                fields[4];
   PetscInt           nf = 0;

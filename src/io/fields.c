@@ -593,6 +593,37 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
     PetscCall(VecRestoreArrayRead(fields[f].vec, &a));
     FGIOCallW_Private(tmp, H5Dclose, (dset));
   }
+  /* 3b. small replicated vectors (rank 0's values; every rank takes part in the collective calls) */
+  for (PetscInt v = 0; meta && v < meta->nvectors; v++) {
+    const FGIOVector *vec = &meta->vectors[v];
+    hsize_t           nv  = (hsize_t)vec->n, zero = 0;
+    hid_t             vspace, vsel, vmem, dset;
+    FGIOGetW_Private(tmp, vspace, H5Screate_simple, (1, &nv, NULL));
+    FGIOGetW_Private(tmp, vsel, H5Scopy, (vspace));
+    FGIOGetW_Private(tmp, vmem, H5Screate_simple, (1, rank == 0 ? &nv : &zero, NULL));
+    if (rank) FGIOCallW_Private(tmp, H5Sselect_none, (vsel));
+    FGIOGetW_Private(tmp, dset, H5Dcreate2, (fid, vec->name, H5T_IEEE_F64LE, vspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    FGIOCallW_Private(tmp, H5Dwrite, (dset, H5T_NATIVE_DOUBLE, vmem, vsel, dxpl, vec->values));
+    FGIOCallW_Private(tmp, H5Dclose, (dset));
+    if (vec->labels) {
+      char  lname[160], *buf;
+      hid_t st;
+      PetscCall(PetscCalloc1(128 * PetscMax(vec->n, 1), &buf));
+      for (PetscInt i = 0; i < vec->n; i++) snprintf(buf + 128 * i, 128, "%s", vec->labels[i]);
+      snprintf(lname, sizeof(lname), "%s_names", vec->name);
+      FGIOGetW_Private(tmp, st, H5Tcopy, (H5T_C_S1));
+      FGIOCallW_Private(tmp, H5Tset_size, (st, 128));
+      FGIOCallW_Private(tmp, H5Tset_strpad, (st, H5T_STR_NULLTERM));
+      FGIOGetW_Private(tmp, dset, H5Dcreate2, (fid, lname, st, vspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      FGIOCallW_Private(tmp, H5Dwrite, (dset, st, vmem, vsel, dxpl, buf));
+      FGIOCallW_Private(tmp, H5Dclose, (dset));
+      FGIOCallW_Private(tmp, H5Tclose, (st));
+      PetscCall(PetscFree(buf));
+    }
+    FGIOCallW_Private(tmp, H5Sclose, (vmem));
+    FGIOCallW_Private(tmp, H5Sclose, (vsel));
+    FGIOCallW_Private(tmp, H5Sclose, (vspace));
+  }
   FGIOCallW_Private(tmp, H5Pclose, (dxpl));
   FGIOCallW_Private(tmp, H5Pclose, (dcpl));
   FGIOCallW_Private(tmp, H5Sclose, (sel));

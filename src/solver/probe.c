@@ -10,9 +10,9 @@
 */
 #include <fg/solver.h>
 
-/* Multilinear interpolation of the ghosted array f (location loc) at x, if this rank owns the
-   interpolation cell; returns whether it does. */
-static PetscBool FGProbeInterpolate_Private(FGGrid g, FGLocation loc, const PetscScalar *f, const PetscReal x[], PetscReal *val)
+/* The interpolation stencil at x of a field at loc: the 2^dim corner offsets into a ghosted
+   array and their weights, if this rank owns the interpolation cell; returns whether it does. */
+static PetscBool FGProbeStencil_Private(FGGrid g, FGLocation loc, const PetscReal x[], PetscInt off[8], PetscReal wt[8])
 {
   const FGBox *bx = &g->box;
   PetscInt     i0[3] = {0, 0, 0};
@@ -32,18 +32,49 @@ static PetscBool FGProbeInterpolate_Private(FGGrid g, FGLocation loc, const Pets
     if (PetscMax(i, 0) < bx->lo[d] || PetscMax(i, 0) >= bx->hi[d]) return PETSC_FALSE;
     if (i + 1 >= bx->ghi[d]) return PETSC_FALSE; /* cannot happen with ghost width 1; be safe */
   }
-  *val = 0;
   for (PetscInt corner = 0; corner < (1 << g->dim); corner++) {
-    PetscInt  idx[3] = {0, 0, 0};
-    PetscReal wt     = 1;
+    PetscInt idx[3] = {0, 0, 0};
+    wt[corner]      = 1;
     for (PetscInt d = 0; d < g->dim; d++) {
       PetscInt up = (corner >> d) & 1;
       idx[d]      = i0[d] + up;
-      wt *= up ? w[d] : 1 - w[d];
+      wt[corner] *= up ? w[d] : 1 - w[d];
     }
-    *val += wt * PetscRealPart(f[FGBoxIndex(bx, idx[0], idx[1], idx[2])]);
+    off[corner] = FGBoxIndex(bx, idx[0], idx[1], idx[2]);
   }
   return PETSC_TRUE;
+}
+
+/* Multilinear interpolation of the ghosted array f (location loc) at x, if this rank owns the
+   interpolation cell; returns whether it does. */
+static PetscBool FGProbeInterpolate_Private(FGGrid g, FGLocation loc, const PetscScalar *f, const PetscReal x[], PetscReal *val)
+{
+  PetscInt  off[8];
+  PetscReal wt[8];
+
+  if (!FGProbeStencil_Private(g, loc, x, off, wt)) return PETSC_FALSE;
+  *val = 0;
+  for (PetscInt corner = 0; corner < (1 << g->dim); corner++) *val += wt[corner] * PetscRealPart(f[off[corner]]);
+  return PETSC_TRUE;
+}
+
+/*@C
+  FGProbeInterpolateAdjoint - the transpose of the probes' interpolation: fbar (a ghosted array
+  of a field at loc) += w times the interpolation weights at x, on the rank that owns the point
+  (the caller applies the boundary fill's adjoint, for velocities, and DMLocalToGlobal(ADD_VALUES)).
+@*/
+PetscErrorCode FGProbeInterpolateAdjoint(FGGrid g, FGLocation loc, const PetscReal x[], PetscReal w, Vec fbar)
+{
+  PetscInt     off[8];
+  PetscReal    wt[8];
+  PetscScalar *f;
+
+  PetscFunctionBeginUser;
+  if (!FGProbeStencil_Private(g, loc, x, off, wt)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetArray(fbar, &f));
+  for (PetscInt corner = 0; corner < (1 << g->dim); corner++) f[off[corner]] += w * wt[corner];
+  PetscCall(VecRestoreArray(fbar, &f));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C

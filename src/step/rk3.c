@@ -171,6 +171,9 @@ PetscErrorCode FGStepParamsZero(FGStepParams *p)
 {
   PetscFunctionBeginUser;
   p->nu = p->inflow = 0;
+  for (PetscInt a = 0; a < 3; a++) p->chibar[a] = p->sens[a] = NULL;
+  for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++)
+    for (PetscInt a = 0; a < 3; a++) p->chif[b][a] = NULL;
   PetscCall(PetscArrayzero(p->act, 3 * FG_CASE_MAX_ACTUATORS));
   PetscCall(PetscArrayzero(&p->body[0][0], FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -326,9 +329,11 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   PetscInt        nb;
   PetscReal      *th[FG_CASE_MAX_BODIES], nub = 0, infb = 0;
   Vec            *chif[FG_CASE_MAX_BODIES];
+  PetscBool       broken = PETSC_FALSE; /* -fg_test_break_adjoint (tests only: flowgrad check must fail) */
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fg_test_break_adjoint", &broken, NULL));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   FGStepParamsPointers_Private(bar, th, chif);
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
@@ -353,7 +358,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk1, T->wl, &infb));
     for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
     /* u** = Pen(u*), u* on the prescribed faces = boundary data */
-    PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], wacc, ubar, bar ? th : NULL, NULL, bar ? chif : NULL));
+    PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], wacc, ubar, bar ? th : NULL, bar && bar->chibar[0] ? bar->chibar : NULL, bar && bar->sens[0] ? bar->sens : NULL, bar ? chif : NULL));
     PetscCall(FGOpSetBoundaryFacesAdjoint(g, &s->bc, tk1, ubar, &infb));
     if (nb) { /* u* -= gdt G p_prev */
       PetscCall(VecSet(T->wphil, 0.0));
@@ -368,6 +373,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     /* H_k = RHS(ul_k), ul_k = Fill(u) */
     for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
     PetscCall(FGOpAdvectionAdjoint(g, &s->bc, T->ul[k], T->wH, T->wl));
+    if (broken) PetscCall(VecScale(T->wl[0], 1 + 1e-3)); /* test hook: a wrong adjoint */
     PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->nu, T->ul[k], T->wH, T->wl, &nub));
     PetscCall(FGOpOutflowAdjoint(g, &s->bc, T->wH, T->wl));
     if (s->forcefn && bar) PetscCall(FGActuatorsAddForceAdjoint(s, tk, T->wH, bar->act));

@@ -3,3 +3,68 @@
 # jets, a moving mask and actuators, at 1 and 3 ranks (tests/adjoint/test_step_adjoint.c).
 fg_add_test_exe(NAME test_step_adjoint SOURCES ${FG_TEST_DIR}/adjoint/test_step_adjoint.c)
 fg_add_mpi_test(NAME adjoint_step NP 1 3 COMMAND test_step_adjoint -fg_fftw_planner estimate LABELS adjoint TIMEOUT 300)
+
+# flowgrad check on the adjoint test cylinder (96x64, 200 steps, Re 100, rotating, two jets;
+# mean drag and lift; 9 design scalars): dot-product tests at 1e-12, Taylor order >= 1.9, central
+# differences at 1e-6 relative for every shape parameter, the rotation rate, both jet amplitudes,
+# the viscosity and the inflow speed. At 1 and 3 ranks.
+set(FG_ADJ_CYL ${FG_TEST_DIR}/adjoint/cylinder.yaml)
+fg_case_expect(NAME adjoint_check_cylinder NP 1 3 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
+               ARGS check ${FG_ADJ_CYL} --set output.dir=adjoint_check_cylinder -fg_fftw_planner estimate)
+# ... and the check fails (exit 3) when the adjoint step is deliberately wrong (a test-only option).
+fg_case_expect(NAME adjoint_check_broken NP 1 CODE 3 REGEX "flowgrad check: [0-9]+ of 20 checks failed"
+               ARGS check ${FG_ADJ_CYL} --set time.steps=20 --set output.dir=adjoint_check_broken
+                    --set objective.drag.window=[0.2,0.8] --set objective.drag.ramp=0.2 --set objective.lift.window=[0.2,0.8]
+                    -fg_fftw_planner estimate -fg_test_break_adjoint)
+foreach(t case_adjoint_check_cylinder_np1 case_adjoint_check_cylinder_np3 case_adjoint_check_broken_np1)
+  set_tests_properties(${t} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+endforeach()
+
+# The gradient on 1, 2 and 4 ranks (1e-10), the files flowgrad adjoint writes, and the shape
+# sensitivity field against dJ/dr (tests/adjoint/adjoint_ranks.py).
+add_test(NAME adjoint_ranks
+         COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/adjoint/adjoint_ranks.py --flowgrad $<TARGET_FILE:flowgrad>
+                 --mpiexec ${MPIEXEC_EXECUTABLE} "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}"
+                 --case ${FG_ADJ_CYL} --workdir ${CMAKE_CURRENT_BINARY_DIR}
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_ranks PROPERTIES TIMEOUT 300 PROCESSORS 2 LABELS "mpi;adjoint")
+
+# No objective: flowgrad adjoint and check exit 2 and say so.
+fg_case_expect(NAME adjoint_no_objective NP 1 2 CODE 2 REGEX "the case has no objective"
+               ARGS adjoint ${PROJECT_SOURCE_DIR}/cases/channel/channel.yaml --set output.dir=adjoint_no_objective)
+
+# A density body: flowgrad check with the rho field, the viscosity and the initial velocity as
+# the design (field blocks checked at their largest-gradient entry). The fixture writes rho.
+add_test(NAME adjoint_density_file_setup
+         COMMAND ${FG_PYTHON} -c "import h5py, numpy as np; y, x = np.mgrid[0:32, 0:64] + 0.5; r2 = ((x - 20) / 5) ** 2 + ((y - 16.3) / 4) ** 2; h5py.File('density_blob.h5', 'w').create_dataset('rho', data=np.exp(-r2 ** 2))"
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_density_file_setup PROPERTIES FIXTURES_SETUP fg_adjoint_density LABELS adjoint)
+fg_case_expect(NAME adjoint_check_density NP 1 2 CODE 0 REGEX "^flowgrad check: [0-9]+ checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/density.yaml --set output.dir=adjoint_check_density -fg_fftw_planner estimate)
+foreach(np 1 2)
+  set_tests_properties(case_adjoint_check_density_np${np} PROPERTIES FIXTURES_REQUIRED fg_adjoint_density TIMEOUT 300 LABELS "mpi;adjoint")
+endforeach()
+
+# flowgrad check on the shipped example cases that define an objective, cut to 3 steps (the full
+# grids; 2 ranks).
+foreach(ex cylinder_re40 cylinder_re100 naca0012 rotating_cylinder sphere cavity)
+  fg_case_expect(NAME adjoint_example_${ex} NP 2 CODE 0 REGEX "^flowgrad check: [0-9]+ checks, 0 failed"
+                 ARGS check ${PROJECT_SOURCE_DIR}/cases/${ex}/${ex}.yaml --set time.steps=3
+                      --set output.dir=adjoint_example_${ex} -fg_fftw_planner estimate)
+  set_tests_properties(case_adjoint_example_${ex}_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+endforeach()
+
+# Every objective kind in one case (drag with a smooth window, moment at an instant, -lift/drag,
+# pressure drop, kinetic energy in a region, probe tracking of a target and of observations from
+# another run's history.csv, control cost): flowgrad check at 1 and 2 ranks.
+# (the case names the observations file, so a placeholder exists until the run replaces it)
+add_test(NAME adjoint_objectives_setup
+         COMMAND /bin/sh -c "mkdir -p objectives_obs && echo time,wake_u,wake_v > objectives_obs/history.csv && \"$0\" run \"$1\" --set flow.re=120 --set output.dir=objectives_obs -fg_fftw_planner estimate"
+                 $<TARGET_FILE:flowgrad> ${FG_TEST_DIR}/adjoint/objectives.yaml
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_objectives_setup PROPERTIES FIXTURES_SETUP fg_adjoint_obs LABELS adjoint)
+fg_case_expect(NAME adjoint_check_objectives NP 1 2 CODE 0 REGEX "^flowgrad check: [0-9]+ checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/objectives.yaml --set output.dir=adjoint_check_objectives -fg_fftw_planner estimate)
+foreach(np 1 2)
+  set_tests_properties(case_adjoint_check_objectives_np${np} PROPERTIES FIXTURES_REQUIRED fg_adjoint_obs TIMEOUT 300 LABELS "mpi;adjoint")
+endforeach()

@@ -98,13 +98,16 @@ static PetscBool SameInstances(const void *a, const void *b, size_t bytes, size_
 /* Whether two cases are the same case (every key, the resolved text and the hash). */
 static PetscBool SameCase(const FGCase *a, const FGCase *b)
 {
-  if (a->nbodies != b->nbodies || a->nprobes != b->nprobes || a->nactuators != b->nactuators) return PETSC_FALSE;
+  if (a->nbodies != b->nbodies || a->nprobes != b->nprobes || a->nactuators != b->nactuators || a->nobjectives != b->nobjectives) return PETSC_FALSE;
   for (PetscInt i = 0; i < a->nbodies; i++)
     if (!SameInstances(&a->body[i], &b->body[i], sizeof(a->body[i]), offsetof(FGBodyCase, where), sizeof(a->body[i].where))) return PETSC_FALSE;
   for (PetscInt i = 0; i < a->nprobes; i++)
     if (!SameInstances(&a->probe[i], &b->probe[i], sizeof(a->probe[i]), offsetof(FGProbeCase, where), sizeof(a->probe[i].where))) return PETSC_FALSE;
   for (PetscInt i = 0; i < a->nactuators; i++)
     if (!SameInstances(&a->actuator[i], &b->actuator[i], sizeof(a->actuator[i]), offsetof(FGActuatorCase, where), sizeof(a->actuator[i].where))) return PETSC_FALSE;
+  for (PetscInt i = 0; i < a->nobjectives; i++)
+    if (!SameInstances(&a->objective[i], &b->objective[i], sizeof(a->objective[i]), offsetof(FGObjectiveCase, where), sizeof(a->objective[i].where))) return PETSC_FALSE;
+  if (a->design.n != b->design.n || memcmp(a->design.parameters, b->design.parameters, sizeof(a->design.parameters)) || a->adjoint.fields_every != b->adjoint.fields_every) return PETSC_FALSE;
   if (strcmp(a->name, b->name) || strcmp(a->description, b->description)) return PETSC_FALSE;
   if (memcmp(&a->grid, &b->grid, sizeof(a->grid)) || memcmp(&a->flow, &b->flow, sizeof(a->flow)) || memcmp(&a->time, &b->time, sizeof(a->time))) return PETSC_FALSE;
   if (memcmp(a->boundary, b->boundary, sizeof(a->boundary)) || memcmp(&a->poisson, &b->poisson, sizeof(a->poisson))) return PETSC_FALSE;
@@ -326,7 +329,7 @@ static PetscErrorCode TestErrors(void)
   PetscCall(BAD("grids:\n  cells: [4, 4]\n", "t.yaml:1: grids: unknown key (did you mean grid?)"));
   PetscCall(BAD(OK2 "dt: 0.1\n", "t.yaml:9: dt: unknown key (did you mean time.dt?)"));
   PetscCall(BAD(OK2 "body:\n  shape: circle\n", "t.yaml:10: body.shape: expected a section (the keys of body shape), got a scalar 'circle'; body: holds named bodies"));
-  PetscCall(BAD(OK2 "bodies: {}\n", "t.yaml:9: bodies: unknown key (top-level keys: name, description, grid, flow, time, initial, boundary, poisson, body, probe, actuator, output)"));
+  PetscCall(BAD(OK2 "bodies: {}\n", "t.yaml:9: bodies: unknown key (top-level keys: name, description, grid, flow, time, initial, boundary, poisson, body, probe, actuator, design, objective, adjoint, output)"));
   PetscCall(BAD(OK2 "grid.dim: 2\n", "t.yaml:9: grid.dim: unknown key (dotted keys are for --set"));
   PetscCall(BAD(OK2 "boundary:\n  x_lo:\n    kind: wall\n", "t.yaml:11: boundary.x_lo.kind: unknown key"));
   PetscCall(BAD(OK2 "? [a, b]\n: 1\n", "t.yaml:9: a key must be a name, got a list"));
@@ -677,6 +680,260 @@ static PetscErrorCode TestSetErrors(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Objectives, the design vector and the adjoint's keys (issue 5). */
+static const char objectives2d[] = "grid: {cells: [64, 32], lengths: [20, 10]}\n"  /* 1 */
+                                   "flow: {re: 100}\n"
+                                   "time: {dt: 0.01, steps: 200}\n"
+                                   "boundary:\n"
+                                   "  x_lo: {type: inflow, velocity: [1, 0]}\n"     /* 5 */
+                                   "  x_hi: {type: outflow}\n"
+                                   "body:\n"
+                                   "  cyl: {shape: circle, position: [5, 5], radius: 0.5, jet_angles: [90, 270], jet_amplitude: [0.1, -0.1]}\n"
+                                   "probe:\n"
+                                   "  dp: {at: [4.4, 5], reference: [5.6, 5]}\n"   /* 10 */
+                                   "  wake: {at: [8, 5]}\n"
+                                   "actuator:\n"
+                                   "  push: {center: [7, 5.5], radius: 0.3, force: [0, 0.1]}\n"
+                                   "design:\n"
+                                   "  parameters:\n"                                /* 15 */
+                                   "    - body.cyl.shape\n"
+                                   "    - flow.nu\n"
+                                   "    - actuator.push.force\n"
+                                   "    - flow.inflow_speed\n"
+                                   "    - body.cyl.jet_amplitude\n"                 /* 20 */
+                                   "    - initial.velocity\n"
+                                   "objective:\n"
+                                   "  cd:\n"
+                                   "    kind: drag\n"
+                                   "    window: [0.5, 1.5]\n"                       /* 25 */
+                                   "    ramp: 0.25\n"
+                                   "    weight: 2\n"
+                                   "  cl: {kind: lift, body: cyl, time: final, weight: -0.5}\n"
+                                   "  dp: {kind: pressure_drop, probe: dp, time: instant, at: 1.5}\n"
+                                   "  ke: {kind: kinetic_energy, region: [6, 3, 12, 7]}\n" /* 30 */
+                                   "  ens: {kind: enstrophy}\n"
+                                   "  track: {kind: probe_tracking, probe: wake, target: [1, 0]}\n"
+                                   "  cost: {kind: control_cost, weight: 1.0e-3}\n"
+                                   "adjoint:\n"
+                                   "  fields_every: 25\n";                          /* 35 */
+
+static PetscErrorCode TestObjectives(void)
+{
+  FGCase                *c;
+  const FGObjectiveCase *o;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  PetscCall(LoadOK(__LINE__, "obj.yaml", objectives2d, 0, NULL, c));
+  CHECK(c->nobjectives == 7, "nobjectives %d", (int)c->nobjectives);
+  o = &c->objective[0];
+  CHECK(!strcmp(o->name, "cd") && !strcmp(o->where, "obj.yaml:23: objective.cd") && o->kind == FG_OBJ_DRAG, "cd: %s %s", o->name, o->where);
+  CHECK(!strcmp(o->body, "cyl"), "cd: the only body by default: '%s'", o->body);
+  CHECK(o->time == FG_OBJ_TIME_AVERAGE && o->n_window == 2 && o->window[0] == 0.5 && o->window[1] == 1.5 && o->ramp == 0.25 && o->weight == 2, "cd: time functional");
+  CHECK(o->n_region == 0 && o->n_target == 0 && !o->probe[0] && !o->observations[0], "cd: keys of other kinds");
+  o = &c->objective[1];
+  CHECK(o->kind == FG_OBJ_LIFT && !strcmp(o->body, "cyl") && o->time == FG_OBJ_TIME_FINAL && o->n_window == 0 && o->ramp == 0 && o->weight == -0.5, "cl");
+  o = &c->objective[2];
+  CHECK(o->kind == FG_OBJ_PRESSURE_DROP && !strcmp(o->probe, "dp") && !o->body[0] && o->time == FG_OBJ_TIME_INSTANT && o->at == 1.5 && o->weight == 1, "dp");
+  o = &c->objective[3];
+  CHECK(o->kind == FG_OBJ_KINETIC_ENERGY && o->n_region == 4 && o->region[0] == 6 && o->region[1] == 3 && o->region[2] == 12 && o->region[3] == 7, "ke region");
+  CHECK(o->time == FG_OBJ_TIME_AVERAGE && o->n_window == 0, "ke: the whole run");
+  o = &c->objective[4];
+  CHECK(o->kind == FG_OBJ_ENSTROPHY && o->n_region == 0, "ens: the whole domain");
+  o = &c->objective[5];
+  CHECK(o->kind == FG_OBJ_PROBE_TRACKING && !strcmp(o->probe, "wake") && o->n_target == 2 && o->target[0] == 1 && o->target[1] == 0 && !o->observations[0], "track");
+  o = &c->objective[6];
+  CHECK(o->kind == FG_OBJ_CONTROL_COST && o->time == FG_OBJ_TIME_AVERAGE && o->weight == 1e-3, "cost");
+  CHECK(c->design.n == 6, "design.n %d", (int)c->design.n);
+  CHECK(!strcmp(c->design.parameters[0], "body.cyl.shape") && !strcmp(c->design.parameters[1], "flow.nu") && !strcmp(c->design.parameters[2], "actuator.push.force"), "design names");
+  CHECK(!strcmp(c->design.parameters[3], "flow.inflow_speed") && !strcmp(c->design.parameters[4], "body.cyl.jet_amplitude") && !strcmp(c->design.parameters[5], "initial.velocity") && !c->design.parameters[6][0], "design names");
+  CHECK(!strcmp(c->design.where[0], "obj.yaml:16: design.parameters") && !strcmp(c->design.where[5], "obj.yaml:21: design.parameters") && !c->design.where[6][0], "design where: %s / %s", c->design.where[0], c->design.where[5]);
+  CHECK(c->adjoint.fields_every == 25, "adjoint.fields_every %d", (int)c->adjoint.fields_every);
+  /* the resolved case: the keys of each kind and time functional only, the computed body, no window without one */
+  CHECK(strstr(c->resolved, "design:\n  parameters: [\"body.cyl.shape\", \"flow.nu\", \"actuator.push.force\", \"flow.inflow_speed\", \"body.cyl.jet_amplitude\", \"initial.velocity\"]\nobjective:\n") != NULL, "resolved design:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "objective:\n  cd:\n    kind: drag\n    body: \"cyl\"\n    time: average\n    window: [0.5, 1.5]\n    ramp: 0.25\n    weight: 2\n  cl:\n    kind: lift\n    body: \"cyl\"\n    time: final\n    weight: -0.5\n") != NULL, "resolved cd, cl:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "  dp:\n    kind: pressure_drop\n    probe: \"dp\"\n    time: instant\n    at: 1.5\n    weight: 1\n  ke:\n    kind: kinetic_energy\n    region: [6, 3, 12, 7]\n    time: average\n    ramp: 0\n    weight: 1\n  ens:\n    kind: enstrophy\n    time: average\n") != NULL, "resolved dp, ke, ens:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "  track:\n    kind: probe_tracking\n    probe: \"wake\"\n    target: [1, 0]\n    time: average\n") != NULL, "resolved track");
+  CHECK(strstr(c->resolved, "\nadjoint:\n  fields_every: 25\noutput:\n") != NULL, "resolved adjoint:\n%s", c->resolved);
+  PetscCall(RoundTrip(__LINE__, "obj.yaml", c));
+  {
+    /* --set of the design vector (a list of strings, like the lists of numbers) and of objectives */
+    const char *sets[] = {"design.parameters=[flow.nu, body.cyl.rotation_rate]", "objective.cl.kind=moment", "objective.ke.region=[0, 0, 20, 10]", "adjoint.fields_every=0"};
+    FGCase     *d;
+    PetscCall(PetscNew(&d));
+    PetscCall(LoadOK(__LINE__, "obj.yaml", objectives2d, 4, sets, d));
+    CHECK(d->design.n == 2 && !strcmp(d->design.parameters[0], "flow.nu") && !strcmp(d->design.parameters[1], "body.cyl.rotation_rate"), "--set design: %d", (int)d->design.n);
+    CHECK(!d->design.parameters[2][0] && !d->design.parameters[5][0] && !d->design.where[2][0], "--set design: the entries past the list are cleared");
+    CHECK(!strcmp(d->design.where[0], "--set design.parameters=[flow.nu, body.cyl.rotation_rate]") && !strcmp(d->design.where[1], d->design.where[0]), "--set design where: %s", d->design.where[0]);
+    CHECK(d->objective[1].kind == FG_OBJ_MOMENT && d->objective[3].region[2] == 20 && d->adjoint.fields_every == 0, "--set objectives");
+    CHECK(strstr(d->resolved, "design:\n  parameters: [\"flow.nu\", \"body.cyl.rotation_rate\"]\n") != NULL, "resolved --set design:\n%s", d->resolved);
+    PetscCall(RoundTrip(__LINE__, "obj.yaml", d));
+    PetscCall(LoadOK(__LINE__, "obj.yaml", objectives2d, 1, (const char *const[]){"design.parameters=[body.cyl.shape.r, body.cyl.shape.x0]"}, d));
+    CHECK(d->design.n == 2 && !strcmp(d->design.parameters[0], "body.cyl.shape.r") && !strcmp(d->design.parameters[1], "body.cyl.shape.x0"), "one shape parameter at a time");
+    PetscCall(LoadOK(__LINE__, "obj.yaml", objectives2d, 1, (const char *const[]){"design.parameters=[]"}, d));
+    CHECK(d->design.n == 0 && !d->design.parameters[0][0] && strstr(d->resolved, "design:\n  parameters: []\n"), "--set an empty design");
+    PetscCall(PetscFree(d));
+  }
+
+  /* a case without them: an empty design, adjoint defaults, no objective section */
+  PetscCall(LoadOK(__LINE__, "cavity.yaml", cavity, 0, NULL, c));
+  CHECK(c->nobjectives == 0 && c->design.n == 0 && c->adjoint.fields_every == 0, "defaults");
+  CHECK(strstr(c->resolved, "\ndesign:\n  parameters: []\nadjoint:\n  fields_every: 0\noutput:\n") && !strstr(c->resolved, "objective"), "resolved defaults:\n%s", c->resolved);
+
+  /* probe_tracking against observations (a file that exists; its contents are the objective's business) */
+  if (rank == 0) {
+    FILE *fp;
+    PetscCall(FGMakeDirectory("out/obs"));
+    fp = fopen("out/obs/history.csv", "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create out/obs/history.csv");
+    fputs("step,time\n", fp);
+    fclose(fp);
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(LoadOK(__LINE__, "t.yaml", OK2 "probe: {p: {at: [0.5, 0.5]}}\nobjective:\n  t: {kind: probe_tracking, probe: p, observations: out/obs/history.csv, time: instant, at: 0.5}\n", 0, NULL, c));
+  CHECK(c->objective[0].n_target == 0 && !strcmp(c->objective[0].observations, "out/obs/history.csv") && c->objective[0].at == 0.5, "observations");
+  PetscCall(RoundTrip(__LINE__, "t.yaml", c));
+  /* 3D: side; the body named among several; a 3D region; an instant at the very end of the run */
+  PetscCall(LoadOK(__LINE__, "b3.yaml", bodies3d, 1, (const char *const[]){"time.steps=30"}, c));
+  {
+    char text[2048];
+    snprintf(text, sizeof(text), "%sobjective:\n  cs: {kind: side, body: egg, time: instant, at: 0.3}\n  e: {kind: enstrophy, region: [0, 0, 0, 4, 4, 2]}\ndesign: {parameters: [body.rho.density, body.wing.shape, body.ball.rotation_rate]}\n", bodies3d);
+    PetscCall(LoadOK(__LINE__, "b3.yaml", text, 1, (const char *const[]){"time.steps=30"}, c));
+    CHECK(c->nobjectives == 2 && c->objective[0].kind == FG_OBJ_SIDE && !strcmp(c->objective[0].body, "egg") && c->objective[1].n_region == 6 && c->objective[1].region[5] == 2, "3D objectives");
+    CHECK(c->design.n == 3 && !strcmp(c->design.where[2], "b3.yaml:13: design.parameters"), "3D design: %s", c->design.where[2]);
+    PetscCall(RoundTrip(__LINE__, "b3.yaml", c));
+  }
+  /* an empty objective section */
+  PetscCall(LoadOK(__LINE__, "t.yaml", OK2 "objective: {}\n", 0, NULL, c));
+  CHECK(c->nobjectives == 0 && !strstr(c->resolved, "objective"), "empty objective section");
+
+  /* the most of them: 8 objectives with long names, 16 design parameters */
+  {
+    char *text;
+    PetscCall(PetscMalloc1(16384, &text));
+    snprintf(text, 16384, "%s", OK2 "boundary: {x_lo: {type: inflow, velocity: [1, 0]}, x_hi: {type: outflow}}\nbody:\n");
+    for (int i = 0; i < 7; i++) {
+      size_t used = strlen(text);
+      snprintf(text + used, 16384 - used, "  body_with_a_long_name_%d: {shape: circle, position: [0.5, 0.5], radius: 0.1}\n", i);
+    }
+    PetscCall(PetscStrlcat(text, "design:\n  parameters: [flow.nu, flow.inflow_speed", 16384));
+    for (int i = 0; i < 7; i++) {
+      size_t used = strlen(text);
+      snprintf(text + used, 16384 - used, ",\n    body.body_with_a_long_name_%d.shape, body.body_with_a_long_name_%d.rotation_rate", i, i);
+    }
+    PetscCall(PetscStrlcat(text, "]\nobjective:\n", 16384));
+    for (int i = 0; i < FG_CASE_MAX_OBJECTIVES; i++) {
+      size_t used = strlen(text);
+      snprintf(text + used, 16384 - used, "  objective_with_a_long_name_%d: {kind: moment, body: body_with_a_long_name_%d, window: [0.1, 0.4], ramp: 0.1, weight: 0.5}\n", i, i % 7);
+    }
+    PetscCall(LoadOK(__LINE__, "max.yaml", text, 0, NULL, c));
+    CHECK(c->nobjectives == FG_CASE_MAX_OBJECTIVES && c->design.n == FG_CASE_MAX_DESIGN, "max counts %d %d", (int)c->nobjectives, (int)c->design.n);
+    CHECK(!strcmp(c->design.parameters[15], "body.body_with_a_long_name_6.rotation_rate") && !strcmp(c->design.where[15], "max.yaml:26: design.parameters"), "max design: %s", c->design.where[15]);
+    PetscCall(RoundTrip(__LINE__, "max.yaml", c));
+    PetscCall(PetscFree(text));
+  }
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define O2 OK2 "body:\n  c: {shape: circle, position: [0.5, 0.5], radius: 0.1}\nprobe:\n  p: {at: [0.2, 0.5]}\n  q: {at: [0.2, 0.5], reference: [0.8, 0.5]}\nobjective:\n" /* the objectives start at line 15 */
+static PetscErrorCode TestObjectiveErrors(void)
+{
+  PetscFunctionBeginUser;
+  /* kinds and the keys they have */
+  PetscCall(BAD(O2 "  o: {kind: dragg}\n", "t.yaml:15: objective.o.kind: expected one of drag, lift, side, moment, neg_lift_drag, pressure_drop, kinetic_energy, enstrophy, probe_tracking, control_cost; got 'dragg' (did you mean drag?)"));
+  PetscCall(BAD(O2 "  o: {weight: 2}\n", "t.yaml:15: objective.o.kind: missing required key (section objective.o has no kind)"));
+  PetscCall(BAD(O2 "  o: {kind: side}\n", "t.yaml:15: objective.o.kind: side is the force coefficient along z, and this case is 2D"));
+  PetscCall(BAD(O2 "  o: {kind: drag, radius: 1}\n", "t.yaml:15: objective.o.radius: unknown key"));
+  PetscCall(BAD(O2 "  o: {kind: kinetic_energy, body: c}\n", "t.yaml:15: objective.o.body: body applies to drag, lift, side, moment and neg_lift_drag objectives; objective.o is a kinetic_energy objective"));
+  PetscCall(BAD(O2 "  o: {kind: drag, probe: p}\n", "t.yaml:15: objective.o.probe: probe applies to pressure_drop and probe_tracking objectives; objective.o is a drag objective"));
+  PetscCall(BAD(O2 "  o: {kind: lift, region: [0, 0, 1, 1]}\n", "t.yaml:15: objective.o.region: region applies to kinetic_energy and enstrophy objectives; objective.o is a lift objective"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, target: [1, 0]}\n", "t.yaml:15: objective.o.target: target applies to probe_tracking objectives; objective.o is a enstrophy objective"));
+  /* bodies */
+  PetscCall(BAD(OK2 "objective:\n  o: {kind: moment}\n", "t.yaml:10: objective.o.body: a moment objective measures the force on a body, and the case has no bodies"));
+  PetscCall(BAD(OK2 "body:\n  a: {shape: circle, position: [0.5, 0.5], radius: 0.1}\n  b: {shape: circle, position: [0.2, 0.5], radius: 0.1}\nobjective:\n  o:\n    kind: neg_lift_drag\n",
+                "t.yaml:13: objective.o.body: missing required key: the case has 2 bodies (a, b); name the one whose force the neg_lift_drag objective measures"));
+  PetscCall(BAD(O2 "  o: {kind: drag, body: d}\n", "t.yaml:15: objective.o.body: the case has no body d (its bodies: c)"));
+  PetscCall(BADSET(O2 "  o: {kind: drag}\n", 1, (const char *const[]){"objective.o.body=e"}, "--set objective.o.body=e: the case has no body e (its bodies: c)"));
+  /* probes */
+  PetscCall(BAD(O2 "  o: {kind: pressure_drop}\n", "t.yaml:15: objective.o.probe: missing required key (section objective.o has no probe; required for pressure_drop objectives)"));
+  PetscCall(BAD(O2 "  o: {kind: pressure_drop, probe: x}\n", "t.yaml:15: objective.o.probe: the case has no probe x (its probes: p, q)"));
+  PetscCall(BAD(OK2 "objective:\n  o: {kind: probe_tracking, probe: x, target: [1, 0]}\n", "t.yaml:10: objective.o.probe: the case has no probe x: it has no probes"));
+  PetscCall(BAD(O2 "  o: {kind: pressure_drop, probe: p}\n", "t.yaml:15: objective.o.probe: pressure_drop is p(at) - p(reference) of the probe, and probe.p has no reference point (give probe.p.reference)"));
+  PetscCall(BAD(O2 "  o: {kind: probe_tracking, probe: q}\n", "t.yaml:15: objective.o.target: missing required key (objective.o has neither target nor observations; probe_tracking needs one)"));
+  PetscCall(BAD(O2 "  o:\n    kind: probe_tracking\n    probe: q\n    target: [1, 0]\n    observations: a.csv\n", "t.yaml:19: objective.o.observations: give target or observations, not both (target from t.yaml:18: objective.o.target)"));
+  PetscCall(BAD(O2 "  o: {kind: probe_tracking, probe: q, observations: no/such/history.csv}\n", "t.yaml:15: objective.o.observations: cannot open no/such/history.csv: No such file or directory"));
+  PetscCall(BAD(O2 "  o: {kind: probe_tracking, probe: q, target: [1, 0, 0]}\n", "t.yaml:15: objective.o.target: 3 entries, but grid.cells has 2"));
+  /* regions */
+  PetscCall(BAD(O2 "  o: {kind: kinetic_energy, region: [0, 0, 1]}\n", "t.yaml:15: objective.o.region: 3 entries; at least 4"));
+  PetscCall(BAD(O2 "  o: {kind: kinetic_energy, region: [0, 0, 0, 1, 1, 1]}\n", "t.yaml:15: objective.o.region: 6 entries, but a region in 2D is the lower corner, then the upper corner: 4 numbers"));
+  PetscCall(BAD(O2 "  o: {kind: kinetic_energy, region: [0, 0.5, 1, 0.5]}\n", "t.yaml:15: objective.o.region: the lower corner must be below the upper corner, and in y it is not (0.5 >= 0.5)"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, region: [-0.1, 0, 1, 1]}\n", "t.yaml:15: objective.o.region: the region reaches outside the domain in x: [-0.1, 1] is not within [0, 1]"));
+  /* time functionals */
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, time: later}\n", "t.yaml:15: objective.o.time: expected one of average, final, instant; got 'later'"));
+  PetscCall(BAD(O2 "  o:\n    kind: enstrophy\n    time: instant\n", "t.yaml:15: objective.o.at: missing required key (section objective.o has no at; required for time instant)"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, time: instant, at: 0.6}\n", "t.yaml:15: objective.o.at: 0.6 is after the end of the run (steps*dt = 0.5)"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, at: 0.1}\n", "t.yaml:15: objective.o.at: at applies to time instant only; objective.o has time average (the default)"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, time: final, window: [0, 1]}\n", "t.yaml:15: objective.o.window: window applies to time average only; objective.o has time final"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, time: instant, at: 0.1, ramp: 0}\n", "t.yaml:15: objective.o.ramp: ramp applies to time average only; objective.o has time instant"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, window: [0.3, 0.3]}\n", "t.yaml:15: objective.o.window: [0.3, 0.3]: the window [t0, t1] must end after it starts (t0 < t1)"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, window: [-0.1, 0.3]}\n", "t.yaml:15: objective.o.window[0]: -0.1 is out of range (must be >= 0)"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, window: [0.3]}\n", "t.yaml:15: objective.o.window: 1 entry; at least 2"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, window: [0.1, 0.3], ramp: 0.11}\n", "t.yaml:15: objective.o.ramp: 0.11: the two ramps take 2*ramp, longer than the window [0.1, 0.3] (length 0.2)"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, ramp: 0.3}\n", "t.yaml:15: objective.o.ramp: 0.3: the two ramps take 2*ramp, longer than the run (steps*dt = 0.5, the window without one)"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, ramp: -1}\n", "t.yaml:15: objective.o.ramp: -1 is out of range (must be >= 0)"));
+  PetscCall(BAD(O2 "  o: {kind: control_cost, time: final}\n", "t.yaml:15: objective.o.time: final, but control_cost is an integral of the controls over the window: its time is average"));
+  PetscCall(BAD(O2 "  o: {kind: control_cost, time: instant}\n", "t.yaml:15: objective.o.time: instant, but control_cost is an integral of the controls over the window: its time is average"));
+  PetscCall(BAD(O2 "  o: {kind: control_cost, time: instant, at: 0.1}\n", "t.yaml:15: objective.o.at: at does not apply to control_cost objectives (always a time average)"));
+  PetscCall(BAD(O2 "  o: {kind: enstrophy, weight: 0}\n", "t.yaml:15: objective.o.weight: 0: a weight must not be zero (leave the objective out instead)"));
+  /* names and counts */
+  PetscCall(BAD(O2 "  1st: {kind: enstrophy}\n", "t.yaml:15: objective: '1st' is not a valid objective name"));
+  {
+    char text[4096];
+    snprintf(text, sizeof(text), O2);
+    for (int i = 0; i <= FG_CASE_MAX_OBJECTIVES; i++) {
+      size_t used = strlen(text);
+      snprintf(text + used, sizeof(text) - used, "  e%d: {kind: enstrophy}\n", i);
+    }
+    PetscCall(BAD(text, "t.yaml:23: objective.e8: too many objectives (at most 8)"));
+  }
+  PetscCall(BADSET(O2 "  o: {kind: enstrophy}\n", 1, (const char *const[]){"objective.x.weight=2"}, "--set objective.x.weight=2: the case has no objective x (its objectives: o)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define D2 OK2 "body:\n  c: {shape: circle, position: [0.5, 0.5], radius: 0.1}\n  rho: {shape: density, density_file: rho.h5}\ndesign:\n" /* the design starts at line 13 */
+static PetscErrorCode TestDesignErrors(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(BAD(D2 "  parameters: [flow.mu]\n", "t.yaml:13: design.parameters: unknown design parameter 'flow.mu' (did you mean flow.nu?)"));
+  PetscCall(BAD(D2 "  parameters: [body.c.shap]\n", "t.yaml:13: design.parameters: unknown design parameter 'body.c.shap' (did you mean body.c.shape?)"));
+  PetscCall(BAD(D2 "  parameters: [grid.lengths]\n", "t.yaml:13: design.parameters: unknown design parameter 'grid.lengths' (the design parameters: flow.nu, flow.inflow_speed, body.NAME.shape, body.NAME.shape.PARAM, body.NAME.rotation_rate, body.NAME.jet_amplitude, body.NAME.density, actuator.NAME.force, initial.velocity)"));
+  PetscCall(BAD(D2 "  parameters: [body.c.shape.1x]\n", "t.yaml:13: design.parameters: unknown design parameter 'body.c.shape.1x'"));
+  PetscCall(BAD(D2 "  parameters: [body.c.rotation_rate.x]\n", "t.yaml:13: design.parameters: unknown design parameter 'body.c.rotation_rate.x'"));
+  PetscCall(BAD(D2 "  parameters: [body.rho.shape.r]\n", "t.yaml:13: design.parameters: body.rho.shape.r: body.rho is a density body"));
+  PetscCall(BAD(D2 "  parameters: [body.d.shape.r]\n", "t.yaml:13: design.parameters: body.d.shape.r: the case has no body d (its bodies: c, rho)"));
+  PetscCall(BAD(D2 "  parameters:\n    - body.c.shape.r\n    - body.c.rotation_rate\n    - body.c.shape\n", "t.yaml:16: design.parameters: body.c.shape.r and body.c.shape overlap (entries 1 and 3): body.c.shape holds every parameter of the shape"));
+  PetscCall(BAD(D2 "  parameters:\n    - flow.nu\n    - body.d.shape\n", "t.yaml:15: design.parameters: body.d.shape: the case has no body d (its bodies: c, rho)"));
+  PetscCall(BAD(OK2 "design:\n  parameters: [body.d.rotation_rate]\n", "t.yaml:10: design.parameters: body.d.rotation_rate: the case has no body d: it has no bodies"));
+  PetscCall(BAD(D2 "  parameters: [body.c.density]\n", "t.yaml:13: design.parameters: body.c.density: body.c is a circle body; only a density body has a per-cell density to design"));
+  PetscCall(BAD(D2 "  parameters: [body.rho.shape]\n", "t.yaml:13: design.parameters: body.rho.shape: body.rho is a density body (a per-cell field; its design parameter is body.rho.density)"));
+  PetscCall(BAD(D2 "  parameters: [body.rho.rotation_rate]\n", "t.yaml:13: design.parameters: body.rho.rotation_rate: body.rho is a density body"));
+  PetscCall(BAD(D2 "  parameters: [body.c.jet_amplitude]\n", "t.yaml:13: design.parameters: body.c.jet_amplitude: body.c has no jets (body.c.jet_angles is empty)"));
+  PetscCall(BAD(D2 "  parameters: [actuator.a.force]\n", "t.yaml:13: design.parameters: actuator.a.force: the case has no actuator a: it has no actuators"));
+  PetscCall(BAD(D2 "  parameters: [flow.inflow_speed]\n", "t.yaml:13: design.parameters: flow.inflow_speed: the case has no inflow face with a nonzero velocity to scale"));
+  PetscCall(BAD(D2 "  parameters:\n    - body.rho.density\n    - flow.nu\n    - body.rho.density\n", "t.yaml:16: design.parameters: body.rho.density is listed twice (entries 1 and 3)"));
+  PetscCall(BAD(D2 "  parameters: flow.nu\n", "t.yaml:13: design.parameters: expected a list of strings (e.g. [a, b]), got a scalar 'flow.nu'"));
+  PetscCall(BAD(D2 "  parameters: [[flow.nu]]\n", "t.yaml:13: design.parameters[0]: expected a string, got a list"));
+  PetscCall(BAD(D2 "  parameters: [\"\"]\n", "t.yaml:13: design.parameters[0]: must not be empty"));
+  PetscCall(BAD(D2 "  parameters: [body.a_very_long_body_name_that_is_long.rotation_rate_of_it_and_more]\n", "t.yaml:13: design.parameters[0]: too long (68 bytes; at most 63)"));
+  PetscCall(BAD(D2 "  parameters: [flow.nu, initial.velocity, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o]\n", "t.yaml:13: design.parameters: 17 entries; at most 16"));
+  PetscCall(BAD(D2 "  params: [flow.nu]\n", "t.yaml:13: design.params: unknown key (keys of design: parameters)"));
+  PetscCall(BADSET(D2 "  parameters: [flow.nu]\n", 1, (const char *const[]){"design.parameters=[flow.nu,flow.nu]"}, "--set design.parameters=[flow.nu,flow.nu]: flow.nu is listed twice (entries 1 and 2)"));
+  PetscCall(BADSET(D2 "  parameters: [flow.nu]\n", 1, (const char *const[]){"design.parameters=[body.c.density]"}, "--set design.parameters=[body.c.density]: body.c.density: body.c is a circle body"));
+  PetscCall(BAD(OK2 "adjoint:\n  fields_every: -1\n", "t.yaml:10: adjoint.fields_every: -1 is out of range (must be >= 0)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* FGCaseLoad from files, FGCasePrepareOutput and FGCaseWriteResolved. */
 static PetscErrorCode TestFiles(void)
 {
@@ -823,6 +1080,9 @@ static PetscErrorCode TestPrintKeys(void)
   CHECK(strstr(text, "| `body.<body>.eta` | real | `1e-4*l_ref/u_ref` | > 0 |") != NULL, "eta row");
   CHECK(strstr(text, "| `body.<body>.fourier_cos` | real list, 0-24 entries | `[]` |") != NULL, "fourier_cos row");
   CHECK(strstr(text, "| `probe.<probe>.reference` | real list | none |") != NULL, "reference row");
+  CHECK(strstr(text, "| `design.parameters` | string list, 0-16 entries | `[]` | non-empty |") != NULL, "design row");
+  CHECK(strstr(text, "| `objective.<objective>.window` | real list, 2 entries | the whole run | >= 0 |") != NULL, "window row");
+  CHECK(strstr(text, "| `objective.<objective>.at` | real | **required** where it applies | >= 0 |") != NULL, "at row");
   CHECK(rows == (int)FGCaseKeyDefCount_Internal(), "%d rows for %d keys in the table", rows, (int)FGCaseKeyDefCount_Internal());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -840,6 +1100,9 @@ int main(int argc, char **argv)
   PetscCall(TestSetErrors());
   PetscCall(TestBodies());
   PetscCall(TestBodyErrors());
+  PetscCall(TestObjectives());
+  PetscCall(TestObjectiveErrors());
+  PetscCall(TestDesignErrors());
   PetscCall(TestFiles());
   PetscCall(TestPrintKeys());
   mine[0] = nfail, mine[1] = nchecks;

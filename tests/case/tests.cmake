@@ -189,3 +189,33 @@ fg_case_expect(NAME info_bodies_points NP 1 CODE 0 REGEX [=[^    control_points:
                ARGS info ${FG_CASE_BODIES} --set output.dir=case_info_bodies.out)
 fg_case_expect(NAME info_bodies3d NP 1 2 CODE 0 REGEX [=[^    naca: "2412"$]=]
                ARGS info ${FG_CASE_TESTS}/bodies3d.yaml --set output.dir=case_info_bodies3d.out)
+
+# Objectives and the design vector (issue 5): objective.<objective>.*, design.parameters (a list
+# of strings, each checked against the case), adjoint.*.
+set(FG_CASE_OBJECTIVES ${FG_CASE_TESTS}/objectives.yaml)
+fg_case_bad(objective_unknown_kind            1     [=[objective_unknown_kind\.yaml:9: objective\.cd\.kind: expected one of drag, lift, .*; got 'darg' \(did you mean drag\?\)]=])
+fg_case_bad(objective_no_body                 "1;2" [=[objective_no_body\.yaml:9: objective\.cd\.body: missing required key: the case has 2 bodies \(cyl, wing\); name the one whose force the drag objective measures]=])
+fg_case_bad(objective_bad_body                1     [=[objective_bad_body\.yaml:10: objective\.cl\.body: the case has no body cylinder \(its bodies: cyl\)]=])
+fg_case_bad(objective_no_reference            1     [=[objective_no_reference\.yaml:10: objective\.dp\.probe: pressure_drop is p\(at\) - p\(reference\) of the probe, and probe\.wake has no reference point]=])
+fg_case_bad(objective_region_length           1     [=[objective_region_length\.yaml:8: objective\.ke\.region: 6 entries, but a region in 2D is the lower corner, then the upper corner: 4 numbers]=])
+fg_case_bad(objective_region_outside          "1;2" [=[objective_region_outside\.yaml:8: objective\.ens\.region: the region reaches outside the domain in y: \[1, 12\] is not within \[0, 10\]]=])
+fg_case_bad(objective_target_and_observations 1     [=[objective_target_and_observations\.yaml:12: objective\.track\.observations: give target or observations, not both \(target from .*objective_target_and_observations\.yaml:11: objective\.track\.target\)]=])
+fg_case_bad(objective_window_reversed         1     [=[objective_window_reversed\.yaml:8: objective\.ke\.window: \[0\.8, 0\.2\]: the window \[t0, t1\] must end after it starts \(t0 < t1\)]=])
+fg_case_bad(objective_ramp_too_long           1     [=[objective_ramp_too_long\.yaml:9: objective\.ke\.ramp: 0\.4: the two ramps take 2\*ramp, longer than the window \[0\.2, 0\.8\] \(length 0\.6\)]=])
+fg_case_bad(objective_instant_no_at           1     [=[objective_instant_no_at\.yaml:6: objective\.ke\.at: missing required key \(section objective\.ke has no at; required for time instant\)]=])
+fg_case_bad(objective_window_final            "1;2" [=[objective_window_final\.yaml:9: objective\.ke\.window: window applies to time average only; objective\.ke has time final]=])
+fg_case_bad(design_unknown                    "1;2" [=[design_unknown\.yaml:8: design\.parameters: unknown design parameter 'flow\.re' \(did you mean flow\.nu\?\)]=])
+fg_case_bad(design_missing_body               1     [=[design_missing_body\.yaml:8: design\.parameters: body\.cylinder\.shape: the case has no body cylinder \(its bodies: cyl\)]=])
+fg_case_bad(design_density_circle             1     [=[design_density_circle\.yaml:9: design\.parameters: body\.cyl\.density: body\.cyl is a circle body; only a density body has a per-cell density to design]=])
+fg_case_bad(design_no_jets                    1     [=[design_no_jets\.yaml:10: design\.parameters: body\.cyl\.jet_amplitude: body\.cyl has no jets]=])
+fg_case_bad(design_duplicate                  1     [=[design_duplicate\.yaml:11: design\.parameters: body\.cyl\.shape is listed twice \(entries 1 and 3\)]=])
+fg_case_bad(design_inflow_speed               1     [=[design_inflow_speed\.yaml:8: design\.parameters: flow\.inflow_speed: the case has no inflow face with a nonzero velocity]=])
+fg_case_expect(NAME set_design_bad NP 1 2 CODE 2 REGEX [=[--set design\.parameters=\[flow\.nu,body\.cyl\.density\]: body\.cyl\.density: body\.cyl is a circle body]=]
+               ARGS info ${FG_CASE_OBJECTIVES} --set design.parameters=[flow.nu,body.cyl.density])
+fg_case_expect(NAME set_objective_not_applies NP 1 CODE 2 REGEX [=[--set objective\.cl\.ramp=0\.1: ramp applies to time average only; objective\.cl has time final]=]
+               ARGS info ${FG_CASE_OBJECTIVES} --set objective.cl.ramp=0.1)
+# the controls: the objectives and the design pass, in the resolved case; --set changes the design
+fg_case_expect(NAME info_objectives NP 1 2 CODE 0 REGEX [=[^  parameters: \["body\.cyl\.shape", "body\.cyl\.jet_amplitude", "actuator\.push\.force", "flow\.inflow_speed"\]$]=]
+               ARGS info ${FG_CASE_OBJECTIVES} --set output.dir=case_info_objectives.out)
+fg_case_expect(NAME info_set_design NP 1 2 CODE 0 REGEX [=[^  parameters: \["flow\.nu", "body\.cyl\.rotation_rate"\]$]=]
+               ARGS info ${FG_CASE_OBJECTIVES} --set design.parameters=[flow.nu,body.cyl.rotation_rate] --set output.dir=case_info_objectives.out)

@@ -1,4 +1,4 @@
-# The flowgrad command line: help, version, usage errors, subcommands not built yet, and `run`
+# The flowgrad command line: help, version, usage errors, the subcommand not built yet, and `run`
 # end to end (exit code, output files, blow-up detection). Uses fg_case_expect from
 # tests/case/tests.cmake (exit code + a message printed exactly once).
 set(FG_CAVITY ${PROJECT_SOURCE_DIR}/cases/cavity/cavity.yaml)
@@ -11,7 +11,7 @@ fg_case_expect(NAME cli_unknown_option NP 1 CODE 2 REGEX "unknown option '--frob
 fg_case_expect(NAME cli_no_case_file NP 1 CODE 2 REGEX "flowgrad run: no case file given" ARGS run)
 fg_case_expect(NAME cli_two_case_files NP 1 CODE 2 REGEX "unexpected argument" ARGS run ${FG_CAVITY} ${FG_CAVITY})
 fg_case_expect(NAME cli_set_missing_value NP 1 CODE 2 REGEX "--set needs an argument" ARGS run ${FG_CAVITY} --set)
-foreach(cmd adjoint check optimize)
+foreach(cmd optimize)
   fg_case_expect(NAME cli_${cmd}_not_built NP 1 2 CODE 2 REGEX "flowgrad ${cmd} is not available in this version"
                  ARGS ${cmd} ${FG_CAVITY} --set output.dir=cli_${cmd})
 endforeach()

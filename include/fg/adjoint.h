@@ -1,0 +1,92 @@
+/* flowgrad discrete adjoint: the design vector, the objective, the unsteady reverse sweep and
+   gradient verification (src/adjoint/).
+
+   Design vector p: one PETSc Vec with named blocks (design.parameters in the case file):
+     scalar blocks, held by rank 0:  flow.nu, flow.inflow_speed, body.NAME.shape (the shape's
+                                     parameters, placement first), body.NAME.shape.PARAM (one of
+                                     them, by its name: x0, r, aoa, ...), body.NAME.rotation_rate,
+                                     body.NAME.jet_amplitude, actuator.NAME.force
+     field blocks, distributed:      body.NAME.density (rho per cell), initial.velocity (u, v[, w]
+                                     on their faces, in the grid's global Vec layout, one component
+                                     after the other)
+   FGDesignApply() maps p to the forward inputs; the reverse sweep's parameter adjoints
+   (FGStepParams) map back through the transposed maps to g = dJ/dp.
+
+   Objective J = sum_i weight_i J_i (objective.<name>): each J_i a time functional (average over a
+   window, optionally with sin^2 ramps; final; instant) of a quantity evaluated after every step.
+
+   Reverse sweep (FGAdjointCompute): the forward run keeps every step's start state in RAM; the
+   reverse sweep recomputes each step from its start state with the tape attached and applies the
+   adjoint step, accumulating the gradient. */
+#ifndef FG_ADJOINT_H
+#define FG_ADJOINT_H
+
+#include <fg/solver.h>
+
+typedef enum { FG_DESIGN_NU, FG_DESIGN_INFLOW, FG_DESIGN_SHAPE, FG_DESIGN_ROTATION, FG_DESIGN_JETS, FG_DESIGN_ACTUATOR, FG_DESIGN_DENSITY, FG_DESIGN_INITIAL } FGDesignKind;
+
+typedef struct {
+  char         name[FG_CASE_DESIGN_LEN];
+  FGDesignKind kind;
+  PetscInt     index;  /* the body or actuator */
+  PetscInt     first;  /* shape blocks: the first of the body's shape parameters in the block */
+  PetscInt     n;      /* entries (global) */
+  PetscBool    field;  /* distributed */
+  PetscInt     offset; /* scalar blocks: first scalar; field blocks: first entry in this rank's local array */
+} FGDesignBlock;
+
+typedef struct _p_FGDesign *FGDesign;
+PETSC_EXTERN PetscErrorCode FGDesignCreate(FGSolver, FGCase *, FGDesign *);
+PETSC_EXTERN PetscErrorCode FGDesignDestroy(FGDesign *);
+PETSC_EXTERN PetscErrorCode FGDesignCreateVec(FGDesign, Vec *);
+PETSC_EXTERN PetscErrorCode FGDesignGetValues(FGDesign, Vec);
+PETSC_EXTERN PetscErrorCode FGDesignApply(FGDesign, Vec);
+PETSC_EXTERN PetscErrorCode FGDesignSetInitialState(FGDesign, Vec);
+PETSC_EXTERN PetscErrorCode FGDesignGetBlocks(FGDesign, PetscInt *, const FGDesignBlock **);
+PETSC_EXTERN PetscErrorCode FGDesignGetScalars(FGDesign, Vec, PetscInt *, PetscReal **);
+PETSC_EXTERN PetscErrorCode FGDesignScalarName(FGDesign, PetscInt, char[], size_t);
+PETSC_EXTERN PetscErrorCode FGDesignGradient(FGDesign, const FGStepParams *, Vec[], Vec);
+PETSC_EXTERN PetscErrorCode FGDesignIsControl(FGDesign, PetscInt, PetscBool *);
+PETSC_EXTERN PetscReal      FGDesignScalarScale(FGDesign, PetscInt, PetscReal);
+
+typedef struct _p_FGObjective *FGObjective;
+PETSC_EXTERN PetscErrorCode FGObjectiveCreate(FGSolver, FGDesign, FGObjective *);
+PETSC_EXTERN PetscErrorCode FGObjectiveDestroy(FGObjective *);
+PETSC_EXTERN PetscErrorCode FGObjectiveReset(FGObjective);
+PETSC_EXTERN PetscErrorCode FGObjectiveRecord(FGObjective);
+PETSC_EXTERN PetscErrorCode FGObjectiveFinish(FGObjective, Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGObjectiveGetTerm(FGObjective, PetscInt, const char **, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGObjectiveAdjointState(FGObjective, PetscInt, Vec[], Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGObjectiveAdjointForces(FGObjective, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGObjectiveAdjointDesign(FGObjective, Vec, Vec);
+
+/* Output of the reverse sweep besides J and g (NULL members: not wanted). */
+typedef struct {
+  Vec       chibar[3], sens[3]; /* dJ/dchi on the faces (summed over the steps), shape sensitivity */
+  Vec       ubar0[3], pbar0;    /* the adjoint state at t = 0 */
+  /* called during the reverse sweep with the adjoint state after step n's adjoint (at t_n-1) */
+  PetscErrorCode (*monitor)(FGSolver, PetscInt, PetscReal, Vec[], Vec, void *);
+  void *ctx;
+} FGAdjointOutput;
+
+PETSC_EXTERN PetscErrorCode FGAdjointForward(FGSolver, FGDesign, FGObjective, Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGAdjointCompute(FGSolver, FGDesign, FGObjective, Vec, PetscReal *, Vec, FGAdjointOutput *);
+
+/* Verification (src/adjoint/check.c). */
+#define FG_DOT_MAX_TESTS 16
+typedef struct {
+  char      name[48];
+  PetscReal lhs, rhs, rel; /* <T v, w>, <v, T^T w>, |lhs - rhs| / max(|lhs|, |rhs|) */
+  PetscReal relnorm;       /* |lhs - rhs| / (||T v|| ||w||) */
+} FGDotResult;
+PETSC_EXTERN PetscErrorCode FGStepParamsSetRandom(FGSolver, PetscRandom, FGStepParams *);
+PETSC_EXTERN PetscReal      FGStepParamsDot(FGSolver, const FGStepParams *, const FGStepParams *);
+PETSC_EXTERN PetscErrorCode FGAdjointDotTests(FGSolver, FGStepTape, PetscRandom, PetscInt *, FGDotResult[]);
+PETSC_EXTERN PetscErrorCode FGAdjointTaylor(FGSolver, FGDesign, FGObjective, Vec, PetscReal, Vec, PetscRandom, PetscReal, PetscInt, PetscReal[], PetscReal[], PetscReal[], PetscReal *);
+typedef struct {
+  char      name[96];
+  PetscReal value, step, adjoint, fd, scale; /* p_i, h, dJ/dp_i (adjoint), central difference, scale of p_i */
+} FGFDResult;
+PETSC_EXTERN PetscErrorCode FGAdjointFD(FGSolver, FGDesign, FGObjective, Vec, Vec, PetscReal, PetscInt *, FGFDResult[]);
+
+#endif

@@ -1,0 +1,535 @@
+/*
+  The design vector (include/fg/adjoint.h): blocks named by design.parameters, their layout in one
+  PETSc Vec, the map p -> forward inputs (FGDesignApply) and the transposed map of the reverse
+  sweep's parameter adjoints to g = dJ/dp (FGDesignGradient).
+
+  Layout: rank 0's local part starts with every scalar block, in the order of design.parameters;
+  then, on every rank, each field block's owned entries (the grid's global Vec layout). So the
+  scalars are one contiguous array that rank 0 broadcasts, and a field block is a plain
+  sub-array of the local part.
+
+  flow.inflow_speed is U = |velocity| of the first inflow face with a nonzero velocity; a change of
+  U scales every inflow face's velocity by U/U_0 (the profile and the modulation stay).
+*/
+#include <fg/adjoint.h>
+#include <string.h>
+
+#define FG_DESIGN_MAX_SCALARS (FG_CASE_MAX_DESIGN * FG_BODY_MAX_PARAMS)
+
+struct _p_FGDesign {
+  FGSolver      s;
+  FGCase       *c;
+  PetscInt      nblocks;
+  FGDesignBlock block[FG_CASE_MAX_DESIGN];
+  PetscInt      nscalar, nlocal;
+  PetscReal     U0;                         /* inflow speed of the case */
+  PetscReal     vel0[3][2][3];              /* the case's boundary velocities */
+  PetscReal     scal[FG_DESIGN_MAX_SCALARS]; /* the scalars last applied */
+  Vec           work[3];                    /* field-block views / work (global Vecs of the grid) */
+  Vec           u0[3];                      /* the initial velocity: the case's, computed once */
+};
+
+static PetscErrorCode FGDesignFindName_Private(FGDesign d, const char *name, PetscBool body, PetscInt *idx)
+{
+  const FGCase *c = d->c;
+  PetscInt      n = body ? c->nbodies : c->nactuators;
+
+  PetscFunctionBeginUser;
+  *idx = -1;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscBool eq;
+    PetscCall(PetscStrcmp(name, body ? c->body[i].name : c->actuator[i].name, &eq));
+    if (eq) *idx = i;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignCreate - the design of a case on its solver (after FGSolverCreate). It computes the
+  case's initial state once (FGSolverSetInitialCondition), which FGDesignSetInitialState() then
+  restores. Errors are FG_ERR_INPUT naming the design entry.
+@*/
+PetscErrorCode FGDesignCreate(FGSolver s, FGCase *c, FGDesign *design)
+{
+  FGDesign       d;
+  const PetscInt dim = s->grid->dim;
+  PetscInt       nloc;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&d));
+  d->s = s;
+  d->c = c;
+  *design = d;
+  for (PetscInt dd = 0; dd < 3; dd++)
+    for (PetscInt side = 0; side < 2; side++)
+      for (PetscInt a = 0; a < 3; a++) d->vel0[dd][side][a] = s->bc.velocity[dd][side][a];
+  for (PetscInt dd = 0; dd < dim && d->U0 == 0; dd++)
+    for (PetscInt side = 0; side < 2 && d->U0 == 0; side++)
+      if (s->bc.kind[dd][side] == FG_BC_INFLOW) {
+        PetscReal u2 = 0;
+        for (PetscInt a = 0; a < dim; a++) u2 += PetscSqr(s->bc.velocity[dd][side][a]);
+        d->U0 = PetscSqrtReal(u2);
+      }
+  PetscCall(DMCreateGlobalVector(s->grid->da, &d->work[0]));
+  PetscCall(VecGetLocalSize(d->work[0], &nloc));
+  for (PetscInt a = 1; a < 3; a++) PetscCall(VecDuplicate(d->work[0], &d->work[a]));
+  PetscCall(FGSolverSetInitialCondition(s));
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecDuplicate(s->u[a], &d->u0[a]));
+    PetscCall(VecCopy(s->u[a], d->u0[a]));
+  }
+  /* the blocks: scalars first */
+  for (PetscInt pass = 0; pass < 2; pass++)
+    for (PetscInt i = 0; i < c->design.n; i++) {
+      const char    *name = c->design.parameters[i], *where = c->design.where[i];
+      FGDesignBlock  b;
+      char           what[FG_CASE_DESIGN_LEN], *dot, *tail;
+      PetscBool      ok = PETSC_TRUE;
+      PetscCall(PetscMemzero(&b, sizeof(b)));
+      PetscCall(PetscStrncpy(b.name, name, sizeof(b.name)));
+      PetscCall(PetscStrncpy(what, name, sizeof(what)));
+      if (!strcmp(name, "flow.nu")) b.kind = FG_DESIGN_NU, b.n = 1;
+      else if (!strcmp(name, "flow.inflow_speed")) {
+        b.kind = FG_DESIGN_INFLOW, b.n = 1;
+        PetscCheck(d->U0 > 0, s->comm, FG_ERR_INPUT, "%s: flow.inflow_speed: the case has no inflow face with a nonzero velocity", where);
+      } else if (!strcmp(name, "initial.velocity")) b.kind = FG_DESIGN_INITIAL, b.n = dim * s->grid->n[0] * s->grid->n[1] * s->grid->n[2], b.field = PETSC_TRUE;
+      else if (!strncmp(name, "body.", 5) || !strncmp(name, "actuator.", 9)) {
+        PetscBool isbody = (PetscBool)!strncmp(name, "body.", 5);
+        char     *nm     = what + (isbody ? 5 : 9);
+        dot              = strrchr(nm, '.');
+        PetscCheck(dot, s->comm, FG_ERR_INPUT, "%s: '%s' is not a design parameter", where, name);
+        *dot = 0, tail = dot + 1;
+        if (isbody && strrchr(nm, '.') && !strcmp(strrchr(nm, '.') + 1, "shape")) { /* body.NAME.shape.PARAM */
+          char *d2 = strrchr(nm, '.');
+          *d2      = 0;
+          PetscCall(FGDesignFindName_Private(d, nm, isbody, &b.index));
+          PetscCheck(b.index >= 0, s->comm, FG_ERR_INPUT, "%s: '%s': the case has no body '%s'", where, name, nm);
+          PetscCheck(c->body[b.index].shape != FG_BODY_DENSITY, s->comm, FG_ERR_INPUT, "%s: '%s': body '%s' is a density body (its design parameter is body.%s.density)", where, name, nm, nm);
+          {
+            PetscInt np, k = -1;
+            char     pn[64], known[512] = "";
+            PetscCall(FGBodiesGetParameterCount(s->bodies, b.index, &np));
+            np -= 1 + c->body[b.index].n_jets;
+            for (PetscInt q = 0; q < np; q++) {
+              PetscCall(FGBodiesGetParameterName(s->bodies, b.index, q, pn, sizeof(pn)));
+              if (!strcmp(pn, tail)) k = q;
+              PetscCall(PetscStrlcat(known, q ? ", " : "", sizeof(known)));
+              PetscCall(PetscStrlcat(known, pn, sizeof(known)));
+            }
+            PetscCheck(k >= 0, s->comm, FG_ERR_INPUT, "%s: '%s': shape %s has no parameter '%s' (it has %s)", where, name, FGBodyShapeNames[c->body[b.index].shape], tail, known);
+            b.kind = FG_DESIGN_SHAPE, b.n = 1, b.first = k;
+          }
+          goto placed;
+        }
+        PetscCall(FGDesignFindName_Private(d, nm, isbody, &b.index));
+        PetscCheck(b.index >= 0, s->comm, FG_ERR_INPUT, "%s: '%s': the case has no %s '%s'", where, name, isbody ? "body" : "actuator", nm);
+        if (!isbody) {
+          PetscCheck(!strcmp(tail, "force"), s->comm, FG_ERR_INPUT, "%s: '%s': an actuator's design parameter is its force", where, name);
+          b.kind = FG_DESIGN_ACTUATOR, b.n = dim;
+        } else {
+          const FGBodyCase *bc = &c->body[b.index];
+          PetscInt          np;
+          PetscCall(FGBodiesGetParameterCount(s->bodies, b.index, &np));
+          np -= 1 + bc->n_jets;
+          if (!strcmp(tail, "shape")) b.kind = FG_DESIGN_SHAPE, b.n = np, ok = (PetscBool)(bc->shape != FG_BODY_DENSITY);
+          else if (!strcmp(tail, "rotation_rate")) b.kind = FG_DESIGN_ROTATION, b.n = 1, ok = (PetscBool)(bc->shape != FG_BODY_DENSITY);
+          else if (!strcmp(tail, "jet_amplitude")) b.kind = FG_DESIGN_JETS, b.n = bc->n_jets, ok = (PetscBool)(bc->n_jets > 0);
+          else if (!strcmp(tail, "density")) {
+            b.kind = FG_DESIGN_DENSITY, b.n = s->grid->n[0] * s->grid->n[1] * s->grid->n[2], b.field = PETSC_TRUE;
+            ok = (PetscBool)(bc->shape == FG_BODY_DENSITY);
+          } else SETERRQ(s->comm, FG_ERR_INPUT, "%s: '%s' is not a design parameter (a body has shape, rotation_rate, jet_amplitude or density)", where, name);
+          PetscCheck(ok, s->comm, FG_ERR_INPUT, "%s: '%s' does not apply to body '%s' (shape %s%s)", where, name, bc->name, FGBodyShapeNames[bc->shape], bc->n_jets ? ", with jets" : ", no jets");
+          if (b.kind == FG_DESIGN_SHAPE || b.kind == FG_DESIGN_ROTATION) {
+            PetscBool exact;
+            PetscCall(FGBodiesGetParameterSupport(s->bodies, b.index, b.kind == FG_DESIGN_SHAPE ? 0 : np, &exact));
+            PetscCheck(exact, s->comm, FG_ERR_INPUT, "%s: '%s': the derivative of a jet's normal on a %s is not implemented (jets: circles and spheres only)", where, name, FGBodyShapeNames[bc->shape]);
+          }
+        }
+      } else SETERRQ(s->comm, FG_ERR_INPUT, "%s: '%s' is not a design parameter (see README.md, \"Adjoint\")", where, name);
+    placed:
+      if (b.kind == FG_DESIGN_SHAPE && b.n == 1) {
+        PetscBool exact;
+        PetscCall(FGBodiesGetParameterSupport(s->bodies, b.index, 0, &exact));
+        PetscCheck(exact, s->comm, FG_ERR_INPUT, "%s: '%s': the derivative of a jet's normal on a %s is not implemented (jets: circles and spheres only)", where, name, FGBodyShapeNames[c->body[b.index].shape]);
+      }
+      if ((pass == 0) == (PetscBool)!b.field) {
+        for (PetscInt j = 0; j < d->nblocks; j++) PetscCheck(strcmp(d->block[j].name, name), s->comm, FG_ERR_INPUT, "%s: '%s' is listed twice", where, name);
+        if (b.field) {
+          b.offset = d->nlocal;
+          d->nlocal += (b.kind == FG_DESIGN_INITIAL ? dim : 1) * nloc;
+        } else {
+          b.offset = d->nscalar;
+          d->nscalar += b.n;
+        }
+        d->block[d->nblocks++] = b;
+      }
+    }
+  /* rank 0 holds the scalars ahead of its field entries */
+  {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
+    if (rank == 0)
+      for (PetscInt i = 0; i < d->nblocks; i++)
+        if (d->block[i].field) d->block[i].offset += d->nscalar;
+    if (rank == 0) d->nlocal += d->nscalar;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGDesignDestroy(FGDesign *design)
+{
+  PetscFunctionBeginUser;
+  if (!*design) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt a = 0; a < 3; a++) {
+    PetscCall(VecDestroy(&(*design)->work[a]));
+    PetscCall(VecDestroy(&(*design)->u0[a]));
+  }
+  PetscCall(PetscFree(*design));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGDesignGetBlocks(FGDesign d, PetscInt *n, const FGDesignBlock **blocks)
+{
+  PetscFunctionBeginUser;
+  *n      = d->nblocks;
+  *blocks = d->block;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignCreateVec - a Vec with the design's layout (values not set).
+@*/
+PetscErrorCode FGDesignCreateVec(FGDesign d, Vec *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCreateMPI(d->s->comm, d->nlocal, PETSC_DETERMINE, p));
+  PetscCall(PetscObjectSetName((PetscObject)*p, "design"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copy between a field block's entries and global Vecs of the grid (to_vec: block -> Vecs). */
+static PetscErrorCode FGDesignField_Private(FGDesign d, const FGDesignBlock *b, PetscScalar *arr, Vec v[], PetscBool to_vec)
+{
+  PetscInt nloc, nc = b->kind == FG_DESIGN_INITIAL ? d->s->grid->dim : 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(d->work[0], &nloc));
+  for (PetscInt a = 0; a < nc; a++) {
+    PetscScalar *x;
+    PetscCall(VecGetArray(v[a], &x));
+    if (to_vec) PetscCall(PetscArraycpy(x, arr + b->offset + a * nloc, nloc));
+    else PetscCall(PetscArraycpy(arr + b->offset + a * nloc, x, nloc));
+    PetscCall(VecRestoreArray(v[a], &x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignGetValues - the current forward inputs as a design vector (the case's values, or the
+  last applied ones). Collective.
+@*/
+PetscErrorCode FGDesignGetValues(FGDesign d, Vec p)
+{
+  FGSolver     s = d->s;
+  PetscScalar *arr;
+  PetscMPIInt  rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
+  PetscCall(VecGetArray(p, &arr));
+  for (PetscInt i = 0; i < d->nblocks; i++) {
+    const FGDesignBlock *b = &d->block[i];
+    PetscReal            th[FG_BODY_MAX_PARAMS];
+    PetscInt             np = 0;
+    if (b->kind == FG_DESIGN_SHAPE || b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS) {
+      PetscCall(FGBodiesGetParameters(s->bodies, b->index, th));
+      PetscCall(FGBodiesGetParameterCount(s->bodies, b->index, &np));
+      np -= 1 + d->c->body[b->index].n_jets;
+    }
+    if (b->field) {
+      if (b->kind == FG_DESIGN_INITIAL) PetscCall(FGDesignField_Private(d, b, arr, d->u0, PETSC_FALSE));
+      else {
+        Vec rho;
+        PetscCall(FGBodiesGetDensity(s->bodies, b->index, &rho, NULL));
+        PetscCall(FGDesignField_Private(d, b, arr, &rho, PETSC_FALSE));
+      }
+      continue;
+    }
+    if (rank) continue;
+    for (PetscInt j = 0; j < b->n; j++) {
+      PetscReal v = 0;
+      switch (b->kind) {
+      case FG_DESIGN_NU:
+        v = s->nu;
+        break;
+      case FG_DESIGN_INFLOW: {
+        PetscReal sc = 1;
+        for (PetscInt dd = 0; dd < 3; dd++)
+          for (PetscInt side = 0; side < 2; side++)
+            for (PetscInt a = 0; a < 3; a++)
+              if (s->bc.kind[dd][side] == FG_BC_INFLOW && d->vel0[dd][side][a] != 0) sc = s->bc.velocity[dd][side][a] / d->vel0[dd][side][a];
+        v = d->U0 * sc;
+      } break;
+      case FG_DESIGN_SHAPE:
+        v = th[b->first + j];
+        break;
+      case FG_DESIGN_ROTATION:
+        v = th[np];
+        break;
+      case FG_DESIGN_JETS:
+        v = th[np + 1 + j];
+        break;
+      case FG_DESIGN_ACTUATOR:
+        v = d->c->actuator[b->index].force[j];
+        break;
+      default:
+        break;
+      }
+      arr[b->offset + j] = v;
+    }
+  }
+  PetscCall(VecRestoreArray(p, &arr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignGetScalars - the scalar entries of p on every rank (a pointer into the design; valid
+  until the next call). Collective.
+@*/
+PetscErrorCode FGDesignGetScalars(FGDesign d, Vec p, PetscInt *n, PetscReal **v)
+{
+  const PetscScalar *arr;
+  PetscMPIInt        rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(d->s->comm, &rank));
+  PetscCall(VecGetArrayRead(p, &arr));
+  if (!rank)
+    for (PetscInt i = 0; i < d->nscalar; i++) d->scal[i] = PetscRealPart(arr[i]);
+  PetscCall(VecRestoreArrayRead(p, &arr));
+  PetscCallMPI(MPI_Bcast(d->scal, (PetscMPIInt)d->nscalar, MPIU_REAL, 0, d->s->comm));
+  *n = d->nscalar;
+  *v = d->scal;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignScalarName - "flow.nu", "body.cyl.shape.r", "body.cyl.jet_amplitude[1]", "actuator.a.force[y]", ...
+@*/
+PetscErrorCode FGDesignScalarName(FGDesign d, PetscInt i, char name[], size_t len)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < d->nblocks; k++) {
+    const FGDesignBlock *b = &d->block[k];
+    PetscInt             j = i - b->offset;
+    if (b->field || j < 0 || j >= b->n) continue;
+    switch (b->kind) {
+    case FG_DESIGN_SHAPE: {
+      char pn[64];
+      PetscCall(FGBodiesGetParameterName(d->s->bodies, b->index, b->first + j, pn, sizeof(pn)));
+      if (b->n == 1 && strcmp(strrchr(b->name, '.') + 1, "shape")) PetscCall(PetscStrncpy(name, b->name, len)); /* body.NAME.shape.PARAM */
+      else PetscCall(PetscSNPrintf(name, len, "%s.%s", b->name, pn));
+    } break;
+    case FG_DESIGN_JETS:
+      PetscCall(PetscSNPrintf(name, len, "%s[%" PetscInt_FMT "]", b->name, j));
+      break;
+    case FG_DESIGN_ACTUATOR:
+      PetscCall(PetscSNPrintf(name, len, "%s[%c]", b->name, "xyz"[j]));
+      break;
+    default:
+      PetscCall(PetscStrncpy(name, b->name, len));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  SETERRQ(d->s->comm, PETSC_ERR_ARG_OUTOFRANGE, "no design scalar %" PetscInt_FMT, i);
+}
+
+/*@C
+  FGDesignIsControl - whether scalar i is a control (a rotation rate, jet amplitude or actuator
+  force: what objective kind control_cost measures).
+@*/
+PetscErrorCode FGDesignIsControl(FGDesign d, PetscInt i, PetscBool *ctl)
+{
+  PetscFunctionBeginUser;
+  *ctl = PETSC_FALSE;
+  for (PetscInt k = 0; k < d->nblocks; k++) {
+    const FGDesignBlock *b = &d->block[k];
+    if (!b->field && i >= b->offset && i < b->offset + b->n) *ctl = (PetscBool)(b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS || b->kind == FG_DESIGN_ACTUATOR);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignApply - set the forward inputs from p (viscosity, inflow, bodies, actuators, density
+  fields; the initial velocity is applied by FGDesignSetInitialState). Collective.
+@*/
+PetscErrorCode FGDesignApply(FGDesign d, Vec p)
+{
+  FGSolver           s = d->s;
+  PetscInt           ns;
+  PetscReal         *v;
+  const PetscScalar *arr;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGDesignGetScalars(d, p, &ns, &v));
+  for (PetscInt i = 0; i < d->nblocks; i++) {
+    const FGDesignBlock *b = &d->block[i];
+    switch (b->kind) {
+    case FG_DESIGN_NU:
+      PetscCheck(v[b->offset] > 0, s->comm, FG_ERR_INPUT, "design: flow.nu = %g must be positive", (double)v[b->offset]);
+      s->nu = d->c->flow.nu = v[b->offset];
+      break;
+    case FG_DESIGN_INFLOW:
+      for (PetscInt dd = 0; dd < 3; dd++)
+        for (PetscInt side = 0; side < 2; side++)
+          if (s->bc.kind[dd][side] == FG_BC_INFLOW)
+            for (PetscInt a = 0; a < 3; a++) s->bc.velocity[dd][side][a] = d->vel0[dd][side][a] * (v[b->offset] / d->U0);
+      break;
+    case FG_DESIGN_SHAPE:
+    case FG_DESIGN_ROTATION:
+    case FG_DESIGN_JETS: {
+      PetscReal th[FG_BODY_MAX_PARAMS];
+      PetscInt  np;
+      PetscCall(FGBodiesGetParameters(s->bodies, b->index, th));
+      PetscCall(FGBodiesGetParameterCount(s->bodies, b->index, &np));
+      np -= 1 + d->c->body[b->index].n_jets;
+      for (PetscInt j = 0; j < b->n; j++) th[(b->kind == FG_DESIGN_SHAPE ? b->first : b->kind == FG_DESIGN_ROTATION ? np : np + 1) + j] = v[b->offset + j];
+      PetscCall(FGBodiesSetParameters(s->bodies, b->index, th));
+    } break;
+    case FG_DESIGN_ACTUATOR:
+      for (PetscInt j = 0; j < b->n; j++) d->c->actuator[b->index].force[j] = v[b->offset + j];
+      break;
+    case FG_DESIGN_DENSITY:
+      PetscCall(VecGetArrayRead(p, &arr));
+      PetscCall(FGDesignField_Private(d, b, (PetscScalar *)arr, &d->work[0], PETSC_TRUE));
+      PetscCall(VecRestoreArrayRead(p, &arr));
+      PetscCall(FGBodiesSetDensity(s->bodies, b->index, d->work[0]));
+      break;
+    default:
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignSetInitialState - put the solver at t = 0 in the initial state: the case's initial
+  condition as computed once by FGDesignCreate (so it does not change with the other design
+  parameters), or the initial.velocity block of p; p = 0, the stage right-hand sides 0.
+@*/
+PetscErrorCode FGDesignSetInitialState(FGDesign d, Vec p)
+{
+  FGSolver s = d->s;
+
+  PetscFunctionBeginUser;
+  s->t    = 0;
+  s->step = 0;
+  PetscCall(VecSet(s->p, 0.0));
+  for (PetscInt a = 0; a < s->grid->dim; a++) {
+    PetscCall(VecCopy(d->u0[a], s->u[a]));
+    PetscCall(VecSet(s->Hold[a], 0.0));
+  }
+  for (PetscInt i = 0; i < d->nblocks; i++)
+    if (d->block[i].kind == FG_DESIGN_INITIAL) {
+      const PetscScalar *arr;
+      PetscCall(VecGetArrayRead(p, &arr));
+      PetscCall(FGDesignField_Private(d, &d->block[i], (PetscScalar *)arr, s->u, PETSC_TRUE));
+      PetscCall(VecRestoreArrayRead(p, &arr));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignGradient - g = the transposed design maps applied to the reverse sweep's reduced
+  parameter adjoints bar (and, for initial.velocity, the adjoint velocity at t = 0, ubar0);
+  g is overwritten. Collective.
+@*/
+PetscErrorCode FGDesignGradient(FGDesign d, const FGStepParams *bar, Vec ubar0[], Vec g)
+{
+  FGSolver     s = d->s;
+  PetscScalar *arr;
+  PetscMPIInt  rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
+  PetscCall(VecSet(g, 0.0));
+  for (PetscInt i = 0; i < d->nblocks; i++) {
+    const FGDesignBlock *b = &d->block[i];
+    if (b->kind == FG_DESIGN_DENSITY) {
+      FGDensity dens;
+      Vec       rho;
+      PetscCall(FGBodiesGetDensity(s->bodies, b->index, &rho, &dens));
+      PetscCall(VecSet(d->work[1], 0.0));
+      for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(FGDensityFaceMaskAdjoint(dens, bar->chif[b->index][a], a, d->work[1])); /* adds */
+      PetscCall(FGDensityMaskAdjoint(dens, rho, d->work[1], d->work[0]));
+      PetscCall(VecGetArray(g, &arr));
+      PetscCall(FGDesignField_Private(d, b, arr, &d->work[0], PETSC_FALSE));
+      PetscCall(VecRestoreArray(g, &arr));
+    }
+    if (b->kind == FG_DESIGN_INITIAL) {
+      PetscCall(VecGetArray(g, &arr));
+      PetscCall(FGDesignField_Private(d, b, arr, ubar0, PETSC_FALSE));
+      PetscCall(VecRestoreArray(g, &arr));
+    }
+  }
+  if (!rank) {
+    PetscCall(VecGetArray(g, &arr));
+    for (PetscInt i = 0; i < d->nblocks; i++) {
+      const FGDesignBlock *b  = &d->block[i];
+      PetscInt             np = 0;
+      if (b->field) continue;
+      if (b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS) {
+        PetscCall(FGBodiesGetParameterCount(s->bodies, b->index, &np));
+        np -= 1 + d->c->body[b->index].n_jets;
+      }
+      for (PetscInt j = 0; j < b->n; j++) {
+        PetscReal v = 0;
+        switch (b->kind) {
+        case FG_DESIGN_NU:
+          v = bar->nu;
+          break;
+        case FG_DESIGN_INFLOW: { /* bar->inflow is dJ/d(dU/U) */
+          PetscReal U = d->scal[b->offset];
+          v           = bar->inflow / U;
+        } break;
+        case FG_DESIGN_SHAPE:
+          v = bar->body[b->index][b->first + j];
+          break;
+        case FG_DESIGN_ROTATION:
+          v = bar->body[b->index][np];
+          break;
+        case FG_DESIGN_JETS:
+          v = bar->body[b->index][np + 1 + j];
+          break;
+        case FG_DESIGN_ACTUATOR:
+          v = bar->act[3 * b->index + j];
+          break;
+        default:
+          break;
+        }
+        arr[b->offset + j] = v;
+      }
+    }
+    PetscCall(VecRestoreArray(g, &arr));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignScalarScale - a typical size of design scalar i with value v, for perturbations (finite
+  differences, Taylor directions): the grid spacing for a body's placement coordinates (their
+  value depends on where the origin is), else |v|, or 1 when v = 0 (an angle, a jet that is off).
+@*/
+PetscReal FGDesignScalarScale(FGDesign d, PetscInt i, PetscReal v)
+{
+  const PetscInt dim = d->s->grid->dim;
+  for (PetscInt k = 0; k < d->nblocks; k++) {
+    const FGDesignBlock *b = &d->block[k];
+    if (!b->field && b->kind == FG_DESIGN_SHAPE && i >= b->offset && i < b->offset + b->n && b->first + (i - b->offset) < dim) {
+      PetscReal h = 0;
+      for (PetscInt e = 0; e < dim; e++) h = PetscMax(h, d->s->grid->h[e]);
+      return h;
+    }
+  }
+  return v != 0 ? PetscAbsReal(v) : 1.0;
+}

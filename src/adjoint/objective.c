@@ -1,0 +1,537 @@
+/*
+  Objectives (objective.<name> in the case file; include/fg/adjoint.h).
+
+  Each term i has a quantity q_i(n) evaluated after every step n = 1..N (end time t_n) and a time
+  functional T_i = sum_n omega_n q_i(n):
+    average  omega_n = r(t_n) / sum r over the steps with t_n in [t0, t1] (0 elsewhere), where r = 1,
+             or with `ramp` R > 0, r = sin^2(pi/2 min(1, (t - t0)/R, (t1 - t)/R)) (a smooth window)
+    final    omega_N = 1
+    instant  omega_n = 1 for the step ending nearest to `at`
+  and J_i = weight T_i, except neg_lift_drag: J_i = -weight T(Cl)/T(Cd), and control_cost:
+  J_i = weight (t1 - t0)/2 sum_k theta_k^2 over the design's control scalars (rotation rates, jet
+  amplitudes, actuator forces), a function of p alone. J = sum_i J_i.
+
+  Quantities: force coefficients of a body (its penalty force over the step, include/fg/body.h),
+  the probe pressure difference p(at) - p(reference), 1/2 sum u_a^2 dV over the faces in a box,
+  1/2 |u(probe) - u_obs(t_n)|^2 with u_obs constant (target) or interpolated linearly in time from
+  a history.csv (observations: columns time and PROBE_u, PROBE_v[, PROBE_w]).
+
+  The reverse sweep asks for dJ/dq_i(n) times dq/d(state at step n) (FGObjectiveAdjointState) and
+  dq/d(step n's forces) (FGObjectiveAdjointForces).
+*/
+#ifndef _POSIX_C_SOURCE
+  #define _POSIX_C_SOURCE 200809L /* strtok_r */
+#endif
+#include <fg/adjoint.h>
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+
+typedef struct {
+  const FGObjectiveCase *oc;
+  PetscInt               body, probe, nq; /* nq quantities: 2 for neg_lift_drag ([Cl, Cd]) */
+  PetscReal             *q[2];            /* q[k][n], n = 0..N (0 unused) */
+  PetscReal              T[2], dJdT[2], value;
+  PetscInt               nobs;
+  PetscReal             *tobs, *uobs; /* observations: times, velocity [nobs][dim] */
+} FGObjTerm;
+
+struct _p_FGObjective {
+  FGSolver  s;
+  FGDesign  d;
+  PetscInt  nterms, n, cap; /* steps recorded */
+  FGObjTerm term[FG_CASE_MAX_OBJECTIVES];
+  PetscReal *t;             /* t[n] */
+  PetscReal *omega[FG_CASE_MAX_OBJECTIVES];
+  PetscReal J;
+  Vec       ul[3], pl;
+};
+
+static PetscErrorCode FGObjectiveReadObservations_Private(FGObjective o, FGObjTerm *tm)
+{
+  MPI_Comm       comm = o->s->comm;
+  const PetscInt dim  = o->s->grid->dim;
+  PetscMPIInt    rank;
+  char           msg[512] = "";
+  PetscInt       n = 0;
+  PetscReal     *buf = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    FILE    *f = fopen(tm->oc->observations, "r");
+    char     line[65536], *tok, *save;
+    PetscInt col[4] = {-1, -1, -1, -1}, ncol = 0, cap = 0;
+    if (!f) PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot open %s: %s", tm->oc->observations, strerror(errno)));
+    else if (!fgets(line, sizeof(line), f)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s is empty", tm->oc->observations));
+    else {
+      const char *pn = o->s->c->probe[tm->probe].name;
+      for (tok = strtok_r(line, ",\r\n", &save); tok; tok = strtok_r(NULL, ",\r\n", &save), ncol++) {
+        char want[FG_CASE_NAME_LEN + 4];
+        if (!strcmp(tok, "time")) col[0] = ncol;
+        for (PetscInt a = 0; a < dim; a++) {
+          snprintf(want, sizeof(want), "%s_%c", pn, "uvw"[a]);
+          if (!strcmp(tok, want)) col[1 + a] = ncol;
+        }
+      }
+      for (PetscInt a = 0; a <= dim && !msg[0]; a++)
+        if (col[a] < 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s has no column %s%s%c", tm->oc->observations, a ? pn : "time", a ? "_" : "", a ? "uvw"[a - 1] : ' '));
+      while (!msg[0] && fgets(line, sizeof(line), f)) {
+        PetscReal v[4] = {0, 0, 0, 0};
+        PetscInt  k = 0, got = 0;
+        if (n + 1 > cap) {
+          cap = PetscMax(2 * cap, 256);
+          PetscCall(PetscRealloc(sizeof(PetscReal) * 4 * cap, &buf));
+        }
+        for (tok = strtok_r(line, ",\r\n", &save); tok; tok = strtok_r(NULL, ",\r\n", &save), k++)
+          for (PetscInt a = 0; a <= dim; a++)
+            if (col[a] == k) {
+              char *end;
+              v[a] = strtod(tok, &end);
+              if (end != tok) got++;
+            }
+        if (got != dim + 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: line %" PetscInt_FMT ": expected numbers in columns time and %s_u..", tm->oc->observations, n + 2, pn));
+        else if (n && v[0] <= buf[4 * (n - 1)]) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: line %" PetscInt_FMT ": times must increase", tm->oc->observations, n + 2));
+        for (PetscInt a = 0; a < 4; a++) buf[4 * n + a] = v[a];
+        n++;
+      }
+      if (!msg[0] && n < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s has no data rows", tm->oc->observations));
+    }
+    if (f) fclose(f);
+  }
+  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+  PetscCheck(!msg[0], comm, FG_ERR_INPUT, "%s.observations: %s", tm->oc->where, msg);
+  PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT, 0, comm));
+  if (rank) PetscCall(PetscMalloc1(4 * n, &buf));
+  PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)(4 * n), MPIU_REAL, 0, comm));
+  tm->nobs = n;
+  PetscCall(PetscMalloc2(n, &tm->tobs, n * dim, &tm->uobs));
+  for (PetscInt i = 0; i < n; i++) {
+    tm->tobs[i] = buf[4 * i];
+    for (PetscInt a = 0; a < dim; a++) tm->uobs[i * dim + a] = buf[4 * i + 1 + a];
+  }
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveCreate - the case's objective terms (at least one), resolved against the solver's
+  bodies and probes. Collective.
+@*/
+PetscErrorCode FGObjectiveCreate(FGSolver s, FGDesign d, FGObjective *obj)
+{
+  FGObjective   o;
+  const FGCase *c = s->c;
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->nobjectives > 0, s->comm, FG_ERR_INPUT, "%s: the case has no objective (objective.<name>: see README.md, \"Adjoint\")", c->file);
+  PetscCall(PetscNew(&o));
+  *obj      = o;
+  o->s      = s;
+  o->d      = d;
+  o->nterms = c->nobjectives;
+  for (PetscInt i = 0; i < o->nterms; i++) {
+    FGObjTerm             *tm = &o->term[i];
+    const FGObjectiveCase *oc = &c->objective[i];
+    tm->oc                    = oc;
+    tm->body = tm->probe = -1;
+    tm->nq               = oc->kind == FG_OBJ_NEG_LIFT_DRAG ? 2 : 1;
+    for (PetscInt b = 0; b < c->nbodies; b++)
+      if (!strcmp(c->body[b].name, oc->body)) tm->body = b;
+    if (tm->body < 0 && c->nbodies == 1 && !oc->body[0]) tm->body = 0;
+    for (PetscInt q = 0; q < c->nprobes; q++)
+      if (!strcmp(c->probe[q].name, oc->probe)) tm->probe = q;
+    switch (oc->kind) {
+    case FG_OBJ_DRAG:
+    case FG_OBJ_LIFT:
+    case FG_OBJ_SIDE:
+    case FG_OBJ_MOMENT:
+    case FG_OBJ_NEG_LIFT_DRAG:
+      PetscCheck(tm->body >= 0, s->comm, FG_ERR_INPUT, "%s: objective kind %s needs a body", oc->where, FGObjectiveKindNames[oc->kind]);
+      break;
+    case FG_OBJ_PRESSURE_DROP:
+      PetscCheck(tm->probe >= 0 && c->probe[tm->probe].has_reference, s->comm, FG_ERR_INPUT, "%s: pressure_drop needs a probe with a reference point", oc->where);
+      break;
+    case FG_OBJ_PROBE_TRACKING:
+      PetscCheck(tm->probe >= 0, s->comm, FG_ERR_INPUT, "%s: probe_tracking needs a probe", oc->where);
+      if (oc->observations[0]) PetscCall(FGObjectiveReadObservations_Private(o, tm));
+      break;
+    case FG_OBJ_ENSTROPHY:
+      SETERRQ(s->comm, FG_ERR_INPUT, "%s: objective kind enstrophy is not implemented yet (kinetic_energy is)", oc->where);
+    default:
+      break;
+    }
+  }
+  for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(DMCreateLocalVector(s->grid->da, &o->ul[a]));
+  PetscCall(DMCreateLocalVector(s->grid->da, &o->pl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGObjectiveDestroy(FGObjective *obj)
+{
+  FGObjective o = *obj;
+
+  PetscFunctionBeginUser;
+  if (!o) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < o->nterms; i++) {
+    PetscCall(PetscFree(o->term[i].q[0]));
+    PetscCall(PetscFree(o->term[i].q[1]));
+    PetscCall(PetscFree2(o->term[i].tobs, o->term[i].uobs));
+    PetscCall(PetscFree(o->omega[i]));
+  }
+  PetscCall(PetscFree(o->t));
+  for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&o->ul[a]));
+  PetscCall(VecDestroy(&o->pl));
+  PetscCall(PetscFree(*obj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGObjectiveReset(FGObjective o)
+{
+  PetscFunctionBeginUser;
+  o->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Observed velocity at time t (linear interpolation, constant beyond the ends). */
+static void FGObjectiveObserved_Private(const FGObjTerm *tm, PetscInt dim, PetscReal t, PetscReal u[])
+{
+  PetscInt i = 0;
+  if (!tm->nobs) {
+    for (PetscInt a = 0; a < dim; a++) u[a] = tm->oc->target[a];
+    return;
+  }
+  if (t <= tm->tobs[0] || tm->nobs == 1) {
+    for (PetscInt a = 0; a < dim; a++) u[a] = tm->uobs[a];
+    return;
+  }
+  while (i + 1 < tm->nobs && tm->tobs[i + 1] < t) i++;
+  if (i + 1 >= tm->nobs) {
+    for (PetscInt a = 0; a < dim; a++) u[a] = tm->uobs[(tm->nobs - 1) * dim + a];
+    return;
+  }
+  {
+    PetscReal w = (t - tm->tobs[i]) / (tm->tobs[i + 1] - tm->tobs[i]);
+    for (PetscInt a = 0; a < dim; a++) u[a] = (1 - w) * tm->uobs[i * dim + a] + w * tm->uobs[(i + 1) * dim + a];
+  }
+}
+
+/* Is face x (component a) inside the term's region? */
+static PetscBool FGObjectiveInRegion_Private(const FGObjectiveCase *oc, PetscInt dim, const PetscReal x[])
+{
+  if (!oc->n_region) return PETSC_TRUE;
+  for (PetscInt d = 0; d < dim; d++)
+    if (x[d] < oc->region[d] || x[d] > oc->region[dim + d]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* 1/2 sum u^2 dV over the region (reduced), or with ubar: ubar += w u dV there. */
+static PetscErrorCode FGObjectiveEnergy_Private(FGObjective o, const FGObjectiveCase *oc, PetscReal *ke, PetscReal w, Vec ubar[])
+{
+  FGGrid       g  = o->s->grid;
+  const FGBox *bx = &g->box;
+  PetscReal    dV = 1, sum = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < g->dim; d++) dV *= g->h[d];
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *u;
+    PetscScalar       *ub = NULL;
+    PetscCall(VecGetArrayRead(o->s->u[a], &u));
+    if (ubar) PetscCall(VecGetArray(ubar[a], &ub));
+    for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+      for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
+        for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
+          const PetscInt idx[3] = {i, j, k}, c = FGBoxOwnedIndex(bx, i, j, k);
+          PetscReal      x[3]   = {0, 0, 0};
+          for (PetscInt d = 0; d < g->dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
+          if (!FGObjectiveInRegion_Private(oc, g->dim, x)) continue;
+          if (ub) ub[c] += w * u[c] * dV;
+          else sum += 0.5 * PetscRealPart(u[c] * u[c]) * dV;
+        }
+    if (ubar) PetscCall(VecRestoreArray(ubar[a], &ub));
+    PetscCall(VecRestoreArrayRead(o->s->u[a], &u));
+  }
+  if (ke) PetscCallMPI(MPI_Allreduce(&sum, ke, 1, MPIU_REAL, MPIU_SUM, o->s->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveRecord - evaluate every term's quantity at the solver's state after step s->step.
+  Collective.
+@*/
+PetscErrorCode FGObjectiveRecord(FGObjective o)
+{
+  FGSolver       s   = o->s;
+  const PetscInt dim = s->grid->dim, n = s->step;
+  PetscReal      vals[FG_CASE_MAX_PROBES * 5];
+  PetscBool      probes = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  if (n + 1 > o->cap) {
+    o->cap = PetscMax(2 * o->cap, n + 64);
+    PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->t));
+    for (PetscInt i = 0; i < o->nterms; i++)
+      for (PetscInt k = 0; k < o->term[i].nq; k++) PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->term[i].q[k]));
+  }
+  o->n    = n;
+  o->t[n] = s->t;
+  for (PetscInt i = 0; i < o->nterms; i++) {
+    FGObjTerm *tm = &o->term[i];
+    if (tm->oc->kind == FG_OBJ_PRESSURE_DROP || tm->oc->kind == FG_OBJ_PROBE_TRACKING) probes = PETSC_TRUE;
+  }
+  if (probes) PetscCall(FGProbesEvaluate(s, vals));
+  for (PetscInt i = 0; i < o->nterms; i++) {
+    FGObjTerm   *tm = &o->term[i];
+    FGBodyForces F;
+    PetscReal    q = 0;
+    PetscInt     off = 0;
+    if (tm->probe >= 0)
+      for (PetscInt p = 0; p < tm->probe; p++) off += dim + 1 + (s->c->probe[p].has_reference ? 1 : 0);
+    if (tm->body >= 0) PetscCall(FGBodiesGetForces(s->bodies, tm->body, &F));
+    switch (tm->oc->kind) {
+    case FG_OBJ_DRAG:
+      q = F.coeff[0];
+      break;
+    case FG_OBJ_LIFT:
+      q = F.coeff[1];
+      break;
+    case FG_OBJ_SIDE:
+      q = F.coeff[2];
+      break;
+    case FG_OBJ_MOMENT:
+      q = F.cm;
+      break;
+    case FG_OBJ_NEG_LIFT_DRAG:
+      tm->q[1][n] = F.coeff[0];
+      q           = F.coeff[1];
+      break;
+    case FG_OBJ_PRESSURE_DROP:
+      q = vals[off + dim + 1];
+      break;
+    case FG_OBJ_KINETIC_ENERGY:
+      PetscCall(FGObjectiveEnergy_Private(o, tm->oc, &q, 0, NULL));
+      break;
+    case FG_OBJ_PROBE_TRACKING: {
+      PetscReal uo[3];
+      FGObjectiveObserved_Private(tm, dim, s->t, uo);
+      for (PetscInt a = 0; a < dim; a++) q += 0.5 * PetscSqr(vals[off + a] - uo[a]);
+    } break;
+    default:
+      break;
+    }
+    tm->q[0][n] = q;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The window weights omega_n of a term over the recorded steps 1..N. */
+static PetscErrorCode FGObjectiveWeights_Private(FGObjective o, PetscInt i)
+{
+  const FGObjectiveCase *oc = o->term[i].oc;
+  const PetscInt         N  = o->n;
+  PetscReal             *w, sum = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(o->omega[i]));
+  PetscCall(PetscCalloc1(N + 1, &o->omega[i]));
+  w = o->omega[i];
+  PetscCheck(N >= 1, o->s->comm, FG_ERR_INPUT, "%s: the objective needs at least one time step", oc->where);
+  switch (oc->time) {
+  case FG_OBJ_TIME_FINAL:
+    w[N] = 1;
+    break;
+  case FG_OBJ_TIME_INSTANT: {
+    PetscInt best = 1;
+    for (PetscInt n = 1; n <= N; n++)
+      if (PetscAbsReal(o->t[n] - oc->at) < PetscAbsReal(o->t[best] - oc->at)) best = n;
+    w[best] = 1;
+  } break;
+  case FG_OBJ_TIME_AVERAGE: {
+    PetscReal t0 = oc->n_window ? oc->window[0] : 0, t1 = oc->n_window ? oc->window[1] : o->t[N];
+    for (PetscInt n = 1; n <= N; n++) {
+      PetscReal t = o->t[n], r = 1;
+      if (t < t0 - 1e-12 * (1 + PetscAbsReal(t0)) || t > t1 + 1e-12 * (1 + PetscAbsReal(t1))) continue;
+      if (oc->ramp > 0) r = PetscSqr(PetscSinReal(0.5 * PETSC_PI * PetscMin(1.0, PetscMin((t - t0) / oc->ramp, (t1 - t) / oc->ramp))));
+      w[n] = r;
+      sum += r;
+    }
+    PetscCheck(sum > 0, o->s->comm, FG_ERR_INPUT, "%s.window: no time step ends in [%g, %g] with a nonzero weight", oc->where, (double)t0, (double)t1);
+    for (PetscInt n = 1; n <= N; n++) w[n] /= sum;
+  } break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveFinish - after the forward run: the time functionals, J (p: the design, for
+  control_cost) and the derivatives dJ_i/dT the reverse sweep needs. Collective.
+@*/
+PetscErrorCode FGObjectiveFinish(FGObjective o, Vec p, PetscReal *J)
+{
+  PetscFunctionBeginUser;
+  o->J = 0;
+  for (PetscInt i = 0; i < o->nterms; i++) {
+    FGObjTerm             *tm = &o->term[i];
+    const FGObjectiveCase *oc = tm->oc;
+    PetscCall(FGObjectiveWeights_Private(o, i));
+    for (PetscInt k = 0; k < tm->nq; k++) {
+      tm->T[k] = 0;
+      if (oc->kind != FG_OBJ_CONTROL_COST)
+        for (PetscInt n = 1; n <= o->n; n++) tm->T[k] += o->omega[i][n] * tm->q[k][n];
+    }
+    if (oc->kind == FG_OBJ_NEG_LIFT_DRAG) {
+      PetscCheck(tm->T[1] != 0, o->s->comm, FG_ERR_NUMERIC, "%s: the drag (time functional) is 0: -lift/drag is undefined", oc->where);
+      tm->value   = -oc->weight * tm->T[0] / tm->T[1];
+      tm->dJdT[0] = -oc->weight / tm->T[1];
+      tm->dJdT[1] = oc->weight * tm->T[0] / (tm->T[1] * tm->T[1]);
+    } else if (oc->kind == FG_OBJ_CONTROL_COST) {
+      PetscInt   ns;
+      PetscReal *v, len = (oc->n_window ? oc->window[1] - oc->window[0] : o->t[o->n]), sum = 0;
+      PetscCall(FGDesignGetScalars(o->d, p, &ns, &v));
+      for (PetscInt k = 0; k < ns; k++) {
+        PetscBool ctl;
+        PetscCall(FGDesignIsControl(o->d, k, &ctl));
+        if (ctl) sum += v[k] * v[k];
+      }
+      tm->value = oc->weight * 0.5 * len * sum;
+    } else {
+      tm->value   = oc->weight * tm->T[0];
+      tm->dJdT[0] = oc->weight;
+    }
+    o->J += tm->value;
+  }
+  *J = o->J;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGObjectiveGetTerm(FGObjective o, PetscInt i, const char **name, PetscReal *value)
+{
+  PetscFunctionBeginUser;
+  if (name) *name = o->term[i].oc->name;
+  if (value) *value = o->term[i].value;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveAdjointForces - wacc[6 b + m] = dJ/d(step n's force (m < 3) or moment (m - 3) of body b).
+@*/
+PetscErrorCode FGObjectiveAdjointForces(FGObjective o, PetscInt n, PetscReal wacc[])
+{
+  const FGCase *c = o->s->c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(wacc, 6 * PetscMax(c->nbodies, 1)));
+  for (PetscInt i = 0; i < o->nterms; i++) {
+    FGObjTerm  *tm = &o->term[i];
+    PetscReal   qref;
+    const FGBodyCase *bc;
+    if (tm->body < 0 || !o->omega[i][n]) continue;
+    bc   = &c->body[tm->body];
+    qref = 0.5 * bc->ref_speed * bc->ref_speed * bc->ref_area;
+    switch (tm->oc->kind) {
+    case FG_OBJ_DRAG:
+      wacc[6 * tm->body + 0] += tm->dJdT[0] * o->omega[i][n] / qref;
+      break;
+    case FG_OBJ_LIFT:
+      wacc[6 * tm->body + 1] += tm->dJdT[0] * o->omega[i][n] / qref;
+      break;
+    case FG_OBJ_SIDE:
+      wacc[6 * tm->body + 2] += tm->dJdT[0] * o->omega[i][n] / qref;
+      break;
+    case FG_OBJ_MOMENT:
+      wacc[6 * tm->body + 5] += tm->dJdT[0] * o->omega[i][n] / (qref * bc->ref_length);
+      break;
+    case FG_OBJ_NEG_LIFT_DRAG:
+      wacc[6 * tm->body + 1] += tm->dJdT[0] * o->omega[i][n] / qref;
+      wacc[6 * tm->body + 0] += tm->dJdT[1] * o->omega[i][n] / qref;
+      break;
+    default:
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveAdjointState - add dJ/d(state after step n) to ubar, pbar (global Vecs), the solver
+  holding that state; *inflowbar += the local part through the boundary values probes read.
+  Collective.
+@*/
+PetscErrorCode FGObjectiveAdjointState(FGObjective o, PetscInt n, Vec ubar[], Vec pbar, PetscReal *inflowbar)
+{
+  FGSolver       s   = o->s;
+  FGGrid         g   = s->grid;
+  const PetscInt dim = g->dim;
+  PetscBool      vel = PETSC_FALSE, pres = PETSC_FALSE;
+  PetscReal      vals[FG_CASE_MAX_PROBES * 5];
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(o->ul[a], 0.0));
+  PetscCall(VecSet(o->pl, 0.0));
+  for (PetscInt i = 0; i < o->nterms; i++) {
+    FGObjTerm             *tm = &o->term[i];
+    const FGObjectiveCase *oc = tm->oc;
+    const PetscReal        w  = tm->dJdT[0] * o->omega[i][n];
+    if (w == 0) continue;
+    switch (oc->kind) {
+    case FG_OBJ_KINETIC_ENERGY:
+      PetscCall(FGObjectiveEnergy_Private(o, oc, NULL, w, ubar));
+      break;
+    case FG_OBJ_PRESSURE_DROP: {
+      const FGProbeCase *pc = &s->c->probe[tm->probe];
+      PetscCall(FGProbeInterpolateAdjoint(g, FG_LOC_CELL, pc->at, w, o->pl));
+      PetscCall(FGProbeInterpolateAdjoint(g, FG_LOC_CELL, pc->reference, -w, o->pl));
+      pres = PETSC_TRUE;
+    } break;
+    case FG_OBJ_PROBE_TRACKING: {
+      const FGProbeCase *pc  = &s->c->probe[tm->probe];
+      PetscInt           off = 0;
+      PetscReal          uo[3];
+      for (PetscInt p = 0; p < tm->probe; p++) off += dim + 1 + (s->c->probe[p].has_reference ? 1 : 0);
+      if (!vel) PetscCall(FGProbesEvaluate(s, vals));
+      FGObjectiveObserved_Private(tm, dim, s->t, uo);
+      for (PetscInt a = 0; a < dim; a++) PetscCall(FGProbeInterpolateAdjoint(g, (FGLocation)(FG_LOC_FACE_X + a), pc->at, w * (vals[off + a] - uo[a]), o->ul[a]));
+      vel = PETSC_TRUE;
+    } break;
+    default:
+      break;
+    }
+  }
+  if (vel) {
+    PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, s->t, o->ul, inflowbar));
+    for (PetscInt a = 0; a < dim; a++) PetscCall(DMLocalToGlobal(g->da, o->ul[a], ADD_VALUES, ubar[a]));
+  }
+  if (pres) PetscCall(DMLocalToGlobal(g->da, o->pl, ADD_VALUES, pbar));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveAdjointDesign - g += dJ/dp of the terms that depend on p directly (control_cost).
+@*/
+PetscErrorCode FGObjectiveAdjointDesign(FGObjective o, Vec p, Vec g)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(o->s->comm, &rank));
+  for (PetscInt i = 0; i < o->nterms; i++) {
+    const FGObjectiveCase *oc = o->term[i].oc;
+    PetscInt               ns;
+    PetscReal             *v, len;
+    if (oc->kind != FG_OBJ_CONTROL_COST) continue;
+    len = oc->n_window ? oc->window[1] - oc->window[0] : o->t[o->n];
+    PetscCall(FGDesignGetScalars(o->d, p, &ns, &v));
+    if (!rank) {
+      PetscScalar *g_;
+      PetscCall(VecGetArray(g, &g_));
+      for (PetscInt k = 0; k < ns; k++) {
+        PetscBool ctl;
+        PetscCall(FGDesignIsControl(o->d, k, &ctl));
+        if (ctl) g_[k] += oc->weight * len * v[k];
+      }
+      PetscCall(VecRestoreArray(g, &g_));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,416 @@
+/*
+  flowgrad adjoint and flowgrad check (include/fg/adjoint.h).
+
+  adjoint: the forward run and the reverse sweep for the case's objective and design, then in
+  output.dir:
+    gradient.csv   name,value,gradient per design scalar, with J and each objective term in
+                   comment lines at the top (written to a temporary name, then renamed)
+    gradient.h5    (+ gradient.xmf) the fields dJ_dchi_x.. (face fields: dJ/dchi summed over the
+                   time steps, the topology sensitivity), shape_sensitivity (cell field: the
+                   derivative of J per unit volume with respect to an outward normal displacement
+                   of the shape bodies' surfaces; its integral over a circle's band is dJ/dr),
+                   u_adj, v_adj[, w_adj], p_adj (the adjoint state at t = 0: u_adj = dJ/du_0), and
+                   per density body dJ_drho_<name>; the datasets design, gradient (+ _names) and
+                   objective (+ _names) hold the table; attribute time 0
+    adjoint/adjoint_NNNNNN.h5 (+ .xmf) the adjoint velocity and pressure every adjoint.fields_every
+                   steps of the reverse sweep (0: none besides t = 0 in gradient.h5)
+
+  check: the verification of issue 5 on the case:
+    1. dot-product tests of every operator and of the whole step (at the last step):
+       |<T v, w> - <v, T^T w>| <= 1e-12 ||T v|| ||w|| (the round-off scale on any grid; the
+       difference relative to the values themselves is printed too)
+    2. Taylor test along a random direction (6 step sizes eps0 2^-k): the observed order of the
+       remainder >= 1.9 for every pair of step sizes after the first (the largest eps may be
+       outside the asymptotic range; it is printed, not judged) whose remainders are above the
+       round-off floor (1e-11 |J|), and at least 3 such pairs
+    3. central differences per design scalar (and the largest-gradient entry of each field
+       block), step h = 1e-5 times the scalar's scale (FGDesignScalarScale): relative difference
+       <= 1e-6, or both so small that J cannot resolve them (|dJ/dp| h <= 1e-12 max(|J|, the
+       largest |dJ/dp_j| scale_j): a derivative that vanishes by symmetry)
+  prints a table, and fails (FG_ERR_NUMERIC: exit 3) if any check fails. Options:
+    -fg_check_dot_rtol (1e-12) -fg_check_taylor_eps (1e-3) -fg_check_taylor_order (1.9)
+    -fg_check_fd_rtol (1e-6) -fg_check_fd_step (1e-5, relative) -fg_check_seed (1)
+  Test hook (not in --help): -fg_test_break_adjoint perturbs the adjoint step (src/step/rk3.c), so
+  a test can see the check fail.
+*/
+#include <fg/app.h>
+#include <fg/adjoint.h>
+#include <fg/io.h>
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+
+typedef struct {
+  FGCase     *c;
+  FGSolver    s;
+  FGDesign    d;
+  FGObjective o;
+  Vec         p, g;
+} FGAdjointApp;
+
+static PetscErrorCode FGAdjointAppCreate_Private(MPI_Comm comm, FGCase *c, FGAdjointApp *A)
+{
+  PetscInt             nblk;
+  const FGDesignBlock *blk;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(A, sizeof(*A)));
+  A->c = c;
+  PetscCall(FGCaseWriteResolved(comm, c));
+  PetscCall(FGSolverCreate(comm, c, &A->s));
+  PetscCall(FGDesignCreate(A->s, c, &A->d));
+  PetscCall(FGObjectiveCreate(A->s, A->d, &A->o));
+  PetscCall(FGDesignCreateVec(A->d, &A->p));
+  PetscCall(VecDuplicate(A->p, &A->g));
+  PetscCall(FGDesignGetValues(A->d, A->p));
+  PetscCall(FGDesignGetBlocks(A->d, &nblk, &blk));
+  PetscCall(PetscPrintf(comm, "%s: %" PetscInt_FMT " steps of dt %g; objective:", c->name, c->time.steps, (double)c->time.dt));
+  for (PetscInt i = 0; i < c->nobjectives; i++) PetscCall(PetscPrintf(comm, " %s%s (%s, %s, weight %g)", i ? "+" : "", c->objective[i].name, FGObjectiveKindNames[c->objective[i].kind], FGObjectiveTimeNames[c->objective[i].time], (double)c->objective[i].weight));
+  PetscCall(PetscPrintf(comm, "\n%s: design:", c->name));
+  if (!nblk) PetscCall(PetscPrintf(comm, " (none: design.parameters is empty; the gradient fields are still written)"));
+  for (PetscInt i = 0; i < nblk; i++) PetscCall(PetscPrintf(comm, " %s (%" PetscInt_FMT ")", blk[i].name, blk[i].n));
+  PetscCall(PetscPrintf(comm, "\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGAdjointAppDestroy_Private(FGAdjointApp *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecDestroy(&A->p));
+  PetscCall(VecDestroy(&A->g));
+  PetscCall(FGObjectiveDestroy(&A->o));
+  PetscCall(FGDesignDestroy(&A->d));
+  PetscCall(FGSolverDestroy(&A->s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  FGAdjointApp *A;
+  PetscInt      every;
+} FGAdjointMonitorCtx;
+
+static PetscErrorCode FGAdjointWriteState_Private(FGSolver s, const char *path, PetscInt step, PetscReal t, Vec ubar[], Vec pbar)
+{
+  FGIOField f[4];
+  FGIOMeta  meta = {0};
+  PetscInt  nf   = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < s->grid->dim; a++) {
+    f[nf].name     = (const char *[]){"u_adj", "v_adj", "w_adj"}[a];
+    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
+    f[nf++].vec    = ubar[a];
+  }
+  f[nf].name     = "p_adj";
+  f[nf].location = FG_LOC_CELL;
+  f[nf++].vec    = pbar;
+  meta.time      = t;
+  meta.step      = step;
+  meta.case_hash = s->c->hash;
+  meta.case_name = s->c->name;
+  PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGAdjointMonitor_Private(FGSolver s, PetscInt n, PetscReal t, Vec ubar[], Vec pbar, void *ctx)
+{
+  FGAdjointMonitorCtx *m = (FGAdjointMonitorCtx *)ctx;
+  char                 path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  if (!m->every || n % m->every || n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/adjoint", s->c->output.dir));
+  PetscCall(FGMakeDirectory(path));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/adjoint/adjoint_%06" PetscInt_FMT ".h5", s->c->output.dir, n));
+  PetscCall(FGAdjointWriteState_Private(s, path, n, t, ubar, pbar));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* gradient.csv: rank 0, atomically. */
+static PetscErrorCode FGAdjointWriteCSV_Private(FGAdjointApp *A, PetscReal J)
+{
+  MPI_Comm    comm = A->s->comm;
+  PetscMPIInt rank;
+  PetscInt    ns;
+  PetscReal  *v, *gv;
+  char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], msg[PETSC_MAX_PATH_LEN + 128] = "";
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(FGDesignGetScalars(A->d, A->g, &ns, &gv));
+  PetscCall(PetscMalloc1(PetscMax(ns, 1), &v));
+  PetscCall(PetscArraycpy(v, gv, ns)); /* the gradient's scalars (the next call reuses the buffer) */
+  PetscCall(FGDesignGetScalars(A->d, A->p, &ns, &gv));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient.csv", A->c->output.dir));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
+  if (!rank) {
+    FILE *f = fopen(tmp, "w");
+    if (!f) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
+    else {
+      fprintf(f, "# J = %.17g\n", (double)J);
+      for (PetscInt i = 0; i < A->c->nobjectives; i++) {
+        const char *nm;
+        PetscReal   val;
+        PetscCall(FGObjectiveGetTerm(A->o, i, &nm, &val));
+        fprintf(f, "# objective %s = %.17g\n", nm, (double)val);
+      }
+      fprintf(f, "name,value,gradient\n");
+      for (PetscInt i = 0; i < ns; i++) {
+        char nm[128];
+        PetscCall(FGDesignScalarName(A->d, i, nm, sizeof(nm)));
+        fprintf(f, "%s,%.17g,%.17g\n", nm, (double)gv[i], (double)v[i]);
+      }
+      if (fclose(f) || rename(tmp, path)) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
+    }
+  }
+  PetscCall(PetscFree(v));
+  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+  PetscCheck(!msg[0], comm, FG_ERR_IO_WRITE, "%s", msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGAdjointMain - flowgrad adjoint CASE.
+@*/
+PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c)
+{
+  FGAdjointApp        A;
+  FGAdjointOutput     out;
+  FGAdjointMonitorCtx mon;
+  FGSolver            s;
+  PetscInt            dim, ns, nb, nblk, nf = 0;
+  PetscReal           J, *sv, *gvals = NULL;
+  Vec                 sens, extra[FG_CASE_MAX_BODIES];
+  FGIOField           f[16];
+  FGIOMeta            meta = {0};
+  FGIOVector          vecs[3];
+  char              **names = NULL, path[PETSC_MAX_PATH_LEN], fieldnames[FG_CASE_MAX_BODIES][FG_CASE_NAME_LEN + 16];
+  const char         *onames[FG_CASE_MAX_OBJECTIVES];
+  PetscReal           ovals[FG_CASE_MAX_OBJECTIVES], *pvals = NULL;
+  const FGDesignBlock *blk;
+  PetscLogDouble      w0, w1;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGAdjointAppCreate_Private(comm, c, &A));
+  s   = A.s;
+  dim = s->grid->dim;
+  PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  PetscCall(PetscMemzero(&out, sizeof(out)));
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecDuplicate(s->u[a], &out.chibar[a]));
+    PetscCall(VecDuplicate(s->u[a], &out.sens[a]));
+    PetscCall(VecDuplicate(s->u[a], &out.ubar0[a]));
+  }
+  PetscCall(VecDuplicate(s->p, &out.pbar0));
+  mon.A       = &A;
+  mon.every   = c->adjoint.fields_every;
+  out.monitor = FGAdjointMonitor_Private;
+  out.ctx     = &mon;
+  PetscCall(PetscTime(&w0));
+  PetscCall(FGAdjointCompute(s, A.d, A.o, A.p, &J, A.g, &out));
+  PetscCall(PetscTime(&w1));
+
+  /* the table */
+  PetscCall(FGDesignGetScalars(A.d, A.g, &ns, &sv));
+  PetscCall(PetscMalloc3(PetscMax(ns, 1), &gvals, PetscMax(ns, 1), &pvals, PetscMax(ns, 1), &names));
+  PetscCall(PetscArraycpy(gvals, sv, ns));
+  PetscCall(FGDesignGetScalars(A.d, A.p, &ns, &sv));
+  PetscCall(PetscArraycpy(pvals, sv, ns));
+  PetscCall(PetscPrintf(comm, "\nJ = %.12e   (forward + adjoint: %.1f s)\n", (double)J, (double)(w1 - w0)));
+  for (PetscInt i = 0; i < c->nobjectives; i++) {
+    PetscCall(FGObjectiveGetTerm(A.o, i, &onames[i], &ovals[i]));
+    PetscCall(PetscPrintf(comm, "  %-24s %.12e\n", onames[i], (double)ovals[i]));
+  }
+  if (ns) PetscCall(PetscPrintf(comm, "\n%-40s %20s %20s\n", "parameter", "value", "dJ/dp"));
+  for (PetscInt i = 0; i < ns; i++) {
+    PetscCall(PetscMalloc1(128, &names[i]));
+    PetscCall(FGDesignScalarName(A.d, i, names[i], 128));
+    PetscCall(PetscPrintf(comm, "%-40s %20.12e %20.12e\n", names[i], (double)pvals[i], (double)gvals[i]));
+  }
+  PetscCall(FGAdjointWriteCSV_Private(&A, J));
+
+  /* gradient.h5: the fields */
+  for (PetscInt a = 0; a < dim; a++) {
+    f[nf].name     = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a];
+    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
+    f[nf++].vec    = out.chibar[a];
+  }
+  { /* shape sensitivity per cell: the sum over the cell's + faces, per unit volume */
+    PetscReal dV = 1;
+    for (PetscInt d = 0; d < dim; d++) dV *= s->grid->h[d];
+    PetscCall(VecDuplicate(s->p, &sens));
+    PetscCall(VecSet(sens, 0.0));
+    for (PetscInt a = 0; a < dim; a++) PetscCall(VecAXPY(sens, 1.0 / dV, out.sens[a]));
+    f[nf].name     = "shape_sensitivity";
+    f[nf].location = FG_LOC_CELL;
+    f[nf++].vec    = sens;
+  }
+  for (PetscInt a = 0; a < dim; a++) {
+    f[nf].name     = (const char *[]){"u_adj", "v_adj", "w_adj"}[a];
+    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
+    f[nf++].vec    = out.ubar0[a];
+  }
+  f[nf].name     = "p_adj";
+  f[nf].location = FG_LOC_CELL;
+  f[nf++].vec    = out.pbar0;
+  PetscCall(FGDesignGetBlocks(A.d, &nblk, &blk));
+  for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++) extra[b] = NULL;
+  for (PetscInt i = 0; i < nblk; i++) {
+    const PetscScalar *ga;
+    PetscScalar       *x;
+    PetscInt           nloc;
+    if (blk[i].kind != FG_DESIGN_DENSITY) continue;
+    PetscCall(VecDuplicate(s->p, &extra[blk[i].index]));
+    PetscCall(VecGetLocalSize(s->p, &nloc));
+    PetscCall(VecGetArrayRead(A.g, &ga));
+    PetscCall(VecGetArray(extra[blk[i].index], &x));
+    PetscCall(PetscArraycpy(x, ga + blk[i].offset, nloc));
+    PetscCall(VecRestoreArray(extra[blk[i].index], &x));
+    PetscCall(VecRestoreArrayRead(A.g, &ga));
+    PetscCall(PetscSNPrintf(fieldnames[blk[i].index], sizeof(fieldnames[0]), "dJ_drho_%s", c->body[blk[i].index].name));
+    f[nf].name     = fieldnames[blk[i].index];
+    f[nf].location = FG_LOC_CELL;
+    f[nf++].vec    = extra[blk[i].index];
+  }
+  vecs[0].name     = "design";
+  vecs[0].n        = ns;
+  vecs[0].values   = pvals;
+  vecs[0].labels   = (const char *const *)names;
+  vecs[1].name     = "gradient";
+  vecs[1].n        = ns;
+  vecs[1].values   = gvals;
+  vecs[1].labels   = (const char *const *)names;
+  vecs[2].name     = "objective";
+  vecs[2].n        = c->nobjectives;
+  vecs[2].values   = ovals;
+  vecs[2].labels   = onames;
+  meta.time        = 0;
+  meta.step        = 0;
+  meta.case_hash   = c->hash;
+  meta.case_name   = c->name;
+  meta.nvectors    = 3;
+  meta.vectors     = vecs;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient.h5", c->output.dir));
+  PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
+  PetscCall(PetscPrintf(comm, "\nwrote %s/gradient.csv, %s (+ .xmf)\n", c->output.dir, path));
+
+  for (PetscInt i = 0; i < ns; i++) PetscCall(PetscFree(names[i]));
+  PetscCall(PetscFree3(gvals, pvals, names));
+  for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++) PetscCall(VecDestroy(&extra[b]));
+  PetscCall(VecDestroy(&sens));
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecDestroy(&out.chibar[a]));
+    PetscCall(VecDestroy(&out.sens[a]));
+    PetscCall(VecDestroy(&out.ubar0[a]));
+  }
+  PetscCall(VecDestroy(&out.pbar0));
+  (void)nb;
+  PetscCall(FGAdjointAppDestroy_Private(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGCheckMain - flowgrad check CASE.
+@*/
+PetscErrorCode FGCheckMain(MPI_Comm comm, FGCase *c)
+{
+  FGAdjointApp A;
+  FGSolver     s;
+  PetscReal    J, dot_rtol = 1e-12, teps = 1e-3, torder = 1.9, fd_rtol = 1e-6, fd_step = 1e-5;
+  PetscInt     seed = 1, nfail = 0, nchecks = 0, nres, N = c->time.steps;
+  PetscRandom  rnd;
+  PetscMPIInt  rank;
+  FGDotResult  dres[FG_DOT_MAX_TESTS];
+  FGFDResult  *fres;
+  PetscReal    eps[6], rem[6], rem1[6], gd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_dot_rtol", &dot_rtol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_taylor_eps", &teps, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_taylor_order", &torder, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_fd_rtol", &fd_rtol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_fd_step", &fd_step, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_check_seed", &seed, NULL));
+  PetscCheck(N >= 1, comm, FG_ERR_INPUT, "%s: time.steps: the check needs at least one step", c->file);
+  PetscCall(FGAdjointAppCreate_Private(comm, c, &A));
+  s = A.s;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(seed + 7919 * rank)));
+  PetscCall(PetscRandomSeed(rnd));
+
+  PetscCall(FGAdjointCompute(s, A.d, A.o, A.p, &J, A.g, NULL));
+  PetscCall(PetscPrintf(comm, "\nJ = %.15e\n", (double)J));
+
+  /* 1. dot products at the last step */
+  {
+    FGStepTape T;
+    PetscCall(FGDesignApply(A.d, A.p));
+    PetscCall(FGDesignSetInitialState(A.d, A.p));
+    for (PetscInt n = 0; n < N - 1; n++) PetscCall(FGStepForward_RK3(s));
+    PetscCall(FGStepTapeCreate(s, &T));
+    s->tape = T;
+    PetscCall(FGStepForward_RK3(s));
+    s->tape = NULL;
+    PetscCall(FGAdjointDotTests(s, T, rnd, &nres, dres));
+    PetscCall(FGStepTapeDestroy(&T));
+    PetscCall(PetscPrintf(comm, "\n1. dot-product tests <T v, w> = <v, T^T w> at step %" PetscInt_FMT ": |difference| / (||T v|| ||w||) <= %g\n", N, (double)dot_rtol));
+    PetscCall(PetscPrintf(comm, "   %-40s %22s %22s %9s %9s\n", "", "<T v, w>", "<v, T^T w>", "rel", "rel/norms"));
+    for (PetscInt i = 0; i < nres; i++) {
+      PetscBool ok = (PetscBool)(dres[i].relnorm <= dot_rtol);
+      nchecks++, nfail += ok ? 0 : 1;
+      PetscCall(PetscPrintf(comm, "   %-40s %+.15e %+.15e  %.2e  %.2e  %s\n", dres[i].name, (double)dres[i].lhs, (double)dres[i].rhs, (double)dres[i].rel, (double)dres[i].relnorm, ok ? "ok" : "FAIL"));
+    }
+  }
+  /* 2. Taylor test */
+  {
+    PetscInt  above = 0;
+    PetscBool ok    = PETSC_TRUE;
+    PetscReal floor_ = 1e-11 * PetscMax(PetscAbsReal(J), 1e-300);
+    PetscCall(FGAdjointTaylor(s, A.d, A.o, A.p, J, A.g, rnd, teps, 6, eps, rem, rem1, &gd));
+    PetscCall(PetscPrintf(comm, "\n2. Taylor test along a random direction d (g.d = %.10e): remainder r = |J(p + eps d) - J(p) - eps g.d|\n", (double)gd));
+    PetscCall(PetscPrintf(comm, "   %12s %16s %8s %16s %8s\n", "eps", "r", "order", "|J(p+eps d)-J|", "order"));
+    for (PetscInt k = 0; k < 6; k++) {
+      PetscReal o2 = k ? PetscLog2Real(rem[k - 1] / rem[k]) : 0, o1 = k ? PetscLog2Real(rem1[k - 1] / rem1[k]) : 0;
+      if (k >= 2 && rem[k] > floor_) {
+        above++;
+        if (o2 < torder) ok = PETSC_FALSE;
+      }
+      if (k) PetscCall(PetscPrintf(comm, "   %12.4e %16.6e %8.3f %16.6e %8.3f\n", (double)eps[k], (double)rem[k], (double)o2, (double)rem1[k], (double)o1));
+      else PetscCall(PetscPrintf(comm, "   %12.4e %16.6e %8s %16.6e %8s\n", (double)eps[k], (double)rem[k], "", (double)rem1[k], ""));
+    }
+    if (above < 3) ok = PETSC_FALSE;
+    nchecks++, nfail += ok ? 0 : 1;
+    PetscCall(PetscPrintf(comm, "   observed order >= %g for the %" PetscInt_FMT " pairs after the first with r above round-off (%.1e; at least 3): %s\n", (double)torder, above, (double)floor_, ok ? "ok" : "FAIL"));
+  }
+  /* 3. central differences */
+  {
+    PetscInt  ns, nblk;
+    PetscReal *v, gmax = 0;
+    const FGDesignBlock *blk;
+    PetscCall(FGDesignGetScalars(A.d, A.p, &ns, &v));
+    PetscCall(FGDesignGetBlocks(A.d, &nblk, &blk));
+    PetscCall(PetscMalloc1(ns + nblk + 1, &fres));
+    PetscCall(FGAdjointFD(s, A.d, A.o, A.p, A.g, fd_step, &nres, fres));
+    for (PetscInt i = 0; i < nres; i++) gmax = PetscMax(gmax, PetscMax(PetscAbsReal(fres[i].adjoint), PetscAbsReal(fres[i].fd)) * fres[i].scale);
+    PetscCall(PetscPrintf(comm, "\n3. central differences (step %g relative) against the adjoint, relative tolerance %g\n", (double)fd_step, (double)fd_rtol));
+    PetscCall(PetscPrintf(comm, "   %-36s %20s %20s %10s\n", "parameter", "adjoint", "central difference", "rel"));
+    for (PetscInt i = 0; i < nres; i++) {
+      const FGFDResult *r  = &fres[i];
+      PetscReal         mx = PetscMax(PetscAbsReal(r->adjoint), PetscAbsReal(r->fd)), rel = mx > 0 ? PetscAbsReal(r->adjoint - r->fd) / mx : 0;
+      /* both at round-off: the change of J over the step h, mx h, below what J can resolve
+         (1e-12 of |J| or of the largest change per unit relative change of a parameter) */
+      PetscBool tiny = (PetscBool)(mx * r->step <= 1e-12 * PetscMax(PetscAbsReal(J), gmax));
+      PetscBool ok   = (PetscBool)(rel <= fd_rtol || tiny);
+      nchecks++, nfail += ok ? 0 : 1;
+      PetscCall(PetscPrintf(comm, "   %-36s %+20.12e %+20.12e %10.2e  %s\n", r->name, (double)r->adjoint, (double)r->fd, (double)rel, ok ? (tiny && rel > fd_rtol ? "ok (both at round-off)" : "ok") : "FAIL"));
+    }
+    PetscCall(PetscFree(fres));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(FGAdjointAppDestroy_Private(&A));
+  PetscCall(PetscPrintf(comm, "\nflowgrad check: %" PetscInt_FMT " checks, %" PetscInt_FMT " failed\n", nchecks, nfail));
+  PetscCheck(!nfail, comm, FG_ERR_NUMERIC, "flowgrad check: %" PetscInt_FMT " of %" PetscInt_FMT " checks failed", nfail, nchecks);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
