@@ -64,6 +64,7 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetParameters(FGBodies, PetscInt, PetscReal[
 PETSC_EXTERN PetscErrorCode FGBodiesSetParameters(FGBodies, PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGBodiesGetDensity(FGBodies, PetscInt, Vec *, FGDensity *);
 PETSC_EXTERN PetscErrorCode FGBodiesSetDensity(FGBodies, PetscInt, Vec);
+PETSC_EXTERN PetscErrorCode FGBodiesSetDensityDifferentiable(FGBodies, PetscInt);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal *const[], Vec *const[], Vec[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec[], Vec *const[]);
 

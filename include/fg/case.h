@@ -149,6 +149,7 @@ typedef enum {
   FG_OBJ_ENSTROPHY,      /* 1/2 sum |curl u|^2 dV over the cell corners (edges) in `region` */
   FG_OBJ_PROBE_TRACKING, /* 1/2 |u(probe) - u_obs(t)|^2: `target` (constant) or `observations` (a history.csv) */
   FG_OBJ_CONTROL_COST,   /* 1/2 (t1 - t0) sum of the squares of the design's control parameters */
+  FG_OBJ_FIELD_TRACKING, /* 1/2 sum |u - u_target|^2 dV over the faces in `region`, u_target from `target_file` */
   FG_OBJ_NKINDS
 } FGObjectiveKind;
 PETSC_EXTERN const char *const FGObjectiveKindNames[];
@@ -156,7 +157,7 @@ PETSC_EXTERN const char *const FGObjectiveKindNames[];
 typedef enum { FG_OBJ_TIME_AVERAGE = 0, FG_OBJ_TIME_FINAL, FG_OBJ_TIME_INSTANT } FGObjectiveTime;
 PETSC_EXTERN const char *const FGObjectiveTimeNames[];
 
-#define FG_CASE_MAX_OBJECTIVES 8
+#define FG_CASE_MAX_OBJECTIVES 16
 #define FG_CASE_MAX_DESIGN     16 /* entries of design.parameters */
 #define FG_CASE_DESIGN_LEN     64 /* longest design parameter name + 1 */
 
@@ -171,6 +172,7 @@ typedef struct {
   PetscInt        n_target;                /* probe_tracking: dim (constant target velocity) or 0 */
   PetscReal       target[3];
   char            observations[PETSC_MAX_PATH_LEN]; /* probe_tracking: a history.csv with the probe's columns */
+  char            target_file[PETSC_MAX_PATH_LEN];  /* field_tracking: a flowgrad fields file (u, v[, w]) */
   FGObjectiveTime time;                    /* average (over window), final, instant (at) */
   PetscInt        n_window;                /* average: 0 (the whole run) or 2 */
   PetscReal       window[2];               /* average: [t0, t1] */

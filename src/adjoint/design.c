@@ -137,6 +137,7 @@ PetscErrorCode FGDesignCreate(FGSolver s, FGCase *c, FGDesign *design)
           else if (!strcmp(tail, "density")) {
             b.kind = FG_DESIGN_DENSITY, b.n = s->grid->n[0] * s->grid->n[1] * s->grid->n[2], b.field = PETSC_TRUE;
             ok = (PetscBool)(bc->shape == FG_BODY_DENSITY);
+            if (ok && pass == 1) PetscCall(FGBodiesSetDensityDifferentiable(s->bodies, b.index));
           } else SETERRQ(s->comm, FG_ERR_INPUT, "%s: '%s' is not a design parameter (a body has shape, rotation_rate, jet_amplitude or density)", where, name);
           PetscCheck(ok, s->comm, FG_ERR_INPUT, "%s: '%s' does not apply to body '%s' (shape %s%s)", where, name, bc->name, FGBodyShapeNames[bc->shape], bc->n_jets ? ", with jets" : ", no jets");
           if (b.kind == FG_DESIGN_SHAPE || b.kind == FG_DESIGN_ROTATION) {
@@ -472,8 +473,10 @@ PetscErrorCode FGDesignGradient(FGDesign d, const FGStepParams *bar, Vec ubar0[]
       PetscCall(VecRestoreArray(g, &arr));
     }
   }
+  /* every rank takes the array (a write access invalidates PETSc's cached norms on each rank;
+     only rank 0 writes the scalars), so that a later VecNorm is collective everywhere */
+  PetscCall(VecGetArray(g, &arr));
   if (!rank) {
-    PetscCall(VecGetArray(g, &arr));
     for (PetscInt i = 0; i < d->nblocks; i++) {
       const FGDesignBlock *b  = &d->block[i];
       PetscInt             np = 0;
@@ -510,8 +513,8 @@ PetscErrorCode FGDesignGradient(FGDesign d, const FGStepParams *bar, Vec ubar0[]
         arr[b->offset + j] = v;
       }
     }
-    PetscCall(VecRestoreArray(g, &arr));
   }
+  PetscCall(VecRestoreArray(g, &arr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

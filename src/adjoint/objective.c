@@ -13,6 +13,8 @@
 
   Quantities: force coefficients of a body (its penalty force over the step, include/fg/body.h),
   the probe pressure difference p(at) - p(reference), 1/2 sum u_a^2 dV over the faces in a box,
+  the enstrophy 1/2 sum omega^2 dV over the cell edges in a box (FGObjectiveEnstrophy_Private),
+  1/2 sum (u_a - u_target,a)^2 dV over the faces in a box (u_target from a fields file),
   1/2 |u(probe) - u_obs(t_n)|^2 with u_obs constant (target) or interpolated linearly in time from
   a history.csv (observations: columns time and PROBE_u, PROBE_v[, PROBE_w]).
 
@@ -23,7 +25,9 @@
   #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #endif
 #include <fg/adjoint.h>
+#include <fg/io.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 
@@ -34,6 +38,7 @@ typedef struct {
   PetscReal              T[2], dJdT[2], value;
   PetscInt               nobs;
   PetscReal             *tobs, *uobs; /* observations: times, velocity [nobs][dim] */
+  Vec                    target[3];   /* field_tracking: the target velocity (global Vecs) */
 } FGObjTerm;
 
 struct _p_FGObjective {
@@ -79,9 +84,18 @@ static PetscErrorCode FGObjectiveReadObservations_Private(FGObjective o, FGObjTe
       while (!msg[0] && fgets(line, sizeof(line), f)) {
         PetscReal v[4] = {0, 0, 0, 0};
         PetscInt  k = 0, got = 0;
+        const char *q = line;
+        while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n') q++;
+        if (!*q) continue; /* a blank line (at the end of a file, say) */
         if (n + 1 > cap) {
+          PetscReal *nb;
           cap = PetscMax(2 * cap, 256);
-          PetscCall(PetscRealloc(sizeof(PetscReal) * 4 * cap, &buf));
+          nb  = (PetscReal *)realloc(buf, sizeof(PetscReal) * 4 * (size_t)cap); /* no PetscCall on one rank: the others wait in the Bcast */
+          if (!nb) {
+            snprintf(msg, sizeof(msg), "out of memory reading the file");
+            break;
+          }
+          buf = nb;
         }
         for (tok = strtok_r(line, ",\r\n", &save); tok; tok = strtok_r(NULL, ",\r\n", &save), k++)
           for (PetscInt a = 0; a <= dim; a++)
@@ -100,17 +114,23 @@ static PetscErrorCode FGObjectiveReadObservations_Private(FGObjective o, FGObjTe
     if (f) fclose(f);
   }
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+  if (msg[0]) free(buf);
   PetscCheck(!msg[0], comm, FG_ERR_INPUT, "%s.observations: %s", tm->oc->where, msg);
   PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT, 0, comm));
-  if (rank) PetscCall(PetscMalloc1(4 * n, &buf));
-  PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)(4 * n), MPIU_REAL, 0, comm));
   tm->nobs = n;
   PetscCall(PetscMalloc2(n, &tm->tobs, n * dim, &tm->uobs));
-  for (PetscInt i = 0; i < n; i++) {
-    tm->tobs[i] = buf[4 * i];
-    for (PetscInt a = 0; a < dim; a++) tm->uobs[i * dim + a] = buf[4 * i + 1 + a];
+  {
+    PetscReal *all;
+    PetscCall(PetscMalloc1(4 * n, &all));
+    if (!rank) PetscCall(PetscArraycpy(all, buf, 4 * n));
+    free(buf);
+    PetscCallMPI(MPI_Bcast(all, (PetscMPIInt)(4 * n), MPIU_REAL, 0, comm));
+    for (PetscInt i = 0; i < n; i++) {
+      tm->tobs[i] = all[4 * i];
+      for (PetscInt a = 0; a < dim; a++) tm->uobs[i * dim + a] = all[4 * i + 1 + a];
+    }
+    PetscCall(PetscFree(all));
   }
-  PetscCall(PetscFree(buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -148,6 +168,14 @@ PetscErrorCode FGObjectiveCreate(FGSolver s, FGDesign d, FGObjective *obj)
     case FG_OBJ_MOMENT:
     case FG_OBJ_NEG_LIFT_DRAG:
       PetscCheck(tm->body >= 0, s->comm, FG_ERR_INPUT, "%s: objective kind %s needs a body", oc->where, FGObjectiveKindNames[oc->kind]);
+      if (oc->kind == FG_OBJ_MOMENT && c->body[tm->body].shape == FG_BODY_DENSITY && d) {
+        PetscInt             nblk;
+        const FGDesignBlock *blk;
+        PetscCall(FGDesignGetBlocks(d, &nblk, &blk));
+        for (PetscInt k = 0; k < nblk; k++)
+          PetscCheck(!(blk[k].kind == FG_DESIGN_DENSITY && blk[k].index == tm->body), s->comm, FG_ERR_INPUT,
+                     "%s: the moment of density body '%s' is taken about its centroid, which moves with rho (body.%s.density is a design parameter): that derivative is not implemented", oc->where, c->body[tm->body].name, c->body[tm->body].name);
+      }
       break;
     case FG_OBJ_PRESSURE_DROP:
       PetscCheck(tm->probe >= 0 && c->probe[tm->probe].has_reference, s->comm, FG_ERR_INPUT, "%s: pressure_drop needs a probe with a reference point", oc->where);
@@ -156,8 +184,12 @@ PetscErrorCode FGObjectiveCreate(FGSolver s, FGDesign d, FGObjective *obj)
       PetscCheck(tm->probe >= 0, s->comm, FG_ERR_INPUT, "%s: probe_tracking needs a probe", oc->where);
       if (oc->observations[0]) PetscCall(FGObjectiveReadObservations_Private(o, tm));
       break;
-    case FG_OBJ_ENSTROPHY:
-      SETERRQ(s->comm, FG_ERR_INPUT, "%s: objective kind enstrophy is not implemented yet (kinetic_energy is)", oc->where);
+    case FG_OBJ_FIELD_TRACKING:
+      for (PetscInt a = 0; a < s->grid->dim; a++) {
+        PetscCall(VecDuplicate(s->u[a], &tm->target[a]));
+        PetscCall(FGIOReadField(s->grid, oc->target_file, (const char *[]){"u", "v", "w"}[a], tm->target[a]));
+      }
+      break;
     default:
       break;
     }
@@ -178,6 +210,7 @@ PetscErrorCode FGObjectiveDestroy(FGObjective *obj)
     PetscCall(PetscFree(o->term[i].q[1]));
     PetscCall(PetscFree2(o->term[i].tobs, o->term[i].uobs));
     PetscCall(PetscFree(o->omega[i]));
+    for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&o->term[i].target[a]));
   }
   PetscCall(PetscFree(o->t));
   for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&o->ul[a]));
@@ -225,8 +258,9 @@ static PetscBool FGObjectiveInRegion_Private(const FGObjectiveCase *oc, PetscInt
   return PETSC_TRUE;
 }
 
-/* 1/2 sum u^2 dV over the region (reduced), or with ubar: ubar += w u dV there. */
-static PetscErrorCode FGObjectiveEnergy_Private(FGObjective o, const FGObjectiveCase *oc, PetscReal *ke, PetscReal w, Vec ubar[])
+/* 1/2 sum (u - target)^2 dV over the region (reduced; target NULL: 0), or with ubar:
+   ubar += w (u - target) dV there. */
+static PetscErrorCode FGObjectiveEnergy_Private(FGObjective o, const FGObjectiveCase *oc, Vec target[], PetscReal *ke, PetscReal w, Vec ubar[])
 {
   FGGrid       g  = o->s->grid;
   const FGBox *bx = &g->box;
@@ -235,9 +269,10 @@ static PetscErrorCode FGObjectiveEnergy_Private(FGObjective o, const FGObjective
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < g->dim; d++) dV *= g->h[d];
   for (PetscInt a = 0; a < g->dim; a++) {
-    const PetscScalar *u;
+    const PetscScalar *u, *ut = NULL;
     PetscScalar       *ub = NULL;
     PetscCall(VecGetArrayRead(o->s->u[a], &u));
+    if (target) PetscCall(VecGetArrayRead(target[a], &ut));
     if (ubar) PetscCall(VecGetArray(ubar[a], &ub));
     for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
       for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
@@ -246,13 +281,64 @@ static PetscErrorCode FGObjectiveEnergy_Private(FGObjective o, const FGObjective
           PetscReal      x[3]   = {0, 0, 0};
           for (PetscInt d = 0; d < g->dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
           if (!FGObjectiveInRegion_Private(oc, g->dim, x)) continue;
-          if (ub) ub[c] += w * u[c] * dV;
-          else sum += 0.5 * PetscRealPart(u[c] * u[c]) * dV;
+          {
+            const PetscReal du = PetscRealPart(u[c]) - (ut ? PetscRealPart(ut[c]) : 0);
+            if (ub) ub[c] += w * du * dV;
+            else sum += 0.5 * du * du * dV;
+          }
         }
     if (ubar) PetscCall(VecRestoreArray(ubar[a], &ub));
+    if (target) PetscCall(VecRestoreArrayRead(target[a], &ut));
     PetscCall(VecRestoreArrayRead(o->s->u[a], &u));
   }
   if (ke) PetscCallMPI(MPI_Allreduce(&sum, ke, 1, MPIU_REAL, MPIU_SUM, o->s->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Enstrophy 1/2 sum_c sum_edges omega_c^2 dV over the region (reduced), omega_c = d u_b/d x_a -
+   d u_a/d x_b ((a, b, c) cyclic; 2D: omega_z only) on the cell edges along c at the cells' upper
+   corners (2D: the corner (x_{i+1}, y_{j+1})), from the boundary-filled velocity; or with ulbar
+   (ghosted): ulbar += w d(...)/d(ul) (the caller applies the fill's adjoint). */
+static PetscErrorCode FGObjectiveEnstrophy_Private(FGObjective o, const FGObjectiveCase *oc, PetscReal *E, PetscReal w, Vec ulbar[])
+{
+  FGSolver           s  = o->s;
+  FGGrid             g  = s->grid;
+  const FGBox       *bx = &g->box;
+  const PetscInt     dim = g->dim;
+  const PetscScalar *U[3];
+  PetscScalar       *Ub[3] = {NULL, NULL, NULL};
+  PetscReal          dV = 1, sum = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < dim; d++) dV *= g->h[d];
+  PetscCall(FGSolverFillGhosts(s, s->u, s->t));
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecGetArrayRead(s->ul[a], &U[a]));
+    if (ulbar) PetscCall(VecGetArray(ulbar[a], &Ub[a]));
+  }
+  for (PetscInt c = dim == 2 ? 2 : 0; c < 3; c++) {
+    const PetscInt a = (c + 1) % 3, b = (c + 2) % 3; /* omega_c = d u_b/d x_a - d u_a/d x_b */
+    const PetscInt sa = bx->s[a], sb = bx->s[b];
+    for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+      for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
+        for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
+          const PetscInt idx[3] = {i, j, k}, m = FGBoxIndex(bx, i, j, k);
+          PetscReal      x[3]   = {0, 0, 0}, om;
+          for (PetscInt d = 0; d < dim; d++) x[d] = g->x0[d] + ((PetscReal)idx[d] + (d == c ? 0.5 : 1.0)) * g->h[d];
+          if (!FGObjectiveInRegion_Private(oc, dim, x)) continue;
+          om = PetscRealPart(U[b][m + sa] - U[b][m]) / g->h[a] - PetscRealPart(U[a][m + sb] - U[a][m]) / g->h[b];
+          if (ulbar) {
+            const PetscReal ob = w * om * dV;
+            Ub[b][m + sa] += ob / g->h[a], Ub[b][m] -= ob / g->h[a];
+            Ub[a][m + sb] -= ob / g->h[b], Ub[a][m] += ob / g->h[b];
+          } else sum += 0.5 * om * om * dV;
+        }
+  }
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecRestoreArrayRead(s->ul[a], &U[a]));
+    if (ulbar) PetscCall(VecRestoreArray(ulbar[a], &Ub[a]));
+  }
+  if (E) PetscCallMPI(MPI_Allreduce(&sum, E, 1, MPIU_REAL, MPIU_SUM, s->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -310,7 +396,13 @@ PetscErrorCode FGObjectiveRecord(FGObjective o)
       q = vals[off + dim + 1];
       break;
     case FG_OBJ_KINETIC_ENERGY:
-      PetscCall(FGObjectiveEnergy_Private(o, tm->oc, &q, 0, NULL));
+      PetscCall(FGObjectiveEnergy_Private(o, tm->oc, NULL, &q, 0, NULL));
+      break;
+    case FG_OBJ_FIELD_TRACKING:
+      PetscCall(FGObjectiveEnergy_Private(o, tm->oc, tm->target, &q, 0, NULL));
+      break;
+    case FG_OBJ_ENSTROPHY:
+      PetscCall(FGObjectiveEnstrophy_Private(o, tm->oc, &q, 0, NULL));
       break;
     case FG_OBJ_PROBE_TRACKING: {
       PetscReal uo[3];
@@ -463,7 +555,7 @@ PetscErrorCode FGObjectiveAdjointState(FGObjective o, PetscInt n, Vec ubar[], Ve
   FGSolver       s   = o->s;
   FGGrid         g   = s->grid;
   const PetscInt dim = g->dim;
-  PetscBool      vel = PETSC_FALSE, pres = PETSC_FALSE;
+  PetscBool      vel = PETSC_FALSE, pres = PETSC_FALSE, probed = PETSC_FALSE;
   PetscReal      vals[FG_CASE_MAX_PROBES * 5];
 
   PetscFunctionBeginUser;
@@ -476,7 +568,14 @@ PetscErrorCode FGObjectiveAdjointState(FGObjective o, PetscInt n, Vec ubar[], Ve
     if (w == 0) continue;
     switch (oc->kind) {
     case FG_OBJ_KINETIC_ENERGY:
-      PetscCall(FGObjectiveEnergy_Private(o, oc, NULL, w, ubar));
+      PetscCall(FGObjectiveEnergy_Private(o, oc, NULL, NULL, w, ubar));
+      break;
+    case FG_OBJ_FIELD_TRACKING:
+      PetscCall(FGObjectiveEnergy_Private(o, oc, tm->target, NULL, w, ubar));
+      break;
+    case FG_OBJ_ENSTROPHY:
+      PetscCall(FGObjectiveEnstrophy_Private(o, oc, NULL, w, o->ul));
+      vel = PETSC_TRUE;
       break;
     case FG_OBJ_PRESSURE_DROP: {
       const FGProbeCase *pc = &s->c->probe[tm->probe];
@@ -489,7 +588,8 @@ PetscErrorCode FGObjectiveAdjointState(FGObjective o, PetscInt n, Vec ubar[], Ve
       PetscInt           off = 0;
       PetscReal          uo[3];
       for (PetscInt p = 0; p < tm->probe; p++) off += dim + 1 + (s->c->probe[p].has_reference ? 1 : 0);
-      if (!vel) PetscCall(FGProbesEvaluate(s, vals));
+      if (!probed) PetscCall(FGProbesEvaluate(s, vals));
+      probed = PETSC_TRUE;
       FGObjectiveObserved_Private(tm, dim, s->t, uo);
       for (PetscInt a = 0; a < dim; a++) PetscCall(FGProbeInterpolateAdjoint(g, (FGLocation)(FG_LOC_FACE_X + a), pc->at, w * (vals[off + a] - uo[a]), o->ul[a]));
       vel = PETSC_TRUE;
@@ -522,10 +622,10 @@ PetscErrorCode FGObjectiveAdjointDesign(FGObjective o, Vec p, Vec g)
     if (oc->kind != FG_OBJ_CONTROL_COST) continue;
     len = oc->n_window ? oc->window[1] - oc->window[0] : o->t[o->n];
     PetscCall(FGDesignGetScalars(o->d, p, &ns, &v));
-    if (!rank) {
+    {
       PetscScalar *g_;
-      PetscCall(VecGetArray(g, &g_));
-      for (PetscInt k = 0; k < ns; k++) {
+      PetscCall(VecGetArray(g, &g_)); /* on every rank: keeps PETSc's cached norms consistent */
+      for (PetscInt k = 0; k < ns && !rank; k++) {
         PetscBool ctl;
         PetscCall(FGDesignIsControl(o->d, k, &ctl));
         if (ctl) g_[k] += oc->weight * len * v[k];

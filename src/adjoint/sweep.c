@@ -121,6 +121,11 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscCall(FGStepParamsReduce(s->comm, &bar));
   PetscCall(FGDesignGradient(d, &bar, ubar, g));
   PetscCall(FGObjectiveAdjointDesign(o, p, g));
+  {
+    PetscReal gn;
+    PetscCall(VecNorm(g, NORM_2, &gn));
+    PetscCheck(!PetscIsInfOrNanReal(gn), s->comm, FG_ERR_NUMERIC, "the gradient is not finite (|g| = %g): the adjoint blew up", (double)gn);
+  }
   if (out) {
     for (PetscInt a = 0; a < dim; a++)
       if (out->ubar0[a]) PetscCall(VecCopy(ubar[a], out->ubar0[a]));

@@ -67,7 +67,8 @@ typedef struct {
   PetscReal         centroid[3];
   /* design overrides of the case's values (FGBodiesSetParameters): position offset, rotation rate, jet amplitudes */
   PetscReal         dpos[3], rate, jet[FG_CASE_MAX_JETS];
-  PetscInt          np; /* shape parameters (0 for density bodies) */
+  PetscInt          np;       /* shape parameters (0 for density bodies) */
+  PetscBool         allfaces; /* density bodies: list every interior face (rho is being differentiated) */
 } FGBodyItem;
 
 struct _p_FGBodies {
@@ -382,9 +383,11 @@ static PetscErrorCode FGBodyDensityMasks_Private(FGBodies B, FGBodyItem *it)
         for (PetscInt i = lo[0]; i < hi[0]; i++) {
           const PetscInt  idx[3] = {i, j, k}, o = FGBoxOwnedIndex(bx, i, j, k);
           const PetscReal chi    = PetscRealPart(cf[o]);
-          /* every interior face, also where chi = 0: a change of rho makes chi nonzero wherever
-             the filter carries it, and the linearized penalization needs those faces (in the
-             forward step a face with chi = 0 changes nothing: K = S = 0 there) */
+          /* with rho a design variable, every interior face, also where chi = 0: a change of rho
+             makes chi nonzero wherever the filter carries it, and the linearized penalization
+             needs those faces (in the forward step a face with chi = 0 changes nothing: K = S = 0
+             there); otherwise only the faces with chi > 0 */
+          if (chi <= 0 && !it->allfaces) continue;
           PetscCall(FGFaceListReserve_Private(l, l->n + 1, 0));
           l->off[l->n] = o;
           for (PetscInt d = 0; d < 3; d++) l->x[3 * l->n + d] = d < dim ? FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]) : 0;
@@ -437,6 +440,21 @@ PetscErrorCode FGBodiesGetDensity(FGBodies B, PetscInt b, Vec *rho, FGDensity *d
   PetscFunctionBeginUser;
   if (rho) *rho = B->b[b].rho;
   if (dens) *dens = B->b[b].dens;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesSetDensityDifferentiable - make a density body list every interior face (not only those
+  with chi > 0), as its linearization with respect to rho needs; rebuilds its masks (collective).
+@*/
+PetscErrorCode FGBodiesSetDensityDifferentiable(FGBodies B, PetscInt b)
+{
+  FGBodyItem *it = &B->b[b];
+
+  PetscFunctionBeginUser;
+  PetscCheck(it->dens, B->g->comm, PETSC_ERR_ARG_WRONG, "body %s is not a density body", it->bc->name);
+  it->allfaces = PETSC_TRUE;
+  PetscCall(FGBodyDensityMasks_Private(B, it));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1047,11 +1065,13 @@ static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, Pe
     for (PetscInt d = 0; d < dim; d++) gn += gx[d] * gx[d];
     gn = PetscSqrtReal(gn);
     for (PetscInt d = 0; d < dim; d++) n[d] = gn > 0 ? gx[d] / gn : 0;
-    if (FG_JET_EXACT(it)) { /* n = (x - x_c)/|x - x_c|: d n_a / d x_c,k = -(delta_ak - n_a n_k)/|x - x_c| */
-      PetscReal rho = 0;
-      for (PetscInt d = 0; d < dim; d++) rho += (x[d] - xc[d]) * (x[d] - xc[d]);
+    if (FG_JET_EXACT(it)) { /* n = (x - x_c)/|x - x_c|: d n_a / d x_c,k = -(delta_ak - n_a n_k)/|x - x_c|, over the
+                               axes the level set depends on (an extruded circle in 3D: x and y only) */
+      const PetscInt nd  = bc->shape == FG_BODY_CIRCLE ? 2 : dim;
+      PetscReal      rho = 0;
+      for (PetscInt d = 0; d < nd; d++) rho += (x[d] - xc[d]) * (x[d] - xc[d]);
       rho = PetscSqrtReal(rho);
-      for (PetscInt k = 0; k < dim; k++) dn[k] = rho > 0 ? -((a == k ? 1.0 : 0.0) - n[a] * n[k]) / rho : 0;
+      for (PetscInt k = 0; k < nd; k++) dn[k] = rho > 0 && a < nd ? -((a == k ? 1.0 : 0.0) - n[a] * n[k]) / rho : 0;
     }
     for (PetscInt j = 0; j < nj; j++) {
       PetscReal del = PetscFmodReal(psi - bc->jet_angles[j] * PETSC_PI / 180, 2 * PETSC_PI), c = 0, dc = 0;
@@ -1079,15 +1099,18 @@ static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* *s += chibar H'(-phi - delta) at x (the body placed at the current time). */
-static PetscErrorCode FGBodyAddSensitivity_Private(FGBodyItem *it, const PetscReal x[], PetscReal chibar, PetscScalar *s)
+/* *s += chibar H'(-phi - delta) |grad phi| at x (the body placed at the current time): an outward
+   normal displacement V_n of the level sets changes phi by -V_n |grad phi|, so chi by
+   H' |grad phi| V_n. */
+static PetscErrorCode FGBodyAddSensitivity_Private(FGBodyItem *it, PetscInt dim, const PetscReal x[], PetscReal chibar, PetscScalar *s)
 {
-  PetscReal phi, H, dH;
+  PetscReal phi, gx[3] = {0, 0, 0}, g2 = 0, H, dH;
 
   PetscFunctionBeginUser;
-  PetscCall(FGShapeLevelSet(it->shape, x, &phi, NULL, NULL));
+  PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, NULL));
   PetscCall(FGHeaviside(-phi - it->shift, it->eps, &H, &dH));
-  *s += chibar * dH;
+  for (PetscInt d = 0; d < dim; d++) g2 += gx[d] * gx[d];
+  *s += chibar * dH * PetscSqrtReal(g2);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1292,7 +1315,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
           cbf = fb * (uss - l->us[f]) / eta * B->dV;
           usb = -fb * l->chi[f] / eta * B->dV;
           if (cb) cb[o] += cbf;
-          if (sb && !it->dens) PetscCall(FGBodyAddSensitivity_Private(it, x, cbf, &sb[o]));
+          if (sb && !it->dens) PetscCall(FGBodyAddSensitivity_Private(it, dim, x, cbf, &sb[o]));
           if (cfb) cfb[o] += cbf;
           if (nt && thetabar && thetabar[b]) {
             PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
@@ -1320,7 +1343,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
         const PetscReal cbf = (PetscRealPart(Kb[o]) + PetscRealPart(Sb[o]) * l->us[f]) / it->bc->eta;
         const PetscReal usb = PetscRealPart(Sb[o]) * l->chi[f] / it->bc->eta;
         if (cb) cb[o] += cbf;
-        if (sb && !it->dens) PetscCall(FGBodyAddSensitivity_Private(it, l->x + 3 * f, cbf, &sb[o]));
+        if (sb && !it->dens) PetscCall(FGBodyAddSensitivity_Private(it, dim, l->x + 3 * f, cbf, &sb[o]));
         if (cfb) cfb[o] += cbf;
         if (nt && thetabar && thetabar[b]) {
           PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));

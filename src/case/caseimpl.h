@@ -207,6 +207,8 @@ PETSC_INTERN PetscBool      FGCaseAppliesObjectiveBody_Internal(FGCaseCtx, const
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveProbe_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveRegion_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveTracking_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesObjectiveTargetFile_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveTargetFile_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveAverage_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveInstant_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseComputeObjectiveBody_Internal(FGCaseCtx, const FGKeyRef *);

@@ -13,7 +13,7 @@ const char *const FGProfileNames[]       = {"uniform", "parabolic", "exact", "FG
 const char *const FGPoissonTypeNames[]   = {"fftw", "ksp", "FGPoissonType", "FG_POISSON_", NULL};
 const char *const FGInitialTypeNames[]   = {"rest", "uniform", "taylor_green", "abc", "kovasznay", "file", "FGInitialType", "FG_IC_", NULL};
 const char *const FGBodyShapeNames[]     = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
-const char *const FGObjectiveKindNames[] = {"drag", "lift", "side", "moment", "neg_lift_drag", "pressure_drop", "kinetic_energy", "enstrophy", "probe_tracking", "control_cost", "FGObjectiveKind", "FG_OBJ_", NULL};
+const char *const FGObjectiveKindNames[] = {"drag", "lift", "side", "moment", "neg_lift_drag", "pressure_drop", "kinetic_energy", "enstrophy", "probe_tracking", "control_cost", "field_tracking", "FGObjectiveKind", "FG_OBJ_", NULL};
 const char *const FGObjectiveTimeNames[] = {"average", "final", "instant", "FGObjectiveTime", "FG_OBJ_TIME_", NULL};
 static const char *const FGFaceNames[6]  = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
 
@@ -201,7 +201,7 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "The design vector of `adjoint`, `check` and `optimize`, by blocks: `flow.nu`, `flow.inflow_speed` (the speed of the inflow faces), `body.<body>.shape` (its shape parameters; not `density`) or one of them, `body.<body>.shape.PARAM` (the shape's name for it: `r`, `x0`, `angle`, ...), `body.<body>.rotation_rate`, `body.<body>.jet_amplitude` (a body with jets), `body.<body>.density` (a `density` body: the per-cell field), `actuator.<actuator>.force`, `initial.velocity` (the initial field); each at most once"},
 
   {.path = "objective.<objective>.kind", .type = FG_KEY_ENUM, .choices = FGObjectiveKindNames, FG_OBJ(kind), .required = PETSC_TRUE, .check = FGCaseCheckObjectiveKind_Internal,
-   .doc = "What objective `<objective>` (a name of your choice; at most 8) measures: `drag`, `lift`, `side` (3D), `moment`: a force coefficient of `body`; `neg_lift_drag`: -T(Cl)/T(Cd) for the time functional T; `pressure_drop`: p(at) - p(reference) of `probe`; `kinetic_energy`, `enstrophy` in `region`; `probe_tracking`: 1/2 (u(probe) - u_obs)^2; `control_cost`: 1/2 the sum of the squares of the design's controls. The objective J is the sum of `weight` times each"},
+   .doc = "What objective `<objective>` (a name of your choice; at most 16) measures: `drag`, `lift`, `side` (3D), `moment`: a force coefficient of `body`; `neg_lift_drag`: -T(Cl)/T(Cd) for the time functional T; `pressure_drop`: p(at) - p(reference) of `probe`; `kinetic_energy`, `enstrophy` in `region`; `probe_tracking`: 1/2 (u(probe) - u_obs)^2; `control_cost`: 1/2 the sum of the squares of the design's controls; `field_tracking`: 1/2 the sum of (u - u_target)^2 dV over `region`. The objective J is the sum of `weight` times each"},
   {.path = "objective.<objective>.body", .type = FG_KEY_STRING, FG_OBJ_STR(body), FG_GE(1), .compute = FGCaseComputeObjectiveBody_Internal,
    .check = FGCaseCheckObjectiveBody_Internal, .applies = FGCaseAppliesObjectiveBody_Internal, .defdoc = "the case's only body",
    .doc = "`drag`, `lift`, `side`, `moment`, `neg_lift_drag`: the body (a name under `body`) whose force coefficients are measured"},
@@ -209,12 +209,15 @@ static const FGKeyDef FGCaseKeys[] = {
    .check = FGCaseCheckObjectiveProbe_Internal, .doc = "`pressure_drop` (a probe with a `reference`) and `probe_tracking`: the probe (a name under `probe`)"},
   {.path = "objective.<objective>.region", .type = FG_KEY_REAL, FG_OBJ_LIST(region, n_region, 4, 6), .applies = FGCaseAppliesObjectiveRegion_Internal,
    .check = FGCaseCheckObjectiveRegion_Internal, .defdoc = "the whole domain",
-   .doc = "`kinetic_energy`, `enstrophy`: the box to sum over, inside the domain: the lower corner, then the upper corner (`[x0, y0, x1, y1]`; 3D: `[x0, y0, z0, x1, y1, z1]`)"},
+   .doc = "`kinetic_energy`, `enstrophy`, `field_tracking`: the box to sum over, inside the domain: the lower corner, then the upper corner (`[x0, y0, x1, y1]`; 3D: `[x0, y0, z0, x1, y1, z1]`)"},
   {.path = "objective.<objective>.target", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_OBJ(target), .applies = FGCaseAppliesObjectiveTracking_Internal,
    .check = FGCaseCheckObjectiveTarget_Internal, .doc = "`probe_tracking`: a constant target velocity at the probe (give `target` or `observations`)"},
   {.path = "objective.<objective>.observations", .type = FG_KEY_STRING, FG_OBJ_STR(observations), FG_GE(1), .applies = FGCaseAppliesObjectiveTracking_Internal,
    .check = FGCaseCheckObjectiveObservations_Internal,
    .doc = "`probe_tracking`: the observed velocity over time, a CSV file with the probe's columns (a `history.csv`; give `target` or `observations`)"},
+  {.path = "objective.<objective>.target_file", .type = FG_KEY_STRING, FG_OBJ_STR(target_file), FG_GE(1), .required = PETSC_TRUE, .applies = FGCaseAppliesObjectiveTargetFile_Internal,
+   .check = FGCaseCheckObjectiveTargetFile_Internal,
+   .doc = "`field_tracking`: the target velocity field, a flowgrad fields file (`u`, `v`[, `w`] on this grid, e.g. `fields/fields_NNNNNN.h5` of another run)"},
   {.path = "objective.<objective>.time", .type = FG_KEY_ENUM, .choices = FGObjectiveTimeNames, FG_OBJ(time), .def = "average", .check = FGCaseCheckObjectiveTime_Internal,
    .doc = "The time functional: the `average` over `window`, the `final` value, or the value at the `instant` `at` (`control_cost`: `average` only)"},
   {.path = "objective.<objective>.window", .type = FG_KEY_REAL, FG_OBJ_LIST(window, n_window, 2, 2), FG_GE(0), .applies = FGCaseAppliesObjectiveAverage_Internal,

@@ -461,12 +461,17 @@ PetscBool FGCaseAppliesObjectiveProbe_Internal(FGCaseCtx ctx, const FGKeyRef *re
 
 PetscBool FGCaseAppliesObjectiveRegion_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {
-  return FGCaseObjectiveIs_Private(ctx, ref, FG_KIND(FG_OBJ_KINETIC_ENERGY) | FG_KIND(FG_OBJ_ENSTROPHY), "kinetic_energy and enstrophy", why, len);
+  return FGCaseObjectiveIs_Private(ctx, ref, FG_KIND(FG_OBJ_KINETIC_ENERGY) | FG_KIND(FG_OBJ_ENSTROPHY) | FG_KIND(FG_OBJ_FIELD_TRACKING), "kinetic_energy, enstrophy and field_tracking", why, len);
 }
 
 PetscBool FGCaseAppliesObjectiveTracking_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {
   return FGCaseObjectiveIs_Private(ctx, ref, FG_KIND(FG_OBJ_PROBE_TRACKING), "probe_tracking", why, len);
+}
+
+PetscBool FGCaseAppliesObjectiveTargetFile_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseObjectiveIs_Private(ctx, ref, FG_KIND(FG_OBJ_FIELD_TRACKING), "field_tracking", why, len);
 }
 
 PetscBool FGCaseAppliesObjectiveAverage_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
@@ -587,7 +592,7 @@ PetscErrorCode FGCaseCheckObjectiveRegion_Internal(FGCaseCtx ctx, const FGKeyRef
   char                   where[FG_CASE_WHERE_LEN];
 
   PetscFunctionBeginUser;
-  if (!o->n_region || (o->kind != FG_OBJ_KINETIC_ENERGY && o->kind != FG_OBJ_ENSTROPHY)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!o->n_region || (o->kind != FG_OBJ_KINETIC_ENERGY && o->kind != FG_OBJ_ENSTROPHY && o->kind != FG_OBJ_FIELD_TRACKING)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
   PetscCheck(o->n_region == 2 * ctx->dim, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, but a region in %" PetscInt_FMT "D is the lower corner, then the upper corner: %" PetscInt_FMT " numbers", where, o->n_region, ctx->dim, 2 * ctx->dim);
   for (PetscInt d = 0; d < ctx->dim; d++) {
@@ -651,6 +656,31 @@ PetscErrorCode FGCaseCheckObjectiveObservations_Internal(FGCaseCtx ctx, const FG
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* field_tracking's target file must be there now (rank 0 looks; the fields themselves are read,
+   and their shape checked, when the objective is set up). */
+PetscErrorCode FGCaseCheckObjectiveTargetFile_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGObjectiveCase *o = FGCaseObjective_Private(ctx, ref);
+  char                   where[FG_CASE_WHERE_LEN];
+  PetscMPIInt            rank;
+  int                    ok = 1, err = 0;
+
+  PetscFunctionBeginUser;
+  if (o->kind != FG_OBJ_FIELD_TRACKING) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  PetscCallMPI(MPI_Comm_rank(ctx->comm, &rank));
+  if (rank == 0) {
+    FILE *fp = fopen(o->target_file, "r");
+    ok       = fp != NULL;
+    err      = ok ? 0 : errno;
+    if (fp) fclose(fp);
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm));
+  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, ctx->comm));
+  PetscCheck(ok, ctx->comm, FG_ERR_INPUT, "%s: cannot open %s: %s", where, o->target_file, strerror(err));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* control_cost integrates the controls over the window: a time average, nothing else. */
 PetscErrorCode FGCaseCheckObjectiveTime_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 {
@@ -680,6 +710,12 @@ PetscErrorCode FGCaseCheckObjectiveWindow_Internal(FGCaseCtx ctx, const FGKeyRef
   PetscCall(FGCaseFormatReal_Internal(o->window[0], s0, sizeof(s0)));
   PetscCall(FGCaseFormatReal_Internal(o->window[1], s1, sizeof(s1)));
   PetscCheck(o->window[0] < o->window[1], ctx->comm, FG_ERR_INPUT, "%s: [%s, %s]: the window [t0, t1] must end after it starts (t0 < t1)", where, s0, s1);
+  {
+    const PetscReal T = (PetscReal)ctx->c->time.steps * ctx->c->time.dt;
+    char            sT[32];
+    PetscCall(FGCaseFormatReal_Internal(T, sT, sizeof(sT)));
+    PetscCheck(o->window[1] <= T * (1 + 1e-12), ctx->comm, FG_ERR_INPUT, "%s: [%s, %s]: the window ends after the run (time.steps * time.dt = %s)", where, s0, s1, sT);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -523,7 +523,7 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   unsigned long long  hash;
   char                name[256], hex[17];
   double              lengths[3], origin[3], spacing[3];
-  FGIOMeta            shared;
+  FGIOMeta            shared = {0};
 
   PetscFunctionBeginUser;
   PetscCall(FGIOSetUp_Private());

@@ -14,7 +14,8 @@
 
   Cases: a 2D rotating cylinder with two jets and an actuator in a channel (inflow, outflow,
   slip walls); a heaving NACA 2412 next to an ellipse (a moving mask; walls, lid); a 3D sphere
-  in a duct (inflow, outflow, a wall, a slip wall, periodic in z) with an actuator. Registered at 1 and 3 ranks.
+  in a duct (inflow, outflow, a wall, a slip wall, periodic in z) with an actuator; a 3D rotating
+  circular column (an extruded circle) with two jets, periodic in z. Registered at 1 and 3 ranks.
 */
 #include "../forward/forward_test.h"
 #include <fg/adjoint.h>
@@ -49,6 +50,13 @@ static const StepCase cases[] = {
              "boundary: {x_lo: {type: inflow, velocity: [1, 0, 0.1]}, x_hi: {type: outflow}, y_lo: {type: wall}, y_hi: {type: slip}, z_lo: {type: periodic}, z_hi: {type: periodic}}\n"
              "body: {ball: {shape: sphere, position: [1.3, 1.5, 1.45], radius: 0.5, eta: 0.01}}\n"
              "actuator: {push: {center: [2.5, 1.5, 1.5], radius: 0.5, force: [0.1, 0.3, 0.2]}}\n"},
+  {"column", "grid: {cells: [24, 16, 8], lengths: [4, 3, 1.5], periodic: [false, false, true]}\n"
+             "flow: {re: 60}\n"
+             "time: {dt: 0.03, steps: 3}\n"
+             "initial: {type: uniform, velocity: [1, 0, 0]}\n"
+             "boundary: {x_lo: {type: inflow, velocity: [1, 0.05, 0]}, x_hi: {type: outflow}, y_lo: {type: slip}, y_hi: {type: slip}, z_lo: {type: periodic}, z_hi: {type: periodic}}\n"
+             "body: {col: {shape: circle, position: [1.3, 1.55, 0.7], radius: 0.45, eta: 0.01, rotation_rate: 0.4,\n"
+             "             jet_angles: [80, 260], jet_amplitude: [0.2, -0.1], jet_width: 50}}\n"},
 };
 
 static PetscRandom rnd;

@@ -55,11 +55,12 @@ foreach(ex cylinder_re40 cylinder_re100 naca0012 rotating_cylinder sphere cavity
 endforeach()
 
 # Every objective kind in one case (drag with a smooth window, moment at an instant, -lift/drag,
-# pressure drop, kinetic energy in a region, probe tracking of a target and of observations from
-# another run's history.csv, control cost): flowgrad check at 1 and 2 ranks.
+# pressure drop, kinetic energy and enstrophy in a region, probe tracking of a target and of
+# observations from another run's history.csv, tracking of another run's final field, control
+# cost): flowgrad check at 1 and 2 ranks.
 # (the case names the observations file, so a placeholder exists until the run replaces it)
 add_test(NAME adjoint_objectives_setup
-         COMMAND /bin/sh -c "mkdir -p objectives_obs && echo time,wake_u,wake_v > objectives_obs/history.csv && \"$0\" run \"$1\" --set flow.re=120 --set output.dir=objectives_obs -fg_fftw_planner estimate"
+         COMMAND /bin/sh -c "mkdir -p objectives_obs/fields && echo time,wake_u,wake_v > objectives_obs/history.csv && echo placeholder > objectives_obs/fields/fields_000060.h5 && \"$0\" run \"$1\" --set flow.re=120 --set output.dir=objectives_obs -fg_fftw_planner estimate"
                  $<TARGET_FILE:flowgrad> ${FG_TEST_DIR}/adjoint/objectives.yaml
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(adjoint_objectives_setup PROPERTIES FIXTURES_SETUP fg_adjoint_obs LABELS adjoint)
@@ -68,3 +69,14 @@ fg_case_expect(NAME adjoint_check_objectives NP 1 2 CODE 0 REGEX "^flowgrad chec
 foreach(np 1 2)
   set_tests_properties(case_adjoint_check_objectives_np${np} PROPERTIES FIXTURES_REQUIRED fg_adjoint_obs TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
+
+# The same check on 200 steps of vortex shedding: the cylinder run to t = 100 first (the fixture,
+# ~6 s), then flowgrad check from that state (2 ranks).
+add_test(NAME adjoint_shedding_setup
+         COMMAND $<TARGET_FILE:flowgrad> run ${FG_ADJ_CYL} --set time.steps=2500 --set output.dir=cyl_shedding
+                 --set output.monitor_every=500 -fg_fftw_planner estimate
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_shedding_setup PROPERTIES FIXTURES_SETUP fg_adjoint_shedding TIMEOUT 300 LABELS adjoint)
+fg_case_expect(NAME adjoint_check_shedding NP 2 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/cylinder_shedding.yaml --set output.dir=adjoint_check_shedding -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_shedding_np2 PROPERTIES FIXTURES_REQUIRED fg_adjoint_shedding TIMEOUT 300 LABELS "mpi;adjoint")

@@ -807,7 +807,7 @@ static PetscErrorCode TestObjectives(void)
   PetscCall(LoadOK(__LINE__, "t.yaml", OK2 "objective: {}\n", 0, NULL, c));
   CHECK(c->nobjectives == 0 && !strstr(c->resolved, "objective"), "empty objective section");
 
-  /* the most of them: 8 objectives with long names, 16 design parameters */
+  /* the most of them: 16 objectives with long names, 16 design parameters */
   {
     char *text;
     PetscCall(PetscMalloc1(16384, &text));
@@ -841,13 +841,13 @@ static PetscErrorCode TestObjectiveErrors(void)
 {
   PetscFunctionBeginUser;
   /* kinds and the keys they have */
-  PetscCall(BAD(O2 "  o: {kind: dragg}\n", "t.yaml:15: objective.o.kind: expected one of drag, lift, side, moment, neg_lift_drag, pressure_drop, kinetic_energy, enstrophy, probe_tracking, control_cost; got 'dragg' (did you mean drag?)"));
+  PetscCall(BAD(O2 "  o: {kind: dragg}\n", "t.yaml:15: objective.o.kind: expected one of drag, lift, side, moment, neg_lift_drag, pressure_drop, kinetic_energy, enstrophy, probe_tracking, control_cost, field_tracking; got 'dragg' (did you mean drag?)"));
   PetscCall(BAD(O2 "  o: {weight: 2}\n", "t.yaml:15: objective.o.kind: missing required key (section objective.o has no kind)"));
   PetscCall(BAD(O2 "  o: {kind: side}\n", "t.yaml:15: objective.o.kind: side is the force coefficient along z, and this case is 2D"));
   PetscCall(BAD(O2 "  o: {kind: drag, radius: 1}\n", "t.yaml:15: objective.o.radius: unknown key"));
   PetscCall(BAD(O2 "  o: {kind: kinetic_energy, body: c}\n", "t.yaml:15: objective.o.body: body applies to drag, lift, side, moment and neg_lift_drag objectives; objective.o is a kinetic_energy objective"));
   PetscCall(BAD(O2 "  o: {kind: drag, probe: p}\n", "t.yaml:15: objective.o.probe: probe applies to pressure_drop and probe_tracking objectives; objective.o is a drag objective"));
-  PetscCall(BAD(O2 "  o: {kind: lift, region: [0, 0, 1, 1]}\n", "t.yaml:15: objective.o.region: region applies to kinetic_energy and enstrophy objectives; objective.o is a lift objective"));
+  PetscCall(BAD(O2 "  o: {kind: lift, region: [0, 0, 1, 1]}\n", "t.yaml:15: objective.o.region: region applies to kinetic_energy, enstrophy and field_tracking objectives; objective.o is a lift objective"));
   PetscCall(BAD(O2 "  o: {kind: enstrophy, target: [1, 0]}\n", "t.yaml:15: objective.o.target: target applies to probe_tracking objectives; objective.o is a enstrophy objective"));
   /* bodies */
   PetscCall(BAD(OK2 "objective:\n  o: {kind: moment}\n", "t.yaml:10: objective.o.body: a moment objective measures the force on a body, and the case has no bodies"));
@@ -895,7 +895,7 @@ static PetscErrorCode TestObjectiveErrors(void)
       size_t used = strlen(text);
       snprintf(text + used, sizeof(text) - used, "  e%d: {kind: enstrophy}\n", i);
     }
-    PetscCall(BAD(text, "t.yaml:23: objective.e8: too many objectives (at most 8)"));
+    PetscCall(BAD(text, "t.yaml:31: objective.e16: too many objectives (at most 16)"));
   }
   PetscCall(BADSET(O2 "  o: {kind: enstrophy}\n", 1, (const char *const[]){"objective.x.weight=2"}, "--set objective.x.weight=2: the case has no objective x (its objectives: o)"));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -197,6 +197,8 @@ fg_case_bad(objective_unknown_kind            1     [=[objective_unknown_kind\.y
 fg_case_bad(objective_no_body                 "1;2" [=[objective_no_body\.yaml:9: objective\.cd\.body: missing required key: the case has 2 bodies \(cyl, wing\); name the one whose force the drag objective measures]=])
 fg_case_bad(objective_bad_body                1     [=[objective_bad_body\.yaml:10: objective\.cl\.body: the case has no body cylinder \(its bodies: cyl\)]=])
 fg_case_bad(objective_no_reference            1     [=[objective_no_reference\.yaml:10: objective\.dp\.probe: pressure_drop is p\(at\) - p\(reference\) of the probe, and probe\.wake has no reference point]=])
+fg_case_bad(objective_target_file             1     [=[objective_target_file\.yaml:8: objective\.match\.target_file: cannot open no_such_fields_file\.h5: No such file or directory]=])
+fg_case_bad(objective_window_after_run         1     [=[objective_window_after_run\.yaml:8: objective\.cd\.window: \[0\.5, 2\.?\]: the window ends after the run \(time\.steps \* time\.dt = 1\.?\)]=])
 fg_case_bad(objective_region_length           1     [=[objective_region_length\.yaml:8: objective\.ke\.region: 6 entries, but a region in 2D is the lower corner, then the upper corner: 4 numbers]=])
 fg_case_bad(objective_region_outside          "1;2" [=[objective_region_outside\.yaml:8: objective\.ens\.region: the region reaches outside the domain in y: \[1, 12\] is not within \[0, 10\]]=])
 fg_case_bad(objective_target_and_observations 1     [=[objective_target_and_observations\.yaml:12: objective\.track\.observations: give target or observations, not both \(target from .*objective_target_and_observations\.yaml:11: objective\.track\.target\)]=])

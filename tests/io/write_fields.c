@@ -72,7 +72,7 @@ static PetscErrorCode WriteOne(const IOTestGrid *tg, PetscInt *fails)
   FGIOField   fields[IOTEST_NFIELDS];
   PetscInt    nf = 0, nobj;
   PetscMPIInt rank;
-  FGIOMeta    meta = {0}, old, got;
+  FGIOMeta    meta = {0}, old = {0}, got;
   char        xmf[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], name[256];
   PetscBool   exists = PETSC_FALSE;
   Vec         back;
