@@ -54,9 +54,18 @@ PETSC_EXTERN PetscErrorCode FGBodiesControlVolume(FGBodies, PetscReal, PetscReal
 /* The combined mask 1 - prod_b (1 - chi_b) at cell centres (output), at time t. */
 PETSC_EXTERN PetscErrorCode FGBodiesCellMask(FGBodies, PetscReal, Vec);
 
-/* The bodies' parameters theta_b = [shape parameters (placement first), rotation_rate, jet
-   amplitudes] and the tangent and adjoint of the penalization (src/body/body.c). */
-#define FG_BODY_MAX_PARAMS (FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS)
+/* The bodies' parameters theta_b = [shape parameters (placement first), rotation rate (nb basis
+   coefficients), jet amplitudes (nb per jet, jet-major)] and the tangent and adjoint of the
+   penalization (src/body/body.c). */
+#define FG_MAX_TIME_BASIS  16
+#define FG_BODY_MAX_PARAMS (FG_SHAPE_MAX_PARAMS + FG_MAX_TIME_BASIS * (1 + FG_CASE_MAX_JETS))
+/* The controls' basis in time (design.time_basis = nb): nb = 1: phi_0 = 1; nb >= 2: hat functions
+   on the nodes t_k = k T/(nb - 1) (constant beyond [0, T]); Phi_k(t) = int_0^t phi_k. */
+PETSC_EXTERN void           FGTimeBasis(PetscInt, PetscReal, PetscReal, PetscReal[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesGetTimeBasis(FGBodies, PetscInt *);
+PETSC_EXTERN PetscErrorCode FGBodiesSetActuatorControls(FGBodies, const PetscReal *);
+PETSC_EXTERN PetscReal      FGActuatorAmplitude(const PetscReal *, PetscInt, PetscReal, PetscInt, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode FGBodiesGetShapeParameterCount(FGBodies, PetscInt, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetParameterCount(FGBodies, PetscInt, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetParameterName(FGBodies, PetscInt, PetscInt, char[], size_t);
 PETSC_EXTERN PetscErrorCode FGBodiesGetParameterSupport(FGBodies, PetscInt, PetscInt, PetscBool *);

@@ -243,6 +243,8 @@ typedef struct {
                    body.NAME.jet_amplitude, body.NAME.density, actuator.NAME.force, initial.velocity */
     char     parameters[FG_CASE_MAX_DESIGN][FG_CASE_DESIGN_LEN];
     char     where[FG_CASE_MAX_DESIGN][PETSC_MAX_PATH_LEN + 64]; /* "FILE:LINE: design.parameters" per entry */
+    PetscInt time_basis; /* the controls (rotation rates, jet amplitudes, actuator forces) in time: 1 a constant,
+                            N >= 2 piecewise linear through N values at equally spaced times over [0, steps*dt] */
   } design;
 
   struct {

@@ -10,12 +10,14 @@ typedef struct _p_FGSolver *FGSolver;
 
 /* The parameters that enter a time step, as perturbations (tangent) or as adjoints (reverse;
    local sums until FGStepParamsReduce): the viscosity, a relative change of every inflow velocity
-   (U -> U (1 + inflow)), the actuators' force amplitudes [3 n + a], each body's parameters theta_b
+   (U -> U (1 + inflow)), the actuators' force amplitudes (basis coefficient k of component a of
+   actuator n at [(3 n + a) FG_MAX_TIME_BASIS + k]), each body's parameters theta_b
    (include/fg/body.h), and for density bodies their face masks per component (NULL: none). */
+#define FG_STEP_NACT (3 * FG_CASE_MAX_ACTUATORS * FG_MAX_TIME_BASIS) /* entries of FGStepParams.act */
 typedef struct {
   PetscReal nu;
   PetscReal inflow;
-  PetscReal act[3 * FG_CASE_MAX_ACTUATORS];
+  PetscReal act[3 * FG_CASE_MAX_ACTUATORS * FG_MAX_TIME_BASIS]; /* [(3 n + a) FG_MAX_TIME_BASIS + k] */
   PetscReal body[FG_CASE_MAX_BODIES][FG_BODY_MAX_PARAMS];
   Vec       chif[FG_CASE_MAX_BODIES][3];
   Vec       chibar[3], sens[3]; /* adjoint only (NULL: not wanted): the adjoint of the summed face masks, and its
@@ -53,6 +55,7 @@ struct _p_FGSolver {
   Vec div, phi, phil; /* projection: divergence, correction potential (global, ghosted) */
 
   FGBodies   bodies; /* penalized bodies (none: count 0) */
+  PetscReal  actc[FG_CASE_MAX_ACTUATORS][3][FG_MAX_TIME_BASIS]; /* actuator force amplitudes in time (basis coefficients) */
   FGStepTape tape;   /* non-NULL: FGStepForward_RK3 records what the linearized step needs */
 
   PetscReal t, dt;

@@ -12,7 +12,7 @@
 PetscErrorCode FGStepParamsSetRandom(FGSolver s, PetscRandom rnd, FGStepParams *p)
 {
   PetscInt  nb, n = 0;
-  PetscReal buf[2 + 3 * FG_CASE_MAX_ACTUATORS + FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS];
+  PetscReal buf[2 + FG_STEP_NACT + FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS];
 
   PetscFunctionBeginUser;
   PetscCall(FGStepParamsZero(p));
@@ -20,8 +20,13 @@ PetscErrorCode FGStepParamsSetRandom(FGSolver s, PetscRandom rnd, FGStepParams *
   PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)(sizeof(buf) / sizeof(buf[0])), MPIU_REAL, 0, s->comm));
   p->nu     = buf[n++] * 1e-2;
   p->inflow = buf[n++];
-  for (PetscInt i = 0; i < s->c->nactuators * 3; i++) p->act[i] = buf[n + i];
-  n += 3 * FG_CASE_MAX_ACTUATORS;
+  {
+    PetscInt nbt;
+    PetscCall(FGBodiesGetTimeBasis(s->bodies, &nbt));
+    for (PetscInt i = 0; i < s->c->nactuators * 3; i++)
+      for (PetscInt k = 0; k < nbt; k++) p->act[i * FG_MAX_TIME_BASIS + k] = buf[n + i * FG_MAX_TIME_BASIS + k];
+  }
+  n += FG_STEP_NACT;
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   for (PetscInt b = 0; b < nb; b++) {
     PetscInt np;
@@ -36,7 +41,7 @@ PetscReal FGStepParamsDot(FGSolver s, const FGStepParams *x, const FGStepParams 
 {
   PetscInt  nb;
   PetscReal d = x->nu * y->nu + x->inflow * y->inflow;
-  for (PetscInt i = 0; i < 3 * FG_CASE_MAX_ACTUATORS; i++) d += x->act[i] * y->act[i];
+  for (PetscInt i = 0; i < FG_STEP_NACT; i++) d += x->act[i] * y->act[i];
   (void)FGBodiesGetCount(s->bodies, &nb);
   for (PetscInt b = 0; b < nb; b++)
     for (PetscInt i = 0; i < FG_BODY_MAX_PARAMS; i++) d += x->body[b][i] * y->body[b][i];
@@ -251,16 +256,16 @@ PetscErrorCode FGAdjointDotTests(FGSolver s, FGStepTape T, PetscRandom rnd, Pets
     PetscCall(FGDotRecord_Private(n, res, scale, "Poisson solve", lhs, rhs));
     /* actuators */
     if (c->nactuators) {
-      PetscReal fb[3 * FG_CASE_MAX_ACTUATORS] = {0};
+      PetscReal fb[FG_STEP_NACT] = {0};
       PetscCall(FGStepParamsSetRandom(s, rnd, &dprm));
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(vg[a], 0.0));
       PetscCall(FGActuatorsAddForceTangent(s, tk, dprm.act, vg));
       PetscCall(GlobalDot(dim, vg, wg, &lhs));
       PetscCall(NormProduct(comm, dim, vg, wg, PETSC_FALSE, &scale));
       PetscCall(FGActuatorsAddForceAdjoint(s, tk, wg, fb));
-      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, fb, 3 * FG_CASE_MAX_ACTUATORS, MPIU_REAL, MPIU_SUM, comm));
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, fb, FG_STEP_NACT, MPIU_REAL, MPIU_SUM, comm));
       rhs = 0;
-      for (PetscInt i = 0; i < 3 * c->nactuators; i++) rhs += fb[i] * dprm.act[i];
+      for (PetscInt i = 0; i < FG_STEP_NACT; i++) rhs += fb[i] * dprm.act[i];
       PetscCall(FGDotRecord_Private(n, res, scale, "actuators", lhs, rhs));
     }
     /* penalization with the body parameters and the stage forces */

@@ -27,6 +27,7 @@ struct _p_FGDesign {
   PetscReal     scal[FG_DESIGN_MAX_SCALARS]; /* the scalars last applied */
   Vec           work[3];                    /* field-block views / work (global Vecs of the grid) */
   Vec           u0[3];                      /* the initial velocity: the case's, computed once */
+  PetscInt      nbt;                        /* the controls' basis functions in time */
 };
 
 static PetscErrorCode FGDesignFindName_Private(FGDesign d, const char *name, PetscBool body, PetscInt *idx)
@@ -53,13 +54,15 @@ PetscErrorCode FGDesignCreate(FGSolver s, FGCase *c, FGDesign *design)
 {
   FGDesign       d;
   const PetscInt dim = s->grid->dim;
-  PetscInt       nloc;
+  PetscInt       nloc, nbt; /* nbt: the controls' basis functions in time */
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&d));
   d->s = s;
   d->c = c;
   *design = d;
+  PetscCall(FGBodiesGetTimeBasis(s->bodies, &nbt));
+  d->nbt = nbt;
   for (PetscInt dd = 0; dd < 3; dd++)
     for (PetscInt side = 0; side < 2; side++)
       for (PetscInt a = 0; a < 3; a++) d->vel0[dd][side][a] = s->bc.velocity[dd][side][a];
@@ -108,8 +111,7 @@ PetscErrorCode FGDesignCreate(FGSolver s, FGCase *c, FGDesign *design)
           {
             PetscInt np, k = -1;
             char     pn[64], known[512] = "";
-            PetscCall(FGBodiesGetParameterCount(s->bodies, b.index, &np));
-            np -= 1 + c->body[b.index].n_jets;
+            PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b.index, &np));
             for (PetscInt q = 0; q < np; q++) {
               PetscCall(FGBodiesGetParameterName(s->bodies, b.index, q, pn, sizeof(pn)));
               if (!strcmp(pn, tail)) k = q;
@@ -125,15 +127,14 @@ PetscErrorCode FGDesignCreate(FGSolver s, FGCase *c, FGDesign *design)
         PetscCheck(b.index >= 0, s->comm, FG_ERR_INPUT, "%s: '%s': the case has no %s '%s'", where, name, isbody ? "body" : "actuator", nm);
         if (!isbody) {
           PetscCheck(!strcmp(tail, "force"), s->comm, FG_ERR_INPUT, "%s: '%s': an actuator's design parameter is its force", where, name);
-          b.kind = FG_DESIGN_ACTUATOR, b.n = dim;
+          b.kind = FG_DESIGN_ACTUATOR, b.n = dim * nbt;
         } else {
           const FGBodyCase *bc = &c->body[b.index];
           PetscInt          np;
-          PetscCall(FGBodiesGetParameterCount(s->bodies, b.index, &np));
-          np -= 1 + bc->n_jets;
+          PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b.index, &np));
           if (!strcmp(tail, "shape")) b.kind = FG_DESIGN_SHAPE, b.n = np, ok = (PetscBool)(bc->shape != FG_BODY_DENSITY);
-          else if (!strcmp(tail, "rotation_rate")) b.kind = FG_DESIGN_ROTATION, b.n = 1, ok = (PetscBool)(bc->shape != FG_BODY_DENSITY);
-          else if (!strcmp(tail, "jet_amplitude")) b.kind = FG_DESIGN_JETS, b.n = bc->n_jets, ok = (PetscBool)(bc->n_jets > 0);
+          else if (!strcmp(tail, "rotation_rate")) b.kind = FG_DESIGN_ROTATION, b.n = nbt, ok = (PetscBool)(bc->shape != FG_BODY_DENSITY);
+          else if (!strcmp(tail, "jet_amplitude")) b.kind = FG_DESIGN_JETS, b.n = bc->n_jets * nbt, ok = (PetscBool)(bc->n_jets > 0);
           else if (!strcmp(tail, "density")) {
             b.kind = FG_DESIGN_DENSITY, b.n = s->grid->n[0] * s->grid->n[1] * s->grid->n[2], b.field = PETSC_TRUE;
             ok = (PetscBool)(bc->shape == FG_BODY_DENSITY);
@@ -244,8 +245,7 @@ PetscErrorCode FGDesignGetValues(FGDesign d, Vec p)
     PetscInt             np = 0;
     if (b->kind == FG_DESIGN_SHAPE || b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS) {
       PetscCall(FGBodiesGetParameters(s->bodies, b->index, th));
-      PetscCall(FGBodiesGetParameterCount(s->bodies, b->index, &np));
-      np -= 1 + d->c->body[b->index].n_jets;
+      PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b->index, &np));
     }
     if (b->field) {
       if (b->kind == FG_DESIGN_INITIAL) PetscCall(FGDesignField_Private(d, b, arr, d->u0, PETSC_FALSE));
@@ -275,13 +275,13 @@ PetscErrorCode FGDesignGetValues(FGDesign d, Vec p)
         v = th[b->first + j];
         break;
       case FG_DESIGN_ROTATION:
-        v = th[np];
+        v = th[np + j];
         break;
       case FG_DESIGN_JETS:
-        v = th[np + 1 + j];
+        v = th[np + d->nbt + j];
         break;
       case FG_DESIGN_ACTUATOR:
-        v = d->c->actuator[b->index].force[j];
+        v = s->actc[b->index][j / d->nbt][j % d->nbt];
         break;
       default:
         break;
@@ -331,11 +331,17 @@ PetscErrorCode FGDesignScalarName(FGDesign d, PetscInt i, char name[], size_t le
       if (b->n == 1 && strcmp(strrchr(b->name, '.') + 1, "shape")) PetscCall(PetscStrncpy(name, b->name, len)); /* body.NAME.shape.PARAM */
       else PetscCall(PetscSNPrintf(name, len, "%s.%s", b->name, pn));
     } break;
+    case FG_DESIGN_ROTATION: /* with a basis in time: [k], the value at t_k = k T/(nb - 1) */
+      if (d->nbt == 1) PetscCall(PetscStrncpy(name, b->name, len));
+      else PetscCall(PetscSNPrintf(name, len, "%s[%" PetscInt_FMT "]", b->name, j));
+      break;
     case FG_DESIGN_JETS:
-      PetscCall(PetscSNPrintf(name, len, "%s[%" PetscInt_FMT "]", b->name, j));
+      if (d->nbt == 1) PetscCall(PetscSNPrintf(name, len, "%s[%" PetscInt_FMT "]", b->name, j));
+      else PetscCall(PetscSNPrintf(name, len, "%s[%" PetscInt_FMT "][%" PetscInt_FMT "]", b->name, j / d->nbt, j % d->nbt));
       break;
     case FG_DESIGN_ACTUATOR:
-      PetscCall(PetscSNPrintf(name, len, "%s[%c]", b->name, "xyz"[j]));
+      if (d->nbt == 1) PetscCall(PetscSNPrintf(name, len, "%s[%c]", b->name, "xyz"[j]));
+      else PetscCall(PetscSNPrintf(name, len, "%s[%c][%" PetscInt_FMT "]", b->name, "xyz"[j / d->nbt], j % d->nbt));
       break;
     default:
       PetscCall(PetscStrncpy(name, b->name, len));
@@ -392,13 +398,14 @@ PetscErrorCode FGDesignApply(FGDesign d, Vec p)
       PetscReal th[FG_BODY_MAX_PARAMS];
       PetscInt  np;
       PetscCall(FGBodiesGetParameters(s->bodies, b->index, th));
-      PetscCall(FGBodiesGetParameterCount(s->bodies, b->index, &np));
-      np -= 1 + d->c->body[b->index].n_jets;
-      for (PetscInt j = 0; j < b->n; j++) th[(b->kind == FG_DESIGN_SHAPE ? b->first : b->kind == FG_DESIGN_ROTATION ? np : np + 1) + j] = v[b->offset + j];
+      PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b->index, &np));
+      for (PetscInt j = 0; j < b->n; j++) th[(b->kind == FG_DESIGN_SHAPE ? b->first : b->kind == FG_DESIGN_ROTATION ? np : np + d->nbt) + j] = v[b->offset + j];
       PetscCall(FGBodiesSetParameters(s->bodies, b->index, th));
     } break;
-    case FG_DESIGN_ACTUATOR:
-      for (PetscInt j = 0; j < b->n; j++) d->c->actuator[b->index].force[j] = v[b->offset + j];
+    case FG_DESIGN_ACTUATOR: /* the solver's amplitudes; with a constant one the case's too (the control volume, output) */
+      for (PetscInt j = 0; j < b->n; j++) s->actc[b->index][j / d->nbt][j % d->nbt] = v[b->offset + j];
+      if (d->nbt == 1)
+        for (PetscInt j = 0; j < b->n; j++) d->c->actuator[b->index].force[j] = v[b->offset + j];
       break;
     case FG_DESIGN_DENSITY:
       PetscCall(VecGetArrayRead(p, &arr));
@@ -482,8 +489,7 @@ PetscErrorCode FGDesignGradient(FGDesign d, const FGStepParams *bar, Vec ubar0[]
       PetscInt             np = 0;
       if (b->field) continue;
       if (b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS) {
-        PetscCall(FGBodiesGetParameterCount(s->bodies, b->index, &np));
-        np -= 1 + d->c->body[b->index].n_jets;
+        PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b->index, &np));
       }
       for (PetscInt j = 0; j < b->n; j++) {
         PetscReal v = 0;
@@ -499,13 +505,13 @@ PetscErrorCode FGDesignGradient(FGDesign d, const FGStepParams *bar, Vec ubar0[]
           v = bar->body[b->index][b->first + j];
           break;
         case FG_DESIGN_ROTATION:
-          v = bar->body[b->index][np];
+          v = bar->body[b->index][np + j];
           break;
         case FG_DESIGN_JETS:
-          v = bar->body[b->index][np + 1 + j];
+          v = bar->body[b->index][np + d->nbt + j];
           break;
         case FG_DESIGN_ACTUATOR:
-          v = bar->act[3 * b->index + j];
+          v = bar->act[(3 * b->index + j / d->nbt) * FG_MAX_TIME_BASIS + j % d->nbt];
           break;
         default:
           break;

@@ -20,16 +20,35 @@ PetscReal FGActuatorValue(const FGActuatorCase *ac, PetscInt dim, PetscInt a, co
   return ac->force[a] * (ac->frequency > 0 ? PetscSinReal(2 * PETSC_PI * ac->frequency * t) : 1.0) * PetscExpReal(-r2 / (ac->radius * ac->radius));
 }
 
-/* The actuators' force on the interior faces, in three modes: H += f (forward), H += f(dF) (the
-   tangent in the amplitudes dF[3 n + a]), Fbar[3 n + a] += <Hbar, f_n,a / force_n,a> (adjoint). */
+/*@C
+  FGActuatorAmplitude - the force amplitude of component a of actuator n at time t: sum_k
+  c[(3 n + a) FG_MAX_TIME_BASIS + k] phi_k(t) over the nb basis functions in time on [0, T]
+  (FGTimeBasis; nb = 1: the constant c_0). c: FGSolver.actc.
+@*/
+PetscReal FGActuatorAmplitude(const PetscReal *c, PetscInt nb, PetscReal T, PetscInt n, PetscInt a, PetscReal t)
+{
+  PetscReal phi[FG_MAX_TIME_BASIS], Phi[FG_MAX_TIME_BASIS], v = 0;
+
+  FGTimeBasis(nb, T, t, phi, Phi);
+  for (PetscInt k = 0; k < nb; k++) v += c[(3 * n + a) * FG_MAX_TIME_BASIS + k] * phi[k];
+  return v;
+}
+
+/* The actuators' force on the interior faces, in three modes: H += f (forward, amplitudes from
+   s->actc), H += f(dF) (the tangent in the amplitude coefficients dF, FGStepParams.act layout),
+   Fbar[(3 n + a) FG_MAX_TIME_BASIS + k] += <Hbar, phi_k(t) f_n,a / amplitude> (adjoint). */
 typedef enum { FG_ACT_FORWARD, FG_ACT_TANGENT, FG_ACT_ADJOINT } FGActuatorMode;
 
 static PetscErrorCode FGActuators_Private(FGSolver s, PetscReal t, FGActuatorMode mode, const PetscReal dF[], PetscReal Fbar[], Vec H[])
 {
-  FGGrid        g = s->grid;
-  const FGCase *c = s->c;
+  FGGrid          g  = s->grid;
+  const FGCase   *c  = s->c;
+  const PetscInt  nb = PetscMax(c->design.time_basis, 1);
+  const PetscReal T  = (PetscReal)c->time.steps * c->time.dt;
+  PetscReal       phi[FG_MAX_TIME_BASIS], Phi[FG_MAX_TIME_BASIS];
 
   PetscFunctionBeginUser;
+  FGTimeBasis(nb, T, t, phi, Phi);
   for (PetscInt a = 0; a < g->dim; a++) {
     PetscScalar *h;
     PetscInt     lo[3], hi[3];
@@ -38,7 +57,7 @@ static PetscErrorCode FGActuators_Private(FGSolver s, PetscReal t, FGActuatorMod
     for (PetscInt n = 0; n < c->nactuators; n++) {
       const FGActuatorCase *ac  = &c->actuator[n];
       const PetscReal       sig = ac->frequency > 0 ? PetscSinReal(2 * PETSC_PI * ac->frequency * t) : 1.0;
-      const PetscReal       amp = (mode == FG_ACT_FORWARD ? ac->force[a] : mode == FG_ACT_TANGENT ? dF[3 * n + a] : 1.0) * sig;
+      const PetscReal       amp = (mode == FG_ACT_FORWARD ? FGActuatorAmplitude(&s->actc[0][0][0], nb, T, n, a, t) : mode == FG_ACT_TANGENT ? FGActuatorAmplitude(dF, nb, T, n, a, t) : 1.0) * sig;
       PetscReal             sum = 0;
       PetscInt              blo[3], bhi[3];
       if (amp == 0) continue;
@@ -65,7 +84,8 @@ static PetscErrorCode FGActuators_Private(FGSolver s, PetscReal t, FGActuatorMod
             if (mode == FG_ACT_ADJOINT) sum += PetscRealPart(h[o]) * gauss;
             else h[o] += amp * gauss;
           }
-      if (mode == FG_ACT_ADJOINT) Fbar[3 * n + a] += sig * sum;
+      if (mode == FG_ACT_ADJOINT)
+        for (PetscInt k = 0; k < nb; k++) Fbar[(3 * n + a) * FG_MAX_TIME_BASIS + k] += phi[k] * sig * sum;
     }
     PetscCall(VecRestoreArray(H[a], &h));
   }
@@ -85,8 +105,8 @@ PetscErrorCode FGActuatorsAddForce(FGSolver s, PetscReal t, Vec H[], void *ctx)
 }
 
 /*@C
-  FGActuatorsAddForceTangent - dH_a += the actuators' force with the amplitudes dF[3 n + a]
-  (linear in them; the state does not enter).
+  FGActuatorsAddForceTangent - dH_a += the actuators' force with the amplitude coefficients dF
+  (FGStepParams.act layout; linear in them; the state does not enter).
 @*/
 PetscErrorCode FGActuatorsAddForceTangent(FGSolver s, PetscReal t, const PetscReal dF[], Vec dH[])
 {
@@ -96,8 +116,9 @@ PetscErrorCode FGActuatorsAddForceTangent(FGSolver s, PetscReal t, const PetscRe
 }
 
 /*@C
-  FGActuatorsAddForceAdjoint - the transpose: Fbar[3 n + a] += sum over this rank's interior
-  faces of Hbar_a times the force of unit amplitude (local sums; the caller reduces).
+  FGActuatorsAddForceAdjoint - the transpose: Fbar[(3 n + a) FG_MAX_TIME_BASIS + k] += phi_k(t)
+  times the sum over this rank's interior faces of Hbar_a times the force of unit amplitude (local
+  sums; the caller reduces).
 @*/
 PetscErrorCode FGActuatorsAddForceAdjoint(FGSolver s, PetscReal t, Vec Hbar[], PetscReal Fbar[])
 {

@@ -65,8 +65,11 @@ typedef struct {
   FGDensity         dens;
   Vec               rho, chic, chif;
   PetscReal         centroid[3];
-  /* design overrides of the case's values (FGBodiesSetParameters): position offset, rotation rate, jet amplitudes */
-  PetscReal         dpos[3], rate, jet[FG_CASE_MAX_JETS];
+  /* design overrides of the case's values (FGBodiesSetParameters): position offset; rotation rate and jet
+     amplitudes as coefficients of the controls' basis in time (nbasis of them over [0, T]) */
+  PetscReal         dpos[3], ratec[FG_MAX_TIME_BASIS], jetc[FG_CASE_MAX_JETS][FG_MAX_TIME_BASIS];
+  PetscInt          nbasis;
+  PetscReal         T;
   PetscInt          np;       /* shape parameters (0 for density bodies) */
   PetscBool         allfaces; /* density bodies: list every interior face (rho is being differentiated) */
 } FGBodyItem;
@@ -80,6 +83,7 @@ struct _p_FGBodies {
   Vec               K[3], S[3];
   Vec               W[3], Z[3]; /* tangent and adjoint work (made on first use) */
   PetscReal         dV;
+  const PetscReal  *actc; /* the solver's actuator amplitudes in time (FGActuatorAmplitude), for the control volume */
 };
 
 static const char *const FGAxisNames = "xyz";
@@ -107,14 +111,79 @@ static inline PetscReal FGJetSignal_Private(const FGBodyCase *bc, PetscReal t)
   return bc->jet_frequency > 0 ? PetscCosReal(2 * PETSC_PI * bc->jet_frequency * t) : 1.0;
 }
 
+/*@C
+  FGTimeBasis - the controls' basis in time at t: phi_k(t) and Phi_k(t) = int_0^t phi_k, k < nb.
+  nb = 1: phi_0 = 1, Phi_0 = t. nb >= 2: hat functions on the nodes t_k = k T/(nb - 1), the first
+  and the last held constant outside [0, T] (so sum_k phi_k = 1 everywhere).
+@*/
+void FGTimeBasis(PetscInt nb, PetscReal T, PetscReal t, PetscReal phi[], PetscReal Phi[])
+{
+  if (nb <= 1) {
+    phi[0] = 1.0;
+    Phi[0] = t;
+    return;
+  }
+  {
+    const PetscReal h = T / (PetscReal)(nb - 1);
+    for (PetscInt k = 0; k < nb; k++) {
+      const PetscReal tk = k * h, s = (t - tk) / h;
+      /* phi_k = max(0, 1 - |s|), with the ends extended */
+      if (k == 0 && s < 0) phi[k] = 1;
+      else if (k == nb - 1 && s > 0) phi[k] = 1;
+      else phi[k] = PetscAbsReal(s) < 1 ? 1 - PetscAbsReal(s) : 0;
+      /* Phi_k: the integral from 0 to t of that function */
+      {
+        PetscReal in = 0, a = PetscMax(tk - h, 0), b;
+        if (k == 0) { /* phi_0 = 1 before 0 (not integrated: t >= 0), 1 - t/h on [0, h] */
+          b = PetscMin(t, h);
+          if (b > 0) in = b - 0.5 * b * b / h;
+        } else {
+          b = PetscMin(t, tk); /* the rising half on [tk - h, tk] */
+          if (b > a) in += 0.5 * (b - a) * (b - a) / h;
+          if (t > tk) {
+            if (k == nb - 1) in += t - tk; /* held at 1 beyond T */
+            else {
+              const PetscReal c = PetscMin(t, tk + h) - tk; /* the falling half */
+              in += c - 0.5 * c * c / h;
+            }
+          }
+        }
+        Phi[k] = in;
+      }
+    }
+  }
+}
+
+/* A jet's amplitude A_j(t) (without the signal cos(2 pi f t)): sum_k c_jk phi_k(t). */
+static inline PetscReal FGJetAmplitude_Private(const FGBodyItem *it, PetscInt j, const PetscReal phi[])
+{
+  PetscReal A = 0;
+  for (PetscInt k = 0; k < it->nbasis; k++) A += it->jetc[j][k] * phi[k];
+  return A;
+}
+
+/* Does the rotation rate vanish at all times? */
+static PetscBool FGBodyRateZero_Private(const FGBodyItem *it)
+{
+  for (PetscInt k = 0; k < it->nbasis; k++)
+    if (it->ratec[k] != 0) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
 /* The motion of a listed body (with the design's overrides of position and rotation rate); a
    density body's reference point is its centroid. */
 static void FGBodyState_Private(const FGBodyItem *it, PetscInt dim, PetscReal t, PetscReal xc[3], PetscReal V[3], PetscReal *th, PetscReal *om)
 {
+  PetscReal phi[FG_MAX_TIME_BASIS], Phi[FG_MAX_TIME_BASIS], r = 0, R = 0;
+
   FGBodyMotion(it->bc, dim, t, xc, V, th, om);
   for (PetscInt d = 0; d < dim; d++) xc[d] += it->dpos[d];
-  *om += it->rate - it->bc->rotation_rate;
-  *th += (it->rate - it->bc->rotation_rate) * t;
+  /* the rate r(t) = sum_k c_k phi_k(t) replaces the case's constant rate, its integral R(t) the angle
+     rate t (one basis function: r = c_0, R = c_0 t, exactly) */
+  FGTimeBasis(it->nbasis, it->T, t, phi, Phi);
+  for (PetscInt k = 0; k < it->nbasis; k++) r += it->ratec[k] * phi[k], R += it->ratec[k] * Phi[k];
+  *om += r - it->bc->rotation_rate;
+  *th += R - it->bc->rotation_rate * t;
   if (it->dens)
     for (PetscInt d = 0; d < dim; d++) xc[d] = it->centroid[d];
 }
@@ -188,7 +257,7 @@ static PetscErrorCode FGBodyShapeCreate_Private(const FGBodyCase *bc, PetscInt d
 }
 
 /* Is the geometry time-dependent? */
-static PetscBool FGBodyMoves_Private(const FGBodyCase *bc, PetscReal rate)
+static PetscBool FGBodyMoves_Private(const FGBodyCase *bc, PetscReal rate) /* rate: nonzero if it ever is */
 {
   /* a rotating circle or sphere keeps its mask, but not its jets (they turn with the body) */
   PetscBool rot = (PetscBool)((rate != 0 || bc->rotation_amplitude != 0) && ((bc->shape != FG_BODY_CIRCLE && bc->shape != FG_BODY_SPHERE) || bc->n_jets > 0));
@@ -513,9 +582,13 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     it->eps    = 0.5 * bc->mask_width * hmax;
     it->shift  = bc->mask_offset * it->eps;
     it->reach  = 2 * it->eps + hmax;
-    it->rate   = bc->rotation_rate;
-    for (PetscInt j = 0; j < bc->n_jets; j++) it->jet[j] = bc->jet_amplitude[j];
-    it->moving = FGBodyMoves_Private(bc, it->rate);
+    it->nbasis = PetscMax(c->design.time_basis, 1);
+    it->T      = (PetscReal)c->time.steps * c->time.dt;
+    for (PetscInt k = 0; k < it->nbasis; k++) {
+      it->ratec[k] = bc->rotation_rate;
+      for (PetscInt j = 0; j < bc->n_jets; j++) it->jetc[j][k] = bc->jet_amplitude[j];
+    }
+    it->moving = FGBodyMoves_Private(bc, FGBodyRateZero_Private(it) ? 0.0 : 1.0);
     PetscCall(FGShapeGetNumParameters(it->shape, &it->np));
     {
       PetscReal p[FG_SHAPE_MAX_PARAMS];
@@ -637,7 +710,11 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
       FGFaceList       *l  = &B->b[b].f[a];
       PetscReal         xc[3], V[3], th, om, A[FG_CASE_MAX_JETS];
       FGBodyState_Private(&B->b[b], dim, t, xc, V, &th, &om);
-      for (PetscInt j = 0; j < bc->n_jets; j++) A[j] = B->b[b].jet[j] * FGJetSignal_Private(bc, t);
+      {
+        PetscReal phi[FG_MAX_TIME_BASIS], Phi[FG_MAX_TIME_BASIS];
+        FGTimeBasis(B->b[b].nbasis, B->b[b].T, t, phi, Phi);
+        for (PetscInt j = 0; j < bc->n_jets; j++) A[j] = FGJetAmplitude_Private(&B->b[b], j, phi) * FGJetSignal_Private(bc, t);
+      }
       for (PetscInt f = 0; f < l->n; f++) {
         const PetscReal *x = l->x + 3 * f, k = l->chi[f] / bc->eta;
         PetscReal        us = V[a] + (a == 0 ? -om * (x[1] - xc[1]) : a == 1 ? om * (x[0] - xc[0]) : 0.0);
@@ -818,7 +895,11 @@ PetscErrorCode FGBodiesControlVolume(FGBodies B, PetscReal t, PetscReal dt, Pets
               PetscReal      x[3]   = {0, 0, 0}, w;
               for (PetscInt d = 0; d < dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
               w = !it->cvwhole[a] && (idx[a] == it->cvlo[a] - 1 || idx[a] == it->cvhi[a] - 1) ? 0.5 : 1.0;
-              flux[a] -= w * FGActuatorValue(&B->c->actuator[n], dim, a, x, t) * B->dV;
+              if (B->actc) { /* the amplitude at t from the controls' basis */
+                FGActuatorCase ac = B->c->actuator[n];
+                ac.force[a]       = FGActuatorAmplitude(B->actc, PetscMax(B->c->design.time_basis, 1), (PetscReal)B->c->time.steps * B->c->time.dt, n, a, t);
+                flux[a] -= w * FGActuatorValue(&ac, dim, a, x, t) * B->dV;
+              } else flux[a] -= w * FGActuatorValue(&B->c->actuator[n], dim, a, x, t) * B->dV;
             }
       }
     for (PetscInt a = 0; a < dim; a++) buf[3 * b + a] = -(M1[a] - it->cv0[a]) / dt - flux[a];
@@ -942,7 +1023,8 @@ PetscErrorCode FGSignalFrequency(PetscInt n, const PetscReal t[], const PetscRea
    for circles and spheres only; FGBodiesGetParameterSupport() says which parameters have an exact
    derivative. */
 
-#define FG_JET_EXACT(it) ((it)->bc->shape == FG_BODY_CIRCLE || (it)->bc->shape == FG_BODY_SPHERE)
+#define FG_JET_EXACT(it)   ((it)->bc->shape == FG_BODY_CIRCLE || (it)->bc->shape == FG_BODY_SPHERE)
+#define FG_BODY_NTHETA(it) ((it)->np + (it)->nbasis * (1 + (it)->bc->n_jets)) /* shape, rate, jets */
 
 /*@C
   FGBodiesGetParameterCount - the number of scalar parameters theta_b of body b (0 for a density body).
@@ -950,13 +1032,45 @@ PetscErrorCode FGSignalFrequency(PetscInt n, const PetscReal t[], const PetscRea
 PetscErrorCode FGBodiesGetParameterCount(FGBodies B, PetscInt b, PetscInt *n)
 {
   PetscFunctionBeginUser;
-  *n = B->b[b].dens ? 0 : B->b[b].np + 1 + B->b[b].bc->n_jets;
+  *n = B->b[b].dens ? 0 : FG_BODY_NTHETA(&B->b[b]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetShapeParameterCount - the number of shape parameters (placement included) of body b.
+@*/
+PetscErrorCode FGBodiesGetShapeParameterCount(FGBodies B, PetscInt b, PetscInt *n)
+{
+  PetscFunctionBeginUser;
+  *n = B->b[b].dens ? 0 : B->b[b].np;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesSetActuatorControls - the actuator amplitudes (FGSolver.actc) the control-volume balance
+  uses (NULL: the case's constant forces).
+@*/
+PetscErrorCode FGBodiesSetActuatorControls(FGBodies B, const PetscReal *actc)
+{
+  PetscFunctionBeginUser;
+  B->actc = actc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetTimeBasis - the number of basis functions in time of the controls (design.time_basis).
+@*/
+PetscErrorCode FGBodiesGetTimeBasis(FGBodies B, PetscInt *nb)
+{
+  PetscFunctionBeginUser;
+  *nb = PetscMax(B->c->design.time_basis, 1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
   FGBodiesGetParameterName - the name of parameter i of body b: the shape's name for it, or
-  "rotation_rate", or "jet_amplitude[j]" (buffer of len bytes).
+  "rotation_rate", or "jet_amplitude[j]", with "[k]" appended for basis coefficient k when the
+  controls have a basis in time (buffer of len bytes).
 @*/
 PetscErrorCode FGBodiesGetParameterName(FGBodies B, PetscInt b, PetscInt i, char name[], size_t len)
 {
@@ -967,8 +1081,14 @@ PetscErrorCode FGBodiesGetParameterName(FGBodies B, PetscInt b, PetscInt i, char
     const char *pn;
     PetscCall(FGShapeGetParameterName(it->shape, i, &pn));
     PetscCall(PetscStrncpy(name, pn, len));
-  } else if (i == it->np) PetscCall(PetscStrncpy(name, "rotation_rate", len));
-  else PetscCall(PetscSNPrintf(name, len, "jet_amplitude[%" PetscInt_FMT "]", i - it->np - 1));
+  } else if (i < it->np + it->nbasis) {
+    if (it->nbasis == 1) PetscCall(PetscStrncpy(name, "rotation_rate", len));
+    else PetscCall(PetscSNPrintf(name, len, "rotation_rate[%" PetscInt_FMT "]", i - it->np));
+  } else {
+    const PetscInt q = i - it->np - it->nbasis;
+    if (it->nbasis == 1) PetscCall(PetscSNPrintf(name, len, "jet_amplitude[%" PetscInt_FMT "]", q));
+    else PetscCall(PetscSNPrintf(name, len, "jet_amplitude[%" PetscInt_FMT "][%" PetscInt_FMT "]", q / it->nbasis, q % it->nbasis));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -982,7 +1102,7 @@ PetscErrorCode FGBodiesGetParameterSupport(FGBodies B, PetscInt b, PetscInt i, P
   const FGBodyItem *it = &B->b[b];
 
   PetscFunctionBeginUser;
-  *ok = (PetscBool)(it->bc->n_jets == 0 || FG_JET_EXACT(it) || i > it->np);
+  *ok = (PetscBool)(it->bc->n_jets == 0 || FG_JET_EXACT(it) || i >= it->np + it->nbasis);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1000,8 +1120,10 @@ PetscErrorCode FGBodiesGetParameters(FGBodies B, PetscInt b, PetscReal theta[])
   for (PetscInt d = 0; d < B->g->dim; d++) p[d] = it->bc->position[d] + it->dpos[d];
   p[B->g->dim] = it->angle0;
   for (PetscInt i = 0; i < it->np; i++) theta[i] = p[i];
-  theta[it->np] = it->rate;
-  for (PetscInt j = 0; j < it->bc->n_jets; j++) theta[it->np + 1 + j] = it->jet[j];
+  for (PetscInt k = 0; k < it->nbasis; k++) {
+    theta[it->np + k] = it->ratec[k];
+    for (PetscInt j = 0; j < it->bc->n_jets; j++) theta[it->np + it->nbasis * (1 + j) + k] = it->jetc[j][k];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1022,9 +1144,11 @@ PetscErrorCode FGBodiesSetParameters(FGBodies B, PetscInt b, const PetscReal the
   for (PetscInt i = 0; i < it->np; i++) p[i] = theta[i];
   for (PetscInt d = 0; d < dim; d++) it->dpos[d] = theta[d] - it->bc->position[d];
   it->angle0 = theta[dim];
-  it->rate   = theta[it->np];
-  for (PetscInt j = 0; j < it->bc->n_jets; j++) it->jet[j] = theta[it->np + 1 + j];
-  it->moving = FGBodyMoves_Private(it->bc, it->rate);
+  for (PetscInt k = 0; k < it->nbasis; k++) {
+    it->ratec[k] = theta[it->np + k];
+    for (PetscInt j = 0; j < it->bc->n_jets; j++) it->jetc[j][k] = theta[it->np + it->nbasis * (1 + j) + k];
+  }
+  it->moving = FGBodyMoves_Private(it->bc, FGBodyRateZero_Private(it) ? 0.0 : 1.0);
   PetscCall(FGErrorCapturePush(msg, sizeof(msg)));
   ierr = FGShapeSetParameters(it->shape, p);
   if (!ierr) ierr = FGShapeValidate(it->shape);
@@ -1035,25 +1159,30 @@ PetscErrorCode FGBodiesSetParameters(FGBodies B, PetscInt b, const PetscReal the
 }
 
 /* chi and u_s (component a) of listed face f of body it at time t (the body placed at t), and
-   their derivatives with respect to theta_b (dchi, dus of it->np + 1 + n_jets entries). */
+   their derivatives with respect to theta_b (dchi, dus of FG_BODY_NTHETA entries). The rotation
+   enters through Omega(t) = sum_k c_k phi_k(t) (the rigid velocity) and through the angle
+   int_0^t Omega = sum_k c_k Phi_k(t) (a non-round mask, the jets' footprint): each coefficient c_k
+   gets phi_k(t) times the first part and Phi_k(t) times the second. */
 static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, PetscReal *dchi, PetscReal *dus)
 {
   const FGBodyCase *bc = it->bc;
-  const PetscInt    dim = B->g->dim, np = it->np, nj = bc->n_jets, nt = np + 1 + nj;
+  const PetscInt    dim = B->g->dim, np = it->np, nj = bc->n_jets, nb = it->nbasis, nt = FG_BODY_NTHETA(it);
   const PetscReal  *x   = it->f[a].x + 3 * f;
   const PetscReal   sa  = it->airfoil ? -1.0 : 1.0; /* d(shape angle)/d(theta), theta the rotation angle */
-  PetscReal         xc[3], V[3], th, om, phi, gx[3], gp[FG_SHAPE_MAX_PARAMS], H, dH;
+  PetscReal         xc[3], V[3], th, om, phi, gx[3], gp[FG_SHAPE_MAX_PARAMS], H, dH, bphi[FG_MAX_TIME_BASIS], bPhi[FG_MAX_TIME_BASIS];
+  PetscReal         chi_th, us_om = 0, us_th = 0; /* d chi / d theta, d u_s / d Omega, d u_s / d theta */
 
   PetscFunctionBeginUser;
   FGBodyState_Private(it, dim, t, xc, V, &th, &om);
+  FGTimeBasis(nb, it->T, t, bphi, bPhi);
   PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, gp));
   PetscCall(FGHeaviside(-phi - it->shift, it->eps, &H, &dH));
   for (PetscInt i = 0; i < nt; i++) dchi[i] = dus[i] = 0;
   for (PetscInt k = 0; k < np; k++) dchi[k] = -dH * gp[k];
-  dchi[np] = -dH * gp[dim] * sa * t; /* the shape angle is angle0 + sa rate t + ... */
-  /* rigid rotation Omega e_z x (x - x_c): d/d rate, d/d x_c */
-  if (a == 0) dus[np] = -(x[1] - xc[1]), dus[1] = om;
-  if (a == 1) dus[np] = x[0] - xc[0], dus[0] = -om;
+  chi_th = -dH * gp[dim] * sa; /* the shape angle is angle0 + sa theta(t) */
+  /* rigid rotation Omega e_z x (x - x_c): d/d Omega, d/d x_c */
+  if (a == 0) us_om = -(x[1] - xc[1]), dus[1] = om;
+  if (a == 1) us_om = x[0] - xc[0], dus[0] = -om;
   if (nj) {
     const PetscReal W = bc->jet_width * PETSC_PI / 180, sig = FGJetSignal_Private(bc, t);
     const PetscReal r = (phi + it->shift) / it->eps, inband = PetscAbsReal(r) < 1 ? 1.0 : 0.0;
@@ -1082,7 +1211,7 @@ static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, Pe
         dc = -(PETSC_PI / W) * PetscSinReal(2 * PETSC_PI * del / W); /* d c / d psi */
       }
       {
-        const PetscReal A = it->jet[j] * sig;
+        const PetscReal A = FGJetAmplitude_Private(it, j, bphi) * sig;
         /* shape parameters through phi (band weight), the placement through psi and n, the angle through psi */
         for (PetscInt k = 0; k < np; k++) dus[k] += A * c * dw * gp[k] * n[a];
         if (rr > 0) {
@@ -1091,10 +1220,14 @@ static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, Pe
         }
         for (PetscInt k = 0; k < dim; k++) dus[k] += A * c * w * dn[k];
         dus[dim] += A * dc * (-(it->airfoil ? -1.0 : 1.0)) * w * n[a];
-        dus[np] += A * dc * (-t) * w * n[a];
-        dus[np + 1 + j] += sig * c * w * n[a];
+        us_th += A * dc * (-1) * w * n[a]; /* psi = atan2 - theta_b, theta_b = +-angle0 + theta */
+        for (PetscInt k = 0; k < nb; k++) dus[np + nb * (1 + j) + k] += bphi[k] * sig * c * w * n[a];
       }
     }
+  }
+  for (PetscInt k = 0; k < nb; k++) {
+    dchi[np + k] = chi_th * bPhi[k];
+    dus[np + k]  = us_om * bphi[k] + us_th * bPhi[k];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1141,7 +1274,11 @@ static PetscErrorCode FGBodiesKS_Private(FGBodies B, PetscInt a, PetscReal t)
     FGFaceList       *l  = &B->b[b].f[a];
     PetscReal         xc[3], V[3], th, om, A[FG_CASE_MAX_JETS];
     FGBodyState_Private(&B->b[b], dim, t, xc, V, &th, &om);
-    for (PetscInt j = 0; j < bc->n_jets; j++) A[j] = B->b[b].jet[j] * FGJetSignal_Private(bc, t);
+    {
+      PetscReal phi[FG_MAX_TIME_BASIS], Phi[FG_MAX_TIME_BASIS];
+      FGTimeBasis(B->b[b].nbasis, B->b[b].T, t, phi, Phi);
+      for (PetscInt j = 0; j < bc->n_jets; j++) A[j] = FGJetAmplitude_Private(&B->b[b], j, phi) * FGJetSignal_Private(bc, t);
+    }
     for (PetscInt f = 0; f < l->n; f++) {
       const PetscReal *x = l->x + 3 * f, k = l->chi[f] / bc->eta;
       PetscReal        us = V[a] + (a == 0 ? -om * (x[1] - xc[1]) : a == 1 ? om * (x[0] - xc[0]) : 0.0);
@@ -1167,7 +1304,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
 {
   const PetscInt  dim = B->g->dim;
   const PetscReal gdt = gamma * dt;
-  PetscReal       dchi[FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS], dus[FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS];
+  PetscReal       dchi[FG_BODY_MAX_PARAMS], dus[FG_BODY_MAX_PARAMS];
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
@@ -1192,7 +1329,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
       FGBodyItem        *it = &B->b[b];
       FGFaceList        *l  = &it->f[a];
       const PetscScalar *dcf = NULL;
-      const PetscInt     nt  = it->dens ? 0 : it->np + 1 + it->bc->n_jets;
+      const PetscInt     nt  = it->dens ? 0 : FG_BODY_NTHETA(it);
       if (it->dens && dchif && dchif[b]) PetscCall(VecGetArrayRead(dchif[b][a], &dcf));
       for (PetscInt f = 0; f < l->n; f++) {
         PetscReal dc = 0, du_s = 0;
@@ -1216,7 +1353,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
         FGBodyItem        *it = &B->b[b];
         FGFaceList        *l  = &it->f[a];
         const PetscScalar *dcf = NULL;
-        const PetscInt     nt  = it->dens ? 0 : it->np + 1 + it->bc->n_jets;
+        const PetscInt     nt  = it->dens ? 0 : FG_BODY_NTHETA(it);
         PetscReal          xc[3], V[3], th, om;
         FGBodyState_Private(it, dim, t, xc, V, &th, &om);
         if (it->dens && dchif && dchif[b]) PetscCall(VecGetArrayRead(dchif[b][a], &dcf));
@@ -1266,7 +1403,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
 {
   const PetscInt  dim = B->g->dim;
   const PetscReal gdt = gamma * dt;
-  PetscReal       dchi[FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS], dus[FG_SHAPE_MAX_PARAMS + 1 + FG_CASE_MAX_JETS];
+  PetscReal       dchi[FG_BODY_MAX_PARAMS], dus[FG_BODY_MAX_PARAMS];
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
@@ -1293,7 +1430,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
       for (PetscInt b = 0; b < B->nb; b++) {
         FGBodyItem      *it = &B->b[b];
         FGFaceList      *l  = &it->f[a];
-        const PetscInt   nt = it->dens ? 0 : it->np + 1 + it->bc->n_jets;
+        const PetscInt   nt = it->dens ? 0 : FG_BODY_NTHETA(it);
         const PetscReal *w  = wacc + 6 * b;
         PetscReal        xc[3], V[3], th, om;
         PetscScalar     *cfb = NULL;
@@ -1335,7 +1472,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     for (PetscInt b = 0; b < B->nb; b++) {
       FGBodyItem    *it = &B->b[b];
       FGFaceList    *l  = &it->f[a];
-      const PetscInt nt = it->dens ? 0 : it->np + 1 + it->bc->n_jets;
+      const PetscInt nt = it->dens ? 0 : FG_BODY_NTHETA(it);
       PetscScalar   *cfb = NULL;
       if (it->dens && chifbar && chifbar[b]) PetscCall(VecGetArray(chifbar[b][a], &cfb));
       for (PetscInt f = 0; f < l->n; f++) {

@@ -42,6 +42,10 @@ PetscErrorCode FGSolverCreate(MPI_Comm comm, const FGCase *c, FGSolver *solver)
   PetscCall(DMCreateLocalVector(s->grid->da, &s->phil));
   *solver = s; /* from here on FGSolverDestroy cleans up whatever fails below */
   PetscCall(FGBodiesCreate(s->grid, &s->bc, c, &s->bodies));
+  for (PetscInt n = 0; n < c->nactuators; n++) /* the actuators' amplitudes in time: the case's constants */
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt k = 0; k < FG_MAX_TIME_BASIS; k++) s->actc[n][a][k] = c->actuator[n].force[a];
+  PetscCall(FGBodiesSetActuatorControls(s->bodies, &s->actc[0][0][0]));
   if (c->nactuators) s->forcefn = FGActuatorsAddForce;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -174,7 +174,7 @@ PetscErrorCode FGStepParamsZero(FGStepParams *p)
   for (PetscInt a = 0; a < 3; a++) p->chibar[a] = p->sens[a] = NULL;
   for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++)
     for (PetscInt a = 0; a < 3; a++) p->chif[b][a] = NULL;
-  PetscCall(PetscArrayzero(p->act, 3 * FG_CASE_MAX_ACTUATORS));
+  PetscCall(PetscArrayzero(p->act, FG_STEP_NACT));
   PetscCall(PetscArrayzero(&p->body[0][0], FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -188,7 +188,7 @@ PetscErrorCode FGStepParamsReduce(MPI_Comm comm, FGStepParams *p)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p->nu, 1, MPIU_REAL, MPIU_SUM, comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p->inflow, 1, MPIU_REAL, MPIU_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, p->act, 3 * FG_CASE_MAX_ACTUATORS, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, p->act, FG_STEP_NACT, MPIU_REAL, MPIU_SUM, comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p->body[0][0], FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS, MPIU_REAL, MPIU_SUM, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

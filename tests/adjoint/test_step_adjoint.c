@@ -13,7 +13,7 @@
        along a random state direction and along each parameter group: relative error <= 1e-6.
 
   Cases: a 2D rotating cylinder with two jets and an actuator in a channel (inflow, outflow,
-  slip walls); a heaving NACA 2412 next to an ellipse (a moving mask; walls, lid); a 3D sphere
+  slip walls), its controls piecewise linear in time (design.time_basis 4); a heaving NACA 2412 next to an ellipse (a moving mask; walls, lid); a 3D sphere
   in a duct (inflow, outflow, a wall, a slip wall, periodic in z) with an actuator; a 3D rotating
   circular column (an extruded circle) with two jets, periodic in z. Registered at 1 and 3 ranks.
 */
@@ -35,7 +35,8 @@ static const StepCase cases[] = {
                "boundary: {x_lo: {type: inflow, velocity: [1, 0.1], modulation_amplitude: 0.2, modulation_frequency: 0.5}, x_hi: {type: outflow}, y_lo: {type: slip}, y_hi: {type: slip}}\n"
                "body: {cyl: {shape: circle, position: [4, 4.1], radius: 0.6, rotation_rate: 0.5, eta: 0.01,\n"
                "             jet_angles: [90, 250], jet_amplitude: [0.3, -0.2], jet_width: 40, jet_frequency: 1}}\n"
-               "actuator: {push: {center: [6, 4.3], radius: 0.6, force: [0.2, 0.5], frequency: 0.7}}\n"},
+               "actuator: {push: {center: [6, 4.3], radius: 0.6, force: [0.2, 0.5], frequency: 0.7}}\n"
+               "design: {time_basis: 4}\n"},
   {"pitching", "grid: {cells: [48, 32], lengths: [6, 4]}\n"
                "flow: {re: 200}\n"
                "time: {dt: 0.01, steps: 4}\n"
@@ -82,7 +83,8 @@ static PetscErrorCode ApplyParams(FGSolver s, FGCase *c, const FGBoundary *bc0, 
     for (PetscInt side = 0; side < 2; side++)
       for (PetscInt a = 0; a < 3; a++) s->bc.velocity[d][side][a] = bc0->velocity[d][side][a] * (s->bc.kind[d][side] == FG_BC_INFLOW ? 1 + eps * dir->inflow : 1.0);
   for (PetscInt n = 0; n < c->nactuators; n++)
-    for (PetscInt a = 0; a < 3; a++) c->actuator[n].force[a] = act0[n].force[a] + eps * dir->act[3 * n + a];
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt k = 0; k < FG_MAX_TIME_BASIS; k++) s->actc[n][a][k] = act0[n].force[a] + eps * dir->act[(3 * n + a) * FG_MAX_TIME_BASIS + k];
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   for (PetscInt b = 0; b < nb; b++) {
     PetscReal th[FG_BODY_MAX_PARAMS];
@@ -124,7 +126,7 @@ static PetscErrorCode RunCase(const StepCase *sc)
   dim = g->dim;
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   PetscCall(FGSolverSetInitialCondition(s));
-  for (PetscInt n = 0; n < c->time.steps; n++) PetscCall(FGStepForward_RK3(s));
+  for (PetscInt n = 0; n + 1 < c->time.steps; n++) PetscCall(FGStepForward_RK3(s)); /* the last step (within [0, T]) is recorded */
   PetscCall(FGStepTapeCreate(s, &T));
   for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecDuplicate(s->u[a], &u0[a]));
@@ -169,7 +171,7 @@ static PetscErrorCode RunCase(const StepCase *sc)
     dir = zero;
     if (grp == 1) dir.nu = dprm.nu;
     if (grp == 2) dir.inflow = dprm.inflow;
-    if (grp == 3) PetscCall(PetscArraycpy(dir.act, dprm.act, 3 * FG_CASE_MAX_ACTUATORS));
+    if (grp == 3) PetscCall(PetscArraycpy(dir.act, dprm.act, FG_STEP_NACT));
     if (grp == 4) PetscCall(PetscArraycpy(&dir.body[0][0], &dprm.body[0][0], FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS));
     for (PetscInt a = 0; a < dim; a++) {
       PetscCall(VecSet(du[a], 0.0));

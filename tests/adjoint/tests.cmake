@@ -80,3 +80,10 @@ set_tests_properties(adjoint_shedding_setup PROPERTIES FIXTURES_SETUP fg_adjoint
 fg_case_expect(NAME adjoint_check_shedding NP 2 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_shedding.yaml --set output.dir=adjoint_check_shedding -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_check_shedding_np2 PROPERTIES FIXTURES_REQUIRED fg_adjoint_shedding TIMEOUT 300 LABELS "mpi;adjoint")
+
+# The controls piecewise linear in time (design.time_basis 3: three values each for the
+# actuator's force components and the rotation rate): flowgrad check at 2 ranks.
+fg_case_expect(NAME adjoint_check_time_basis NP 2 CODE 0 REGEX "^flowgrad check: 24 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/objectives.yaml --set design.time_basis=3
+                    --set output.dir=adjoint_check_time_basis -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_time_basis_np2 PROPERTIES FIXTURES_REQUIRED fg_adjoint_obs TIMEOUT 300 LABELS "mpi;adjoint")

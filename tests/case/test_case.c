@@ -750,7 +750,7 @@ static PetscErrorCode TestObjectives(void)
   CHECK(!strcmp(c->design.where[0], "obj.yaml:16: design.parameters") && !strcmp(c->design.where[5], "obj.yaml:21: design.parameters") && !c->design.where[6][0], "design where: %s / %s", c->design.where[0], c->design.where[5]);
   CHECK(c->adjoint.fields_every == 25, "adjoint.fields_every %d", (int)c->adjoint.fields_every);
   /* the resolved case: the keys of each kind and time functional only, the computed body, no window without one */
-  CHECK(strstr(c->resolved, "design:\n  parameters: [\"body.cyl.shape\", \"flow.nu\", \"actuator.push.force\", \"flow.inflow_speed\", \"body.cyl.jet_amplitude\", \"initial.velocity\"]\nobjective:\n") != NULL, "resolved design:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "design:\n  time_basis: 1\n  parameters: [\"body.cyl.shape\", \"flow.nu\", \"actuator.push.force\", \"flow.inflow_speed\", \"body.cyl.jet_amplitude\", \"initial.velocity\"]\nobjective:\n") != NULL, "resolved design:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "objective:\n  cd:\n    kind: drag\n    body: \"cyl\"\n    time: average\n    window: [0.5, 1.5]\n    ramp: 0.25\n    weight: 2\n  cl:\n    kind: lift\n    body: \"cyl\"\n    time: final\n    weight: -0.5\n") != NULL, "resolved cd, cl:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "  dp:\n    kind: pressure_drop\n    probe: \"dp\"\n    time: instant\n    at: 1.5\n    weight: 1\n  ke:\n    kind: kinetic_energy\n    region: [6, 3, 12, 7]\n    time: average\n    ramp: 0\n    weight: 1\n  ens:\n    kind: enstrophy\n    time: average\n") != NULL, "resolved dp, ke, ens:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "  track:\n    kind: probe_tracking\n    probe: \"wake\"\n    target: [1, 0]\n    time: average\n") != NULL, "resolved track");
@@ -766,19 +766,19 @@ static PetscErrorCode TestObjectives(void)
     CHECK(!d->design.parameters[2][0] && !d->design.parameters[5][0] && !d->design.where[2][0], "--set design: the entries past the list are cleared");
     CHECK(!strcmp(d->design.where[0], "--set design.parameters=[flow.nu, body.cyl.rotation_rate]") && !strcmp(d->design.where[1], d->design.where[0]), "--set design where: %s", d->design.where[0]);
     CHECK(d->objective[1].kind == FG_OBJ_MOMENT && d->objective[3].region[2] == 20 && d->adjoint.fields_every == 0, "--set objectives");
-    CHECK(strstr(d->resolved, "design:\n  parameters: [\"flow.nu\", \"body.cyl.rotation_rate\"]\n") != NULL, "resolved --set design:\n%s", d->resolved);
+    CHECK(strstr(d->resolved, "design:\n  time_basis: 1\n  parameters: [\"flow.nu\", \"body.cyl.rotation_rate\"]\n") != NULL, "resolved --set design:\n%s", d->resolved);
     PetscCall(RoundTrip(__LINE__, "obj.yaml", d));
     PetscCall(LoadOK(__LINE__, "obj.yaml", objectives2d, 1, (const char *const[]){"design.parameters=[body.cyl.shape.r, body.cyl.shape.x0]"}, d));
     CHECK(d->design.n == 2 && !strcmp(d->design.parameters[0], "body.cyl.shape.r") && !strcmp(d->design.parameters[1], "body.cyl.shape.x0"), "one shape parameter at a time");
     PetscCall(LoadOK(__LINE__, "obj.yaml", objectives2d, 1, (const char *const[]){"design.parameters=[]"}, d));
-    CHECK(d->design.n == 0 && !d->design.parameters[0][0] && strstr(d->resolved, "design:\n  parameters: []\n"), "--set an empty design");
+    CHECK(d->design.n == 0 && !d->design.parameters[0][0] && strstr(d->resolved, "design:\n  time_basis: 1\n  parameters: []\n"), "--set an empty design");
     PetscCall(PetscFree(d));
   }
 
   /* a case without them: an empty design, adjoint defaults, no objective section */
   PetscCall(LoadOK(__LINE__, "cavity.yaml", cavity, 0, NULL, c));
   CHECK(c->nobjectives == 0 && c->design.n == 0 && c->adjoint.fields_every == 0, "defaults");
-  CHECK(strstr(c->resolved, "\ndesign:\n  parameters: []\nadjoint:\n  fields_every: 0\noutput:\n") && !strstr(c->resolved, "objective"), "resolved defaults:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "\ndesign:\n  time_basis: 1\n  parameters: []\nadjoint:\n  fields_every: 0\noutput:\n") && !strstr(c->resolved, "objective"), "resolved defaults:\n%s", c->resolved);
 
   /* probe_tracking against observations (a file that exists; its contents are the objective's business) */
   if (rank == 0) {
@@ -927,7 +927,7 @@ static PetscErrorCode TestDesignErrors(void)
   PetscCall(BAD(D2 "  parameters: [\"\"]\n", "t.yaml:13: design.parameters[0]: must not be empty"));
   PetscCall(BAD(D2 "  parameters: [body.a_very_long_body_name_that_is_long.rotation_rate_of_it_and_more]\n", "t.yaml:13: design.parameters[0]: too long (68 bytes; at most 63)"));
   PetscCall(BAD(D2 "  parameters: [flow.nu, initial.velocity, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o]\n", "t.yaml:13: design.parameters: 17 entries; at most 16"));
-  PetscCall(BAD(D2 "  params: [flow.nu]\n", "t.yaml:13: design.params: unknown key (keys of design: parameters)"));
+  PetscCall(BAD(D2 "  params: [flow.nu]\n", "t.yaml:13: design.params: unknown key (keys of design: time_basis, parameters)"));
   PetscCall(BADSET(D2 "  parameters: [flow.nu]\n", 1, (const char *const[]){"design.parameters=[flow.nu,flow.nu]"}, "--set design.parameters=[flow.nu,flow.nu]: flow.nu is listed twice (entries 1 and 2)"));
   PetscCall(BADSET(D2 "  parameters: [flow.nu]\n", 1, (const char *const[]){"design.parameters=[body.c.density]"}, "--set design.parameters=[body.c.density]: body.c.density: body.c is a circle body"));
   PetscCall(BAD(OK2 "adjoint:\n  fields_every: -1\n", "t.yaml:10: adjoint.fields_every: -1 is out of range (must be >= 0)"));
