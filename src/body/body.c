@@ -677,6 +677,9 @@ PetscErrorCode FGBodiesBeginStep(FGBodies B, PetscReal t, Vec u[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Forward declaration: K, S and the faces' u_s of one component at time t (with the linearized penalization). */
+static PetscErrorCode FGBodiesKS_Private(FGBodies, PetscInt, PetscReal);
+
 /*@C
   FGBodiesPenalize - the implicit penalization of one RK3 stage, u <- (u + g dt S)/(1 + g dt K),
   and the stage's force, weighted by g, added to each body's step force.
@@ -700,30 +703,10 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar *K, *S, *ua;
     PetscInt     nloc;
-    PetscCall(VecSet(B->K[a], 0.0));
-    PetscCall(VecSet(B->S[a], 0.0));
+    /* 1. K and S, and u_s of each listed face */
+    PetscCall(FGBodiesKS_Private(B, a, t));
     PetscCall(VecGetArray(B->K[a], &K));
     PetscCall(VecGetArray(B->S[a], &S));
-    /* 1. K and S, and u_s of each listed face */
-    for (PetscInt b = 0; b < B->nb; b++) {
-      const FGBodyCase *bc = B->b[b].bc;
-      FGFaceList       *l  = &B->b[b].f[a];
-      PetscReal         xc[3], V[3], th, om, A[FG_CASE_MAX_JETS];
-      FGBodyState_Private(&B->b[b], dim, t, xc, V, &th, &om);
-      {
-        PetscReal phi[FG_MAX_TIME_BASIS], Phi[FG_MAX_TIME_BASIS];
-        FGTimeBasis(B->b[b].nbasis, B->b[b].T, t, phi, Phi);
-        for (PetscInt j = 0; j < bc->n_jets; j++) A[j] = FGJetAmplitude_Private(&B->b[b], j, phi) * FGJetSignal_Private(bc, t);
-      }
-      for (PetscInt f = 0; f < l->n; f++) {
-        const PetscReal *x = l->x + 3 * f, k = l->chi[f] / bc->eta;
-        PetscReal        us = V[a] + (a == 0 ? -om * (x[1] - xc[1]) : a == 1 ? om * (x[0] - xc[0]) : 0.0);
-        for (PetscInt j = 0; j < bc->n_jets; j++) us += A[j] * l->jet[bc->n_jets * f + j] * l->nrm[3 * f + a];
-        l->us[f] = us;
-        K[l->off[f]] += k;
-        S[l->off[f]] += k * us;
-      }
-    }
     /* 2. the implicit update (where K = 0 it leaves u as it is, exactly) */
     PetscCall(VecGetLocalSize(u[a], &nloc));
     PetscCall(VecGetArray(u[a], &ua));
