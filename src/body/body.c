@@ -1372,6 +1372,30 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The adjoint of listed face f's stage force fa = chi/eta (u** - u_s) dV and its moment about x_c,
+   weighted by gamma, for the accumulator weights w (6 per body): fb = dJ/dfa, and the parts of
+   the adjoints of chi, u_s and x_c through fa and r = x - x_c. */
+static inline void FGBodyForceAdjoint_Private(FGBodies B, const FGBodyItem *it, PetscInt a, PetscInt f, const PetscReal xc[], PetscReal gamma, PetscReal gdt, const PetscScalar *K, const PetscScalar *S, const PetscScalar *us0, const PetscReal w[], PetscReal *fb, PetscReal *cbf, PetscReal *usb, PetscReal xcb[3])
+{
+  const FGFaceList *l   = &it->f[a];
+  const PetscInt    o   = l->off[f];
+  const PetscReal  *x   = l->x + 3 * f, eta = it->bc->eta;
+  const PetscReal   uss = PetscRealPart((us0[o] + gdt * S[o]) / (1 + gdt * K[o]));
+  const PetscReal   fa  = l->chi[f] / eta * (uss - l->us[f]) * B->dV;
+  PetscReal         g   = w[a];
+
+  for (PetscInt m = 0; m < 3; m++) xcb[m] = 0;
+  for (PetscInt m = 0; m < 3; m++) {
+    PetscInt i1 = (m + 1) % 3, i2 = (m + 2) % 3;
+    if (a == i2) g += w[3 + m] * (x[i1] - xc[i1]), xcb[i1] -= w[3 + m] * fa;
+    if (a == i1) g -= w[3 + m] * (x[i2] - xc[i2]), xcb[i2] += w[3 + m] * fa;
+  }
+  g *= gamma;
+  *fb  = g;
+  *cbf = g * (uss - l->us[f]) / eta * B->dV;
+  *usb = -g * l->chi[f] / eta * B->dV;
+}
+
 /*@C
   FGBodiesPenalizeAdjoint - the transpose of FGBodiesPenalizeTangent: ubar holds the adjoint of
   u** on entry and that of u* on return; wacc[6 b + m] (NULL: none) is the adjoint of the step's
@@ -1407,67 +1431,52 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     if (chibar) PetscCall(VecGetArray(chibar[a], &cb));
     if (sens) PetscCall(VecGetArray(sens[a], &sb));
     PetscCall(VecGetLocalSize(ubar[a], &nloc));
-    /* the forces: fa = chi/eta (u** - u_s) dV, weighted by gamma; ubar of u** first */
+    /* 1. the forces fa = chi/eta (u** - u_s) dV (weighted by gamma): their adjoint adds to that of
+          u** before the implicit update's adjoint divides it; their chi and u_s parts are added in 2 */
     for (PetscInt i = 0; i < nloc; i++) Kb[i] = Sb[i] = 0;
     if (wacc)
       for (PetscInt b = 0; b < B->nb; b++) {
-        FGBodyItem      *it = &B->b[b];
-        FGFaceList      *l  = &it->f[a];
-        const PetscInt   nt = it->dens ? 0 : FG_BODY_NTHETA(it);
-        const PetscReal *w  = wacc + 6 * b;
-        PetscReal        xc[3], V[3], th, om;
-        PetscScalar     *cfb = NULL;
+        FGBodyItem *it = &B->b[b];
+        FGFaceList *l  = &it->f[a];
+        PetscReal   xc[3], V[3], th, om, fb, cbf, usb, xcb[3];
         FGBodyState_Private(it, dim, t, xc, V, &th, &om);
-        if (it->dens && chifbar && chifbar[b]) PetscCall(VecGetArray(chifbar[b][a], &cfb));
         for (PetscInt f = 0; f < l->n; f++) {
-          const PetscInt   o   = l->off[f];
-          const PetscReal *x   = l->x + 3 * f, eta = it->bc->eta;
-          const PetscReal  uss = (us0[o] + gdt * S[o]) / (1 + gdt * K[o]);
-          const PetscReal  fa  = l->chi[f] / eta * (uss - l->us[f]) * B->dV;
-          PetscReal        fb  = w[a], xcb[3] = {0, 0, 0}, cbf, usb;
-          for (PetscInt m = 0; m < 3; m++) {
-            PetscInt i1 = (m + 1) % 3, i2 = (m + 2) % 3;
-            if (a == i2) fb += w[3 + m] * (x[i1] - xc[i1]), xcb[i1] -= w[3 + m] * fa;
-            if (a == i1) fb -= w[3 + m] * (x[i2] - xc[i2]), xcb[i2] += w[3 + m] * fa;
-          }
-          fb *= gamma;
-          ub[o] += fb * l->chi[f] / eta * B->dV;
-          cbf = fb * (uss - l->us[f]) / eta * B->dV;
-          usb = -fb * l->chi[f] / eta * B->dV;
-          if (cb) cb[o] += cbf;
-          if (sb && !it->dens) PetscCall(FGBodyAddSensitivity_Private(it, dim, x, cbf, &sb[o]));
-          if (cfb) cfb[o] += cbf;
-          if (nt && thetabar && thetabar[b]) {
-            PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
-            for (PetscInt i = 0; i < nt; i++) thetabar[b][i] += dchi[i] * cbf + dus[i] * usb;
-            for (PetscInt k = 0; k < dim; k++) thetabar[b][k] += gamma * xcb[k];
-          }
+          FGBodyForceAdjoint_Private(B, it, a, f, xc, gamma, gdt, K, S, us0, wacc + 6 * b, &fb, &cbf, &usb, xcb);
+          ub[l->off[f]] += fb * l->chi[f] / it->bc->eta * B->dV;
         }
-        if (cfb) PetscCall(VecRestoreArray(chifbar[b][a], &cfb));
       }
-    /* the implicit update u** = (u* + gdt S)/(1 + gdt K) */
+    /* 2. the implicit update u** = (u* + gdt S)/(1 + gdt K) */
     for (PetscInt i = 0; i < nloc; i++) {
       const PetscReal den = 1 + gdt * K[i], uss = (us0[i] + gdt * S[i]) / den;
       Sb[i] = gdt * ub[i] / den;
       Kb[i] = -gdt * uss * ub[i] / den;
       ub[i] = ub[i] / den;
     }
+    /* 3. per face: chi and u_s adjoints of both parts, then one linearization */
     for (PetscInt b = 0; b < B->nb; b++) {
       FGBodyItem    *it = &B->b[b];
       FGFaceList    *l  = &it->f[a];
       const PetscInt nt = it->dens ? 0 : FG_BODY_NTHETA(it);
       PetscScalar   *cfb = NULL;
+      PetscReal      xc[3], V[3], th, om;
+      FGBodyState_Private(it, dim, t, xc, V, &th, &om);
       if (it->dens && chifbar && chifbar[b]) PetscCall(VecGetArray(chifbar[b][a], &cfb));
       for (PetscInt f = 0; f < l->n; f++) {
-        const PetscInt  o   = l->off[f];
-        const PetscReal cbf = (PetscRealPart(Kb[o]) + PetscRealPart(Sb[o]) * l->us[f]) / it->bc->eta;
-        const PetscReal usb = PetscRealPart(Sb[o]) * l->chi[f] / it->bc->eta;
+        const PetscInt o   = l->off[f];
+        PetscReal      cbf = (PetscRealPart(Kb[o]) + PetscRealPart(Sb[o]) * l->us[f]) / it->bc->eta;
+        PetscReal      usb = PetscRealPart(Sb[o]) * l->chi[f] / it->bc->eta, xcb[3] = {0, 0, 0};
+        if (wacc) {
+          PetscReal fb, fc, fu;
+          FGBodyForceAdjoint_Private(B, it, a, f, xc, gamma, gdt, K, S, us0, wacc + 6 * b, &fb, &fc, &fu, xcb);
+          cbf += fc, usb += fu;
+        }
         if (cb) cb[o] += cbf;
         if (sb && !it->dens) PetscCall(FGBodyAddSensitivity_Private(it, dim, l->x + 3 * f, cbf, &sb[o]));
         if (cfb) cfb[o] += cbf;
         if (nt && thetabar && thetabar[b]) {
           PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
           for (PetscInt i = 0; i < nt; i++) thetabar[b][i] += dchi[i] * cbf + dus[i] * usb;
+          for (PetscInt k = 0; k < dim; k++) thetabar[b][k] += gamma * xcb[k];
         }
       }
       if (cfb) PetscCall(VecRestoreArray(chifbar[b][a], &cfb));
