@@ -157,6 +157,12 @@ PETSC_EXTERN const char *const FGObjectiveKindNames[];
 typedef enum { FG_OBJ_TIME_AVERAGE = 0, FG_OBJ_TIME_FINAL, FG_OBJ_TIME_INSTANT } FGObjectiveTime;
 PETSC_EXTERN const char *const FGObjectiveTimeNames[];
 
+/* adjoint.mode and adjoint.storage (src/adjoint/schedule.c, src/adjoint/steady.c). */
+typedef enum { FG_ADJOINT_UNSTEADY, FG_ADJOINT_STEADY } FGAdjointMode;
+typedef enum { FG_STORAGE_AUTO, FG_STORAGE_RAM, FG_STORAGE_DISK } FGAdjointStorage;
+PETSC_EXTERN const char *const FGAdjointModeNames[];
+PETSC_EXTERN const char *const FGAdjointStorageNames[];
+
 #define FG_CASE_MAX_OBJECTIVES 16
 #define FG_CASE_MAX_DESIGN     16 /* entries of design.parameters */
 #define FG_CASE_DESIGN_LEN     64 /* longest design parameter name + 1 */
@@ -248,7 +254,14 @@ typedef struct {
   } design;
 
   struct {
-    PetscInt fields_every; /* write the adjoint fields every K steps of the reverse sweep (0: only at t = 0) */
+    FGAdjointMode    mode;         /* unsteady: reverse sweep over the time steps; steady: the fixed point's adjoint (KSP) */
+    PetscInt         fields_every; /* write the adjoint fields every K steps of the reverse sweep (0: only at t = 0) */
+    char             memory[32];   /* the budget for stored states, as written ("auto", "512 MiB", "4 GiB", ...) */
+    PetscReal        memory_bytes; /* adjoint.memory in bytes, all ranks together (0: auto, see src/adjoint/schedule.c) */
+    PetscInt         checkpoints;  /* states held in RAM (0: from adjoint.memory) */
+    FGAdjointStorage storage;      /* auto: disk only when the states do not fit in RAM; ram: never disk; disk: always */
+    PetscInt         segment;      /* steps between disk checkpoints (0: from the budget) */
+    PetscReal        steady_tol;   /* steady: |F(x) - x| <= steady_tol |x| at the converged state */
   } adjoint;
 
   struct {

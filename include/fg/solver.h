@@ -73,6 +73,7 @@ PETSC_EXTERN PetscErrorCode FGSolverMonitorCompute(FGSolver);
 PETSC_EXTERN PetscErrorCode FGStepForward_RK3(FGSolver);
 PETSC_EXTERN PetscReal      FGViscousTimeStepLimit(const FGCase *);
 PETSC_EXTERN PetscErrorCode FGStepTapeCreate(FGSolver, FGStepTape *);
+PETSC_EXTERN PetscErrorCode FGStepTapeDuplicate(FGSolver, FGStepTape, FGStepTape *);
 PETSC_EXTERN PetscErrorCode FGStepTapeDestroy(FGStepTape *);
 PETSC_EXTERN PetscErrorCode FGStepTangent_RK3(FGSolver, FGStepTape, const FGStepParams *, Vec[], Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGStepAdjoint_RK3(FGSolver, FGStepTape, const PetscReal[], Vec[], Vec, FGStepParams *);

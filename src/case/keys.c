@@ -15,6 +15,8 @@ const char *const FGInitialTypeNames[]   = {"rest", "uniform", "taylor_green", "
 const char *const FGBodyShapeNames[]     = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
 const char *const FGObjectiveKindNames[] = {"drag", "lift", "side", "moment", "neg_lift_drag", "pressure_drop", "kinetic_energy", "enstrophy", "probe_tracking", "control_cost", "field_tracking", "FGObjectiveKind", "FG_OBJ_", NULL};
 const char *const FGObjectiveTimeNames[] = {"average", "final", "instant", "FGObjectiveTime", "FG_OBJ_TIME_", NULL};
+const char *const FGAdjointModeNames[]    = {"unsteady", "steady", "FGAdjointMode", "FG_ADJOINT_", NULL};
+const char *const FGAdjointStorageNames[] = {"auto", "ram", "disk", "FGAdjointStorage", "FG_STORAGE_", NULL};
 static const char *const FGFaceNames[6]  = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
 
 /* The families of instances (see caseimpl.h): the faces, fixed, first (a face key's axis and side
@@ -232,6 +234,18 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "objective.<objective>.weight", .type = FG_KEY_REAL, FG_OBJ(weight), .def = "1", .check = FGCaseCheckObjectiveWeight_Internal,
    .doc = "The weight of this objective in J (not 0)"},
 
+  {.path = "adjoint.mode", .type = FG_KEY_ENUM, .choices = FGAdjointModeNames, FG_AT(adjoint.mode), .def = "unsteady",
+   .doc = "`unsteady`: the reverse sweep over the time steps; `steady`: the adjoint of the converged steady state x = F(x), solved with KSP (the forward run ends with Newton-Krylov iterations to `adjoint.steady_tol`; every objective is evaluated at the steady state)"},
+  {.path = "adjoint.memory", .type = FG_KEY_STRING, FG_STR(adjoint.memory), FG_GE(1), .def = "auto", .check = FGCaseCheckAdjointMemory_Internal,
+   .doc = "The memory for the states kept by the reverse sweep, all ranks together: a size such as `512 MiB`, `4 GiB` or `2.5G` (a plain number: MiB), or `auto` (half of each node's physical memory); the solver's own working memory comes on top"},
+  {.path = "adjoint.checkpoints", .type = FG_KEY_INT, FG_AT(adjoint.checkpoints), FG_GE(0), .def = "0",
+   .doc = "The number of states the reverse sweep keeps in RAM (binomial checkpointing when fewer than the steps), instead of `adjoint.memory`; 0: from `adjoint.memory`"},
+  {.path = "adjoint.storage", .type = FG_KEY_ENUM, .choices = FGAdjointStorageNames, FG_AT(adjoint.storage), .def = "auto",
+   .doc = "`auto`: states on disk (two levels) only when they do not fit in the memory budget; `ram`: never on disk (binomial checkpointing in RAM instead); `disk`: every `adjoint.segment`-th state on disk (`adjoint/checkpoints/`), and the reverse sweep resumable at every one"},
+  {.path = "adjoint.segment", .type = FG_KEY_INT, FG_AT(adjoint.segment), FG_GE(0), .def = "0",
+   .doc = "Steps between the disk checkpoints of the reverse sweep (0: the longest segment whose recomputation fits in the memory budget)"},
+  {.path = "adjoint.steady_tol", .type = FG_KEY_REAL, FG_AT(adjoint.steady_tol), .min = 0, .minb = FG_BOUND_OPEN, .def = "1e-10",
+   .doc = "`steady`: the forward state counts as converged when |F(x) - x| <= steady_tol |x| (one time step F)"},
   {.path = "adjoint.fields_every", .type = FG_KEY_INT, FG_AT(adjoint.fields_every), FG_GE(0), .def = "0",
    .doc = "Write the adjoint velocity and pressure every K steps of the reverse sweep (0: only at t = 0)"},
 

@@ -19,7 +19,9 @@
 */
 #include "caseimpl.h"
 #include <fg/grid.h>
+#include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -1125,5 +1127,35 @@ PetscErrorCode FGCaseValidate_Internal(FGCaseCtx ctx)
   if (ctx->vals[ko].set) PetscCall(FGCaseWhere_Internal(ctx, ko, c->output.dir_from, sizeof(c->output.dir_from)));
   else snprintf(c->output.dir_from, sizeof(c->output.dir_from), "%s: output.dir (default)", ctx->file);
   PetscCall(FGCaseCheckWhole_Private(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* adjoint.memory: "auto", or a size: a positive number with an optional unit (K, M, G, T, with or
+   without "iB"/"B", powers of 1024; none: MiB), stored in bytes in adjoint.memory_bytes. */
+PetscErrorCode FGCaseCheckAdjointMemory_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGCase     *c = ctx->c;
+  const char *v = c->adjoint.memory;
+  char        where[FG_CASE_WHERE_LEN], *end, unit[8] = "";
+  double      x;
+  size_t      k = 0;
+
+  PetscFunctionBeginUser;
+  c->adjoint.memory_bytes = 0;
+  if (!strcmp(v, "auto")) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  x = strtod(v, &end);
+  while (*end == ' ') end++;
+  while (*end && k + 1 < sizeof(unit)) unit[k++] = (char)toupper((unsigned char)*end++);
+  PetscCheck(end != v && !*end && x > 0 && x < 1e12, ctx->comm, FG_ERR_INPUT, "%s: '%s' is not a memory size (examples: auto, 512 MiB, 4 GiB, 2.5G; a plain number is MiB)", where, v);
+  {
+    static const char *names[][3] = {{"K", "KB", "KIB"}, {"M", "MB", "MIB"}, {"G", "GB", "GIB"}, {"T", "TB", "TIB"}};
+    double             scale      = unit[0] ? 0 : 1024.0 * 1024.0;
+    for (int i = 0; i < 4 && !scale; i++)
+      for (int j = 0; j < 3; j++)
+        if (!strcmp(unit, names[i][j])) scale = pow(1024.0, i + 1);
+    PetscCheck(scale > 0, ctx->comm, FG_ERR_INPUT, "%s: '%s': unknown unit '%s' (K, M, G, T, optionally with B or iB; powers of 1024)", where, v, unit);
+    c->adjoint.memory_bytes = (PetscReal)(x * scale);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -193,6 +193,14 @@ PetscErrorCode FGStepParamsReduce(MPI_Comm comm, FGStepParams *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  FGStepTapeCreate - a tape: the recorded stage values of one step, and the work vectors of the
+  tangent and adjoint steps.
+
+  Collective.
+
+.seealso: FGStepTapeDuplicate()
+@*/
 PetscErrorCode FGStepTapeCreate(FGSolver s, FGStepTape *tape)
 {
   FGStepTape T;
@@ -212,6 +220,42 @@ PetscErrorCode FGStepTapeCreate(FGSolver s, FGStepTape *tape)
   PetscCall(DMCreateGlobalVector(da, &T->wdiv));
   PetscCall(DMCreateGlobalVector(da, &T->wphi));
   PetscCall(DMCreateLocalVector(da, &T->wphil));
+  *tape = T;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGStepTapeDuplicate - a tape with its own recorded values that shares the work vectors of
+  another (a reference each), for keeping the tapes of many steps: only one tangent or adjoint
+  step may run at a time among tapes that share work.
+
+  Collective.
+@*/
+PetscErrorCode FGStepTapeDuplicate(FGSolver s, FGStepTape work, FGStepTape *tape)
+{
+  FGStepTape T;
+  DM         da = s->grid->da;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&T));
+  for (PetscInt a = 0; a < s->grid->dim; a++) {
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscCall(DMCreateLocalVector(da, &T->ul[k][a]));
+      PetscCall(DMCreateGlobalVector(da, &T->ustar[k][a]));
+    }
+    T->wl[a]  = work->wl[a];
+    T->wH[a]  = work->wH[a];
+    T->wHo[a] = work->wHo[a];
+    PetscCall(PetscObjectReference((PetscObject)T->wl[a]));
+    PetscCall(PetscObjectReference((PetscObject)T->wH[a]));
+    PetscCall(PetscObjectReference((PetscObject)T->wHo[a]));
+  }
+  T->wdiv  = work->wdiv;
+  T->wphi  = work->wphi;
+  T->wphil = work->wphil;
+  PetscCall(PetscObjectReference((PetscObject)T->wdiv));
+  PetscCall(PetscObjectReference((PetscObject)T->wphi));
+  PetscCall(PetscObjectReference((PetscObject)T->wphil));
   *tape = T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
