@@ -57,7 +57,7 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
     PetscCall(FGRun(PETSC_COMM_WORLD, c, cl->resume));
     break;
   case FG_CMD_ADJOINT:
-    PetscCall(FGAdjointMain(PETSC_COMM_WORLD, c));
+    PetscCall(FGAdjointMain(PETSC_COMM_WORLD, c, cl->resume));
     break;
   case FG_CMD_CHECK:
     PetscCall(FGCheckMain(PETSC_COMM_WORLD, c));

@@ -15,9 +15,10 @@
    Objective J = sum_i weight_i J_i (objective.<name>): each J_i a time functional (average over a
    window, optionally with sin^2 ramps; final; instant) of a quantity evaluated after every step.
 
-   Reverse sweep (FGAdjointCompute): the forward run keeps every step's start state in RAM; the
-   reverse sweep recomputes each step from its start state with the tape attached and applies the
-   adjoint step, accumulating the gradient. */
+   Reverse sweep (FGAdjointCompute, src/adjoint/sweep.c): the adjoint steps from the last to the
+   first, each about its step's tape, accumulating the gradient; the states they need come from a
+   checkpoint schedule within a memory budget (src/adjoint/schedule.c: tapes or states in RAM,
+   binomial checkpointing, states on disk), and the sweep is resumable. */
 #ifndef FG_ADJOINT_H
 #define FG_ADJOINT_H
 
@@ -46,6 +47,8 @@ PETSC_EXTERN PetscErrorCode FGDesignGetBlocks(FGDesign, PetscInt *, const FGDesi
 PETSC_EXTERN PetscErrorCode FGDesignGetScalars(FGDesign, Vec, PetscInt *, PetscReal **);
 PETSC_EXTERN PetscErrorCode FGDesignScalarName(FGDesign, PetscInt, char[], size_t);
 PETSC_EXTERN PetscErrorCode FGDesignGradient(FGDesign, const FGStepParams *, Vec[], Vec);
+PETSC_EXTERN PetscErrorCode FGDesignGradientScalars(FGDesign, const FGStepParams *, PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGDesignHash(FGDesign, Vec, unsigned long long *);
 PETSC_EXTERN PetscErrorCode FGDesignIsControl(FGDesign, PetscInt, PetscBool *);
 PETSC_EXTERN PetscReal      FGDesignScalarScale(FGDesign, PetscInt, PetscReal);
 
@@ -59,15 +62,46 @@ PETSC_EXTERN PetscErrorCode FGObjectiveGetTerm(FGObjective, PetscInt, const char
 PETSC_EXTERN PetscErrorCode FGObjectiveAdjointState(FGObjective, PetscInt, Vec[], Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGObjectiveAdjointForces(FGObjective, PetscInt, PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGObjectiveAdjointDesign(FGObjective, Vec, Vec);
+PETSC_EXTERN PetscInt       FGObjectiveRecordSize(FGObjective, PetscInt);
+PETSC_EXTERN PetscErrorCode FGObjectiveGetRecord(FGObjective, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGObjectiveSetRecord(FGObjective, PetscInt, const PetscReal[]);
 
-/* Output of the reverse sweep besides J and g (NULL members: not wanted). */
+/* Output of the reverse sweep besides J and g (NULL members: not wanted), and how to run it. */
 typedef struct {
   Vec       chibar[3], sens[3]; /* dJ/dchi on the faces (summed over the steps), shape sensitivity */
   Vec       ubar0[3], pbar0;    /* the adjoint state at t = 0 */
   /* called during the reverse sweep with the adjoint state after step n's adjoint (at t_n-1) */
   PetscErrorCode (*monitor)(FGSolver, PetscInt, PetscReal, Vec[], Vec, void *);
   void *ctx;
+  /* run */
+  PetscBool resume;  /* continue from <output.dir>/adjoint/resume.h5 or the newest state in
+                        adjoint/checkpoints/ (else those files are removed first) */
+  PetscBool signals; /* stop on SIGUSR1/SIGTERM (FGSignalInstall) at the next step: write
+                        adjoint/resume.h5 (or a state file during the forward run), FG_ERR_SIGNAL */
+  PetscBool gradient_time; /* fill gtime */
+  /* results */
+  PetscInt   recomputed, planned; /* forward steps recomputed by the reverse sweep (and as planned) */
+  PetscInt   gtime_n;             /* gtime[(n - 1) ns + i]: the part of dJ/dp_i (design scalar i) that */
+  PetscReal *gtime;               /* step n's adjoint contributes, n = 1..gtime_n (PetscFree it) */
 } FGAdjointOutput;
+
+/* The checkpoint schedule (src/adjoint/schedule.c). */
+typedef enum { FG_SEGMENT_TAPES, FG_SEGMENT_STATES, FG_SEGMENT_BINOMIAL } FGSegmentKind;
+typedef struct {
+  PetscInt  N;                       /* steps */
+  PetscReal state_bytes, tape_bytes; /* a state; a taped step (its start state and tape), all ranks */
+  PetscReal budget;                  /* bytes for kept states, all ranks */
+  PetscInt  states, tapes;           /* how many fit in the budget */
+  PetscBool disk;                    /* two levels: every segment-th state on disk */
+  PetscInt  segment, nsegments, disk_states;
+  PetscInt  recomputed;              /* planned recomputed steps (a run from the start) */
+} FGSchedule;
+PETSC_EXTERN PetscErrorCode FGSchedulePlan(FGSolver, FGSchedule *);
+PETSC_EXTERN PetscErrorCode FGSchedulePrint(FGSolver, const FGSchedule *);
+PETSC_EXTERN FGSegmentKind  FGScheduleSegmentKind(const FGSchedule *, PetscInt);
+PETSC_EXTERN PetscInt       FGScheduleSegmentCost(const FGSchedule *, PetscInt, PetscBool);
+PETSC_EXTERN PetscInt       FGScheduleBinomialCost(PetscInt, PetscInt);
+PETSC_EXTERN PetscInt       FGScheduleBinomialSplit(PetscInt, PetscInt);
 
 PETSC_EXTERN PetscErrorCode FGAdjointForward(FGSolver, FGDesign, FGObjective, Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGAdjointCompute(FGSolver, FGDesign, FGObjective, Vec, PetscReal *, Vec, FGAdjointOutput *);

@@ -16,7 +16,7 @@ typedef struct {
   PetscInt    nset;
   const char *set[FG_CLI_MAX_SET]; /* "key=value" */
   PetscBool   help, version, keys;
-  PetscBool   resume; /* run --resume: continue from the latest checkpoint */
+  PetscBool   resume; /* run/adjoint --resume: continue from the latest checkpoint */
   int         petsc_argc; /* argv for PetscInitialize: program name + PETSc options */
   char      **petsc_argv;
 } FGCommandLine;
@@ -29,7 +29,8 @@ PETSC_EXTERN int  FGLaunchRank(void);
 
 PETSC_EXTERN PetscErrorCode FGInfo(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *, PetscBool);
-PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, FGCase *);
+PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, FGCase *, PetscBool);
+PETSC_EXTERN PetscErrorCode FGSlurmRestartCount(MPI_Comm, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGCheckMain(MPI_Comm, FGCase *);
 PETSC_EXTERN PetscErrorCode FGGridCreateFromCase(MPI_Comm, const FGCase *, FGGrid *);
 

@@ -49,6 +49,7 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode FGIOWriteFields(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);
 PETSC_EXTERN PetscErrorCode FGIOReadField(FGGrid, const char *, const char *, Vec);
 PETSC_EXTERN PetscErrorCode FGIOReadMeta(MPI_Comm, const char *, FGIOMeta *, char *, size_t);
+PETSC_EXTERN PetscErrorCode FGIOReadVector(MPI_Comm, const char *, const char *, PetscInt, PetscReal[]);
 
 /* The sidecar alone (FGIOWriteFields calls it): collective, rank 0 writes. */
 PETSC_EXTERN PetscErrorCode FGIOWriteXDMF(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);

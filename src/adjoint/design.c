@@ -483,44 +483,84 @@ PetscErrorCode FGDesignGradient(FGDesign d, const FGStepParams *bar, Vec ubar0[]
   /* every rank takes the array (a write access invalidates PETSc's cached norms on each rank;
      only rank 0 writes the scalars), so that a later VecNorm is collective everywhere */
   PetscCall(VecGetArray(g, &arr));
-  if (!rank) {
-    for (PetscInt i = 0; i < d->nblocks; i++) {
-      const FGDesignBlock *b  = &d->block[i];
-      PetscInt             np = 0;
-      if (b->field) continue;
-      if (b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS) {
-        PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b->index, &np));
+  if (!rank) PetscCall(FGDesignGradientScalars(d, bar, arr));
+  PetscCall(VecRestoreArray(g, &arr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignGradientScalars - the scalar blocks' part of FGDesignGradient: v[i] = dJ/dp_i for the
+  design scalars i (at their offsets) from the reduced parameter adjoints.
+
+  Not collective.
+@*/
+PetscErrorCode FGDesignGradientScalars(FGDesign d, const FGStepParams *bar, PetscReal v[])
+{
+  FGSolver s = d->s;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < d->nblocks; i++) {
+    const FGDesignBlock *b  = &d->block[i];
+    PetscInt             np = 0;
+    if (b->field) continue;
+    if (b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS) PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b->index, &np));
+    for (PetscInt j = 0; j < b->n; j++) {
+      PetscReal x = 0;
+      switch (b->kind) {
+      case FG_DESIGN_NU:
+        x = bar->nu;
+        break;
+      case FG_DESIGN_INFLOW: /* bar->inflow is dJ/d(dU/U) */
+        x = bar->inflow / d->scal[b->offset];
+        break;
+      case FG_DESIGN_SHAPE:
+        x = bar->body[b->index][b->first + j];
+        break;
+      case FG_DESIGN_ROTATION:
+        x = bar->body[b->index][np + j];
+        break;
+      case FG_DESIGN_JETS:
+        x = bar->body[b->index][np + d->nbt + j];
+        break;
+      case FG_DESIGN_ACTUATOR:
+        x = bar->act[(3 * b->index + j / d->nbt) * FG_MAX_TIME_BASIS + j % d->nbt];
+        break;
+      default:
+        break;
       }
-      for (PetscInt j = 0; j < b->n; j++) {
-        PetscReal v = 0;
-        switch (b->kind) {
-        case FG_DESIGN_NU:
-          v = bar->nu;
-          break;
-        case FG_DESIGN_INFLOW: { /* bar->inflow is dJ/d(dU/U) */
-          PetscReal U = d->scal[b->offset];
-          v           = bar->inflow / U;
-        } break;
-        case FG_DESIGN_SHAPE:
-          v = bar->body[b->index][b->first + j];
-          break;
-        case FG_DESIGN_ROTATION:
-          v = bar->body[b->index][np + j];
-          break;
-        case FG_DESIGN_JETS:
-          v = bar->body[b->index][np + d->nbt + j];
-          break;
-        case FG_DESIGN_ACTUATOR:
-          v = bar->act[(3 * b->index + j / d->nbt) * FG_MAX_TIME_BASIS + j % d->nbt];
-          break;
-        default:
-          break;
-        }
-        arr[b->offset + j] = v;
-      }
+      v[b->offset + j] = x;
     }
   }
-  PetscCall(VecRestoreArray(g, &arr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGDesignHash - a 64-bit hash of the design vector's values that does not depend on the number
+  of ranks (a sum over the entries of a hash of each entry's index and bits), for checkpoints.
+
+  Collective.
+@*/
+PetscErrorCode FGDesignHash(FGDesign d, Vec p, unsigned long long *hash)
+{
+  const PetscScalar *a;
+  PetscInt           lo, hi;
+  unsigned long long h = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetOwnershipRange(p, &lo, &hi));
+  PetscCall(VecGetArrayRead(p, &a));
+  for (PetscInt i = lo; i < hi; i++) {
+    unsigned long long x;
+    double             v = (double)a[i - lo];
+    memcpy(&x, &v, sizeof(x));
+    x ^= 0x9e3779b97f4a7c15ULL * (unsigned long long)(i + 1); /* splitmix64 of (index, bits) */
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    h += x ^ (x >> 31);
+  }
+  PetscCall(VecRestoreArrayRead(p, &a));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &h, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, d->s->comm));
+  *hash = h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -635,3 +635,62 @@ PetscErrorCode FGObjectiveAdjointDesign(FGObjective o, Vec p, Vec g)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  FGObjectiveRecordSize - the length of the record of the first n steps (FGObjectiveGetRecord):
+  n (1 + the number of quantities of all terms).
+
+  Not collective.
+@*/
+PetscInt FGObjectiveRecordSize(FGObjective o, PetscInt n)
+{
+  PetscInt nq = 1;
+  for (PetscInt i = 0; i < o->nterms; i++) nq += o->term[i].nq;
+  return n * nq;
+}
+
+/*@C
+  FGObjectiveGetRecord - the values recorded after steps 1..n (n <= the steps recorded): per step
+  its end time, then every term's quantities, for a checkpoint (FGObjectiveSetRecord restores
+  them, so the objective and its adjoint need not repeat the forward run).
+
+  Not collective.
+@*/
+PetscErrorCode FGObjectiveGetRecord(FGObjective o, PetscInt n, PetscReal buf[])
+{
+  PetscInt j = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(n <= o->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "asked for the record of %" PetscInt_FMT " steps, %" PetscInt_FMT " recorded", n, o->n);
+  for (PetscInt m = 1; m <= n; m++) {
+    buf[j++] = o->t[m];
+    for (PetscInt i = 0; i < o->nterms; i++)
+      for (PetscInt k = 0; k < o->term[i].nq; k++) buf[j++] = o->term[i].q[k][m];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveSetRecord - replace the record by the one of steps 1..n (FGObjectiveGetRecord).
+
+  Not collective.
+@*/
+PetscErrorCode FGObjectiveSetRecord(FGObjective o, PetscInt n, const PetscReal buf[])
+{
+  PetscInt j = 0;
+
+  PetscFunctionBeginUser;
+  if (n + 1 > o->cap) {
+    o->cap = n + 64;
+    PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->t));
+    for (PetscInt i = 0; i < o->nterms; i++)
+      for (PetscInt k = 0; k < o->term[i].nq; k++) PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->term[i].q[k]));
+  }
+  o->n = n;
+  for (PetscInt m = 1; m <= n; m++) {
+    o->t[m] = buf[j++];
+    for (PetscInt i = 0; i < o->nterms; i++)
+      for (PetscInt k = 0; k < o->term[i].nq; k++) o->term[i].q[k][m] = buf[j++];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,17 +1,45 @@
 /*
   The unsteady reverse sweep (include/fg/adjoint.h).
 
-  Forward: from the initial state x_0, N steps x_n = F(x_{n-1}, p), each start state kept in RAM
-  (u, and p with bodies), the objective recorded after every step. Reverse, n = N .. 1:
+  Forward: from the initial state x_0, N steps x_n = F(x_{n-1}, p), the objective recorded after
+  every step. Reverse, n = N .. 1, with step n's tape (its stage values, from a run of step n):
 
-    restore x_{n-1}; recompute step n with the tape attached (the stage values it needs)
     lambda += dJ/dx_n                           (FGObjectiveAdjointState: the state at step n)
     lambda  = F_x^T lambda,  g_F += F_p^T lambda (FGStepAdjoint_RK3, with dJ/d(step n's forces))
 
-  after which lambda = dJ/dx_0 and g = dp^T g_F + dJ/dp. Memory: N + 1 states; time: one forward
-  run plus, per step, a recomputed step and an adjoint step.
+  after which lambda = dJ/dx_0 and g = dp^T g_F + dJ/dp.
+
+  Which states are kept follows the schedule (src/adjoint/schedule.c). The run is cut at the
+  boundaries b_0 = 0 < b_1 < ... (every `segment` steps, with disk storage; else only 0): the
+  forward run writes x_b to adjoint/checkpoints/state_NNNNNN.h5 at each boundary, with the
+  objective's record so far, until it reaches the last one; the last segment [b_last, N) is then
+  run by the segment executor (its first pass is the rest of the forward run), and the segments
+  before it, last to first, from their disk states. A segment's executor (FGSweepSegment_Private)
+  keeps tapes, states, or binomial checkpoints in RAM (slots allocated on first use).
+
+  Every step is computed by FGSweepAdvance_Private: a step beyond the forward run's frontier is
+  new (the objective records it), any other one counts as recomputed. The result does not depend
+  on the schedule: each adjoint step sees the same tape, and the states are the same doubles
+  (bit for bit, whether kept in RAM, recomputed or read back from disk).
+
+  Resume (out->resume): after each segment (with disk storage) and on SIGUSR1/SIGTERM, the sweep
+  writes adjoint/resume.h5: the position n (steps n+1..N done), lambda (u_adj.., p_adj), the
+  parameter adjoints so far (scalars reduced to rank 0; density face fields), the gradient fields
+  of out, the objective's record of all N steps and the gradient in time so far. A resumed sweep
+  reads it, skips the forward run and reverses the segments below n. Stopped during the forward
+  run, the sweep writes the current state as a state file; a resumed sweep continues the forward
+  run from the newest state file. Files carry a hash of the case (the keys that change the result)
+  and of the design vector; a mismatch is refused. A finished sweep removes its files.
 */
 #include <fg/adjoint.h>
+#include <fg/io.h>
+#include <fg/checkpoint.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 /*@C
   FGAdjointForward - J(p): apply p, run the forward steps from the initial state, evaluate the
@@ -32,114 +60,777 @@ PetscErrorCode FGAdjointForward(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#define FG_SWEEP_FORMAT  1
+#define FG_SWEEP_NSCALAR (2 + FG_STEP_NACT + FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS)
+
+typedef struct {
+  Vec       u[3], p;
+  PetscReal t;
+  PetscInt  step;
+} FGSweepState;
+
+typedef struct {
+  FGSolver         s;
+  FGDesign         d;
+  FGObjective      o;
+  Vec              p;
+  FGAdjointOutput *out;
+  FGSchedule       sc;
+  PetscInt         N, dim, nb;
+
+  PetscInt  frontier; /* the forward run has computed steps 1..frontier (objective recorded) */
+  PetscBool finished; /* the objective is complete (J, weights) */
+  PetscReal J;
+
+  FGSweepState *slot; /* RAM states, vectors created on first use */
+  PetscInt      nslot;
+  FGStepTape    work, *tape; /* tapes share work's work vectors */
+  PetscInt      ntape;
+
+  Vec          ubar[3], pbar;
+  FGStepParams bar;
+  PetscReal    wacc[6 * FG_CASE_MAX_BODIES];
+  PetscInt     position; /* lambda = dJ/dx_position */
+  PetscInt     recomputed, adjoint_steps;
+
+  PetscInt   ns; /* design scalars; gradient in time */
+  PetscReal *gtime, *snap0, *snap1, *gs;
+
+  unsigned long long hash;
+  char               dir[PETSC_MAX_PATH_LEN], resume_path[PETSC_MAX_PATH_LEN + 32];
+  PetscInt          *bound, nbound; /* segment boundaries (ascending, bound[0] = 0) */
+  PetscInt           test_signal_at, test_kill_at;
+  PetscInt           every;
+  PetscLogDouble     tstart, treverse;
+} FGSweep;
+
+/* --- states ------------------------------------------------------------------------------ */
+
+static PetscErrorCode FGSweepSlot_Private(FGSweep *sw, PetscInt i, FGSweepState **st)
+{
+  PetscFunctionBeginUser;
+  if (i >= sw->nslot) {
+    PetscInt n = PetscMax(i + 1, 2 * sw->nslot);
+    PetscCall(PetscRealloc(sizeof(FGSweepState) * (size_t)n, &sw->slot));
+    PetscCall(PetscArrayzero(sw->slot + sw->nslot, n - sw->nslot));
+    sw->nslot = n;
+  }
+  if (!sw->slot[i].p) {
+    for (PetscInt a = 0; a < sw->dim; a++) PetscCall(VecDuplicate(sw->s->u[a], &sw->slot[i].u[a]));
+    PetscCall(VecDuplicate(sw->s->p, &sw->slot[i].p));
+  }
+  *st = &sw->slot[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSweepStore_Private(FGSweep *sw, PetscInt i)
+{
+  FGSweepState *st = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGSweepSlot_Private(sw, i, &st));
+  for (PetscInt a = 0; a < sw->dim; a++) PetscCall(VecCopy(sw->s->u[a], st->u[a]));
+  PetscCall(VecCopy(sw->s->p, st->p));
+  st->t    = sw->s->t;
+  st->step = sw->s->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSweepRestore_Private(FGSweep *sw, PetscInt i)
+{
+  FGSweepState *st = &sw->slot[i];
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < sw->dim; a++) PetscCall(VecCopy(st->u[a], sw->s->u[a]));
+  PetscCall(VecCopy(st->p, sw->s->p));
+  sw->s->t    = st->t;
+  sw->s->step = st->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSweepTape_Private(FGSweep *sw, PetscInt i, FGStepTape *T)
+{
+  PetscFunctionBeginUser;
+  if (i >= sw->ntape) {
+    PetscInt n = PetscMax(i + 1, 2 * sw->ntape);
+    PetscCall(PetscRealloc(sizeof(FGStepTape) * (size_t)n, &sw->tape));
+    PetscCall(PetscArrayzero(sw->tape + sw->ntape, n - sw->ntape));
+    sw->ntape = n;
+  }
+  if (!sw->tape[i]) PetscCall(FGStepTapeDuplicate(sw->s, sw->work, &sw->tape[i]));
+  *T = sw->tape[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* --- files ------------------------------------------------------------------------------- */
+
+static PetscErrorCode FGSweepStatePath_Private(FGSweep *sw, PetscInt step, char *path, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, len, "%s/state_%06" PetscInt_FMT ".h5", sw->dir, step));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The steps of the state files in the directory (rank 0 lists, all get it), ascending. */
+static PetscErrorCode FGSweepListStates_Private(FGSweep *sw, PetscInt **steps, PetscInt *n)
+{
+  PetscMPIInt rank;
+  PetscInt    cnt = 0, cap = 0, *list = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(sw->s->comm, &rank));
+  if (!rank) {
+    DIR *dir = opendir(sw->dir);
+    if (dir) {
+      struct dirent *e;
+      while ((e = readdir(dir))) {
+        long long k;
+        char      tail[8];
+        if (sscanf(e->d_name, "state_%lld.h%7s", &k, tail) == 2 && !strcmp(tail, "5") && k > 0) {
+          if (cnt == cap) {
+            cap = PetscMax(16, 2 * cap);
+            PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)cap, &list));
+          }
+          list[cnt++] = (PetscInt)k;
+        }
+      }
+      closedir(dir);
+    }
+    PetscCall(PetscSortInt(cnt, list));
+  }
+  PetscCallMPI(MPI_Bcast(&cnt, 1, MPIU_INT, 0, sw->s->comm));
+  if (rank) PetscCall(PetscMalloc1(PetscMax(cnt, 1), &list));
+  if (cnt) PetscCallMPI(MPI_Bcast(list, (PetscMPIInt)cnt, MPIU_INT, 0, sw->s->comm));
+  *steps = list;
+  *n     = cnt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Remove the state files and resume.h5 (rank 0). */
+static PetscErrorCode FGSweepClean_Private(FGSweep *sw)
+{
+  PetscInt   *steps, n;
+  PetscMPIInt rank;
+  char        path[PETSC_MAX_PATH_LEN + 32], xmf[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(sw->s->comm, &rank));
+  PetscCall(FGSweepListStates_Private(sw, &steps, &n));
+  if (!rank) {
+    for (PetscInt i = 0; i < n; i++) {
+      PetscCall(FGSweepStatePath_Private(sw, steps[i], path, sizeof(path)));
+      PetscCall(FGIOXDMFPath(path, xmf, sizeof(xmf)));
+      (void)unlink(path);
+      (void)unlink(xmf);
+    }
+    PetscCall(FGIOXDMFPath(sw->resume_path, xmf, sizeof(xmf)));
+    (void)unlink(sw->resume_path);
+    (void)unlink(xmf);
+  }
+  PetscCall(PetscFree(steps));
+  PetscCallMPI(MPI_Barrier(sw->s->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The objective record of steps 1..n as an FGIOVector (rec: caller frees). */
+static PetscErrorCode FGSweepRecord_Private(FGSweep *sw, PetscInt n, PetscReal **rec, FGIOVector *v)
+{
+  PetscInt len = FGObjectiveRecordSize(sw->o, n);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(PetscMax(len, 1), rec));
+  PetscCall(FGObjectiveGetRecord(sw->o, n, *rec));
+  v->name   = "objective_record";
+  v->n      = len;
+  v->values = *rec;
+  v->labels = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSweepWriteState_Private(FGSweep *sw)
+{
+  FGSolver   s = sw->s;
+  FGIOField  f[4];
+  FGIOMeta   meta = {0};
+  FGIOVector v;
+  PetscReal *rec;
+  PetscInt   nf = 0;
+  char       path[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < sw->dim; a++) {
+    f[nf].name     = (const char *[]){"u", "v", "w"}[a];
+    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
+    f[nf++].vec    = s->u[a];
+  }
+  f[nf].name     = "p";
+  f[nf].location = FG_LOC_CELL;
+  f[nf++].vec    = s->p;
+  PetscCall(FGSweepRecord_Private(sw, s->step, &rec, &v));
+  meta.time      = s->t;
+  meta.step      = s->step;
+  meta.case_hash = sw->hash;
+  meta.case_name = s->c->name;
+  meta.nvectors  = v.n ? 1 : 0;
+  meta.vectors   = &v;
+  PetscCall(FGSweepStatePath_Private(sw, s->step, path, sizeof(path)));
+  PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
+  PetscCall(PetscFree(rec));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSweepCheckHash_Private(FGSweep *sw, const char *path, FGIOMeta *meta)
+{
+  char name[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGIOReadMeta(sw->s->comm, path, meta, name, sizeof(name)));
+  PetscCheck(meta->case_hash == sw->hash, sw->s->comm, FG_ERR_INPUT, "%s was written for another case, design or number of steps (hash %016llx, this run %016llx): run `flowgrad adjoint` without --resume to start over (it removes it)", path, meta->case_hash, sw->hash);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Put x_step from its state file into the solver (step > 0); with the record: the objective's too. */
+static PetscErrorCode FGSweepReadState_Private(FGSweep *sw, PetscInt step, PetscBool record)
+{
+  FGSolver s = sw->s;
+  FGIOMeta meta;
+  char     path[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGSweepStatePath_Private(sw, step, path, sizeof(path)));
+  PetscCall(FGSweepCheckHash_Private(sw, path, &meta));
+  PetscCheck(meta.step == step, s->comm, FG_ERR_IO_READ, "%s holds step %" PetscInt_FMT ", expected %" PetscInt_FMT " (damaged?)", path, meta.step, step);
+  for (PetscInt a = 0; a < sw->dim; a++) PetscCall(FGIOReadField(s->grid, path, (const char *[]){"u", "v", "w"}[a], s->u[a]));
+  PetscCall(FGIOReadField(s->grid, path, "p", s->p));
+  s->t    = meta.time;
+  s->step = step;
+  if (record) {
+    PetscInt   len = FGObjectiveRecordSize(sw->o, step);
+    PetscReal *rec;
+    PetscCall(PetscMalloc1(PetscMax(len, 1), &rec));
+    if (len) PetscCall(FGIOReadVector(s->comm, path, "objective_record", len, rec));
+    PetscCall(FGObjectiveSetRecord(sw->o, step, rec));
+    PetscCall(PetscFree(rec));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The parameter adjoints' scalars, packed (local partial sums until reduced). */
+static void FGSweepPack_Private(const FGStepParams *b, PetscReal *v)
+{
+  v[0] = b->nu;
+  v[1] = b->inflow;
+  memcpy(v + 2, b->act, sizeof(b->act));
+  memcpy(v + 2 + FG_STEP_NACT, &b->body[0][0], sizeof(b->body));
+}
+
+static void FGSweepUnpack_Private(const PetscReal *v, FGStepParams *b)
+{
+  b->nu     = v[0];
+  b->inflow = v[1];
+  memcpy(b->act, v + 2, sizeof(b->act));
+  memcpy(&b->body[0][0], v + 2 + FG_STEP_NACT, sizeof(b->body));
+}
+
+/* adjoint/resume.h5 at the current position. The scalar parameter adjoints are reduced onto
+   rank 0 first (the others continue from 0), so the file holds the whole partial gradient. */
+static PetscErrorCode FGSweepWriteResume_Private(FGSweep *sw)
+{
+  FGSolver    s = sw->s;
+  FGIOField   f[4 + 3 + 3 + 3 * FG_CASE_MAX_BODIES];
+  FGIOMeta    meta = {0};
+  FGIOVector  v[4];
+  PetscReal  *rec, info[8], sc[FG_SWEEP_NSCALAR];
+  PetscInt    nf = 0, nv = 0;
+  PetscMPIInt rank;
+  char        names[3 * FG_CASE_MAX_BODIES][32];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
+  FGSweepPack_Private(&sw->bar, sc);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sc, FG_SWEEP_NSCALAR, MPIU_REAL, MPIU_SUM, s->comm));
+  if (rank) PetscCall(PetscArrayzero(sc, FG_SWEEP_NSCALAR));
+  FGSweepUnpack_Private(sc, &sw->bar); /* the sum on rank 0, 0 elsewhere: the same total */
+  for (PetscInt a = 0; a < sw->dim; a++) {
+    f[nf].name     = (const char *[]){"u_adj", "v_adj", "w_adj"}[a];
+    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
+    f[nf++].vec    = sw->ubar[a];
+  }
+  f[nf].name     = "p_adj";
+  f[nf].location = FG_LOC_CELL;
+  f[nf++].vec    = sw->pbar;
+  for (PetscInt a = 0; a < sw->dim; a++) {
+    if (sw->bar.chibar[a]) {
+      f[nf].name     = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a];
+      f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
+      f[nf++].vec    = sw->bar.chibar[a];
+    }
+    if (sw->bar.sens[a]) {
+      f[nf].name     = (const char *[]){"sens_x", "sens_y", "sens_z"}[a];
+      f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
+      f[nf++].vec    = sw->bar.sens[a];
+    }
+  }
+  for (PetscInt b = 0; b < sw->nb; b++)
+    for (PetscInt a = 0; a < sw->dim; a++)
+      if (sw->bar.chif[b][a]) {
+        PetscCall(PetscSNPrintf(names[3 * b + a], sizeof(names[0]), "chif_%" PetscInt_FMT "_%" PetscInt_FMT, b, a));
+        f[nf].name     = names[3 * b + a];
+        f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
+        f[nf++].vec    = sw->bar.chif[b][a];
+      }
+  info[0]  = FG_SWEEP_FORMAT;
+  info[1]  = (PetscReal)sw->position;
+  info[2]  = (PetscReal)sw->N;
+  info[3]  = (PetscReal)sw->recomputed;
+  info[4]  = (PetscReal)sw->adjoint_steps;
+  info[5]  = (PetscReal)sw->ns;
+  info[6]  = sw->gtime ? 1 : 0;
+  info[7]  = 0;
+  v[nv++]  = (FGIOVector){"sweep", 8, info, NULL};
+  v[nv++]  = (FGIOVector){"parameter_adjoints", FG_SWEEP_NSCALAR, sc, NULL};
+  PetscCall(FGSweepRecord_Private(sw, sw->N, &rec, &v[nv]));
+  if (v[nv].n) nv++;
+  if (sw->gtime && sw->ns) v[nv++] = (FGIOVector){"gradient_time", sw->N * sw->ns, sw->gtime, NULL};
+  meta.time      = sw->s->t;
+  meta.step      = sw->position;
+  meta.case_hash = sw->hash;
+  meta.case_name = s->c->name;
+  meta.nvectors  = nv;
+  meta.vectors   = v;
+  PetscCall(FGIOWriteFields(s->grid, sw->resume_path, &meta, nf, f));
+  PetscCall(PetscFree(rec));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSweepReadResume_Private(FGSweep *sw)
+{
+  FGSolver    s = sw->s;
+  FGIOMeta    meta;
+  PetscReal   info[8], sc[FG_SWEEP_NSCALAR], *rec;
+  PetscInt    len = FGObjectiveRecordSize(sw->o, sw->N);
+  PetscMPIInt rank;
+  char        nm[32];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
+  PetscCall(FGSweepCheckHash_Private(sw, sw->resume_path, &meta));
+  PetscCall(FGIOReadVector(s->comm, sw->resume_path, "sweep", 8, info));
+  PetscCheck(info[0] == FG_SWEEP_FORMAT && info[2] == (PetscReal)sw->N && info[1] >= 0 && info[1] < sw->N && info[5] == (PetscReal)sw->ns, s->comm, FG_ERR_IO_READ, "%s: not a resume file of this run (format %g, position %g of %g steps; damaged?)", sw->resume_path, (double)info[0], (double)info[1], (double)info[2]);
+  sw->position      = (PetscInt)info[1];
+  sw->recomputed    = (PetscInt)info[3];
+  sw->adjoint_steps = (PetscInt)info[4];
+  PetscCall(FGIOReadVector(s->comm, sw->resume_path, "parameter_adjoints", FG_SWEEP_NSCALAR, sc));
+  if (rank) PetscCall(PetscArrayzero(sc, FG_SWEEP_NSCALAR));
+  FGSweepUnpack_Private(sc, &sw->bar);
+  for (PetscInt a = 0; a < sw->dim; a++) PetscCall(FGIOReadField(s->grid, sw->resume_path, (const char *[]){"u_adj", "v_adj", "w_adj"}[a], sw->ubar[a]));
+  PetscCall(FGIOReadField(s->grid, sw->resume_path, "p_adj", sw->pbar));
+  for (PetscInt a = 0; a < sw->dim; a++) {
+    if (sw->bar.chibar[a]) PetscCall(FGIOReadField(s->grid, sw->resume_path, (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a], sw->bar.chibar[a]));
+    if (sw->bar.sens[a]) PetscCall(FGIOReadField(s->grid, sw->resume_path, (const char *[]){"sens_x", "sens_y", "sens_z"}[a], sw->bar.sens[a]));
+  }
+  for (PetscInt b = 0; b < sw->nb; b++)
+    for (PetscInt a = 0; a < sw->dim; a++)
+      if (sw->bar.chif[b][a]) {
+        PetscCall(PetscSNPrintf(nm, sizeof(nm), "chif_%" PetscInt_FMT "_%" PetscInt_FMT, b, a));
+        PetscCall(FGIOReadField(s->grid, sw->resume_path, nm, sw->bar.chif[b][a]));
+      }
+  PetscCall(PetscMalloc1(PetscMax(len, 1), &rec));
+  if (len) PetscCall(FGIOReadVector(s->comm, sw->resume_path, "objective_record", len, rec));
+  PetscCall(FGObjectiveSetRecord(sw->o, sw->N, rec));
+  PetscCall(PetscFree(rec));
+  if (sw->gtime && sw->ns) {
+    PetscCheck(info[6] == 1, s->comm, FG_ERR_IO_READ, "%s has no gradient in time", sw->resume_path);
+    PetscCall(FGIOReadVector(s->comm, sw->resume_path, "gradient_time", sw->N * sw->ns, sw->gtime));
+  }
+  sw->frontier = sw->N;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* --- steps ------------------------------------------------------------------------------- */
+
+static PetscErrorCode FGSweepStop_Private(FGSweep *sw, PetscBool forward)
+{
+  int signo = 0;
+
+  PetscFunctionBeginUser;
+  if (!sw->out || !sw->out->signals) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGSignalAgree(sw->s->comm, &signo));
+  if (!signo) PetscFunctionReturn(PETSC_SUCCESS);
+  if (forward) {
+    PetscCall(FGSweepWriteState_Private(sw));
+    PetscCall(PetscPrintf(sw->s->comm, "adjoint: %s during the forward run: wrote the state at step %" PetscInt_FMT "; rerun with --resume to continue\n", FGSignalName(signo), sw->s->step));
+  } else {
+    PetscCall(FGSweepWriteResume_Private(sw));
+    PetscCall(PetscPrintf(sw->s->comm, "adjoint: %s: wrote %s at step %" PetscInt_FMT " of the reverse sweep; rerun with --resume to continue\n", FGSignalName(signo), sw->resume_path, sw->position));
+  }
+  SETERRQ(sw->s->comm, FG_ERR_SIGNAL, "stopped by %s (exit 75: requeue and rerun with --resume)", FGSignalName(signo));
+}
+
+/* One forward step, with a tape (T) or not; a step beyond the frontier is recorded. */
+static PetscErrorCode FGSweepAdvance_Private(FGSweep *sw, FGStepTape T)
+{
+  FGSolver s = sw->s;
+
+  PetscFunctionBeginUser;
+  s->tape = T;
+  PetscCall(FGStepForward_RK3(s));
+  s->tape = NULL;
+  if (s->step <= sw->frontier) {
+    sw->recomputed++;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(s->step == sw->frontier + 1, s->comm, PETSC_ERR_PLIB, "the sweep skipped a step (%" PetscInt_FMT " after %" PetscInt_FMT ")", s->step, sw->frontier);
+  PetscCall(FGObjectiveRecord(sw->o));
+  sw->frontier = s->step;
+  if (sw->every && (s->step % sw->every == 0 || s->step == sw->N)) {
+    PetscLogDouble now;
+    PetscCall(PetscTime(&now));
+    PetscCall(PetscPrintf(s->comm, "adjoint: forward step %6" PetscInt_FMT " t %10.4f  (%.1f s)\n", s->step, (double)s->t, (double)(now - sw->tstart)));
+  }
+  if (sw->test_signal_at < 0 && -sw->test_signal_at == s->step) PetscCall(FGSignalRaise(SIGUSR1));
+  if (s->step < sw->N) PetscCall(FGSweepStop_Private(sw, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The adjoint of step n about tape T; the solver holds x_n. */
+static PetscErrorCode FGSweepAdjoint_Private(FGSweep *sw, PetscInt n, FGStepTape T)
+{
+  FGSolver s = sw->s;
+
+  PetscFunctionBeginUser;
+  PetscCheck(s->step == n && n == sw->position, s->comm, PETSC_ERR_PLIB, "the sweep is out of order: adjoint of step %" PetscInt_FMT " at position %" PetscInt_FMT " with the state of step %" PetscInt_FMT, n, sw->position, s->step);
+  if (!sw->finished) {
+    PetscLogDouble now;
+    PetscCall(FGObjectiveFinish(sw->o, sw->p, &sw->J));
+    PetscCheck(!PetscIsInfOrNanReal(sw->J), s->comm, FG_ERR_NUMERIC, "the objective is %g (the forward run blew up?)", (double)sw->J);
+    sw->finished = PETSC_TRUE;
+    PetscCall(PetscTime(&now));
+    if (sw->every) PetscCall(PetscPrintf(s->comm, "adjoint: forward %" PetscInt_FMT " steps, J = %.10e (%.1f s)\n", sw->N, (double)sw->J, (double)(now - sw->tstart)));
+    sw->treverse = now;
+  }
+  if (sw->gtime) FGSweepPack_Private(&sw->bar, sw->snap0);
+  PetscCall(FGObjectiveAdjointState(sw->o, n, sw->ubar, sw->pbar, &sw->bar.inflow));
+  PetscCall(FGObjectiveAdjointForces(sw->o, n, sw->wacc));
+  PetscCall(FGStepAdjoint_RK3(s, T, sw->wacc, sw->ubar, sw->pbar, &sw->bar));
+  if (sw->gtime) {
+    FGStepParams dp;
+    FGSweepPack_Private(&sw->bar, sw->snap1);
+    for (PetscInt i = 0; i < FG_SWEEP_NSCALAR; i++) sw->snap1[i] -= sw->snap0[i];
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sw->snap1, FG_SWEEP_NSCALAR, MPIU_REAL, MPIU_SUM, s->comm));
+    FGSweepUnpack_Private(sw->snap1, &dp);
+    PetscCall(FGDesignGradientScalars(sw->d, &dp, sw->gs));
+    PetscCall(PetscArraycpy(sw->gtime + (n - 1) * sw->ns, sw->gs, sw->ns));
+  }
+  sw->position = n - 1;
+  sw->adjoint_steps++;
+  if (sw->out && sw->out->monitor) PetscCall(sw->out->monitor(s, n - 1, T->t0, sw->ubar, sw->pbar, sw->out->ctx));
+  if (sw->every && ((sw->N - n + 1) % sw->every == 0 || n == 1)) {
+    PetscReal      nrm = 0, v;
+    PetscLogDouble now;
+    for (PetscInt a = 0; a < sw->dim; a++) {
+      PetscCall(VecNorm(sw->ubar[a], NORM_INFINITY, &v));
+      nrm = PetscMax(nrm, v);
+    }
+    PetscCall(PetscTime(&now));
+    PetscCall(PetscPrintf(s->comm, "adjoint: step %6" PetscInt_FMT " t %10.4f  max|u_adj| %.3e  recomputed %" PetscInt_FMT "  (%.1f s, ETA %.0f s)\n", n - 1, (double)T->t0, (double)nrm, sw->recomputed, (double)(now - sw->tstart),
+                          (double)((now - sw->treverse) / PetscMax(sw->adjoint_steps, 1) * (PetscReal)(n - 1))));
+  }
+  if (sw->test_kill_at == n - 1) {
+    PetscCall(PetscPrintf(s->comm, "adjoint: test hook: SIGKILL at step %" PetscInt_FMT "\n", n - 1));
+    (void)raise(SIGKILL);
+  }
+  if (sw->test_signal_at > 0 && sw->test_signal_at == n - 1) PetscCall(FGSignalRaise(SIGUSR1));
+  if (n > 1) PetscCall(FGSweepStop_Private(sw, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Treeverse over [lo, hi) with s states from slot b on (x_lo in slot b). */
+static PetscErrorCode FGSweepBinomial_Private(FGSweep *sw, PetscInt lo, PetscInt hi, PetscInt s, PetscInt b)
+{
+  const PetscInt L = hi - lo;
+
+  PetscFunctionBeginUser;
+  if (L == 1) {
+    PetscCall(FGSweepRestore_Private(sw, b));
+    PetscCall(FGSweepAdvance_Private(sw, sw->work));
+    PetscCall(FGSweepAdjoint_Private(sw, hi, sw->work));
+  } else if (s <= 1) {
+    for (PetscInt n = hi; n > lo; n--) {
+      PetscCall(FGSweepRestore_Private(sw, b));
+      for (PetscInt i = lo + 1; i < n; i++) PetscCall(FGSweepAdvance_Private(sw, NULL));
+      PetscCall(FGSweepAdvance_Private(sw, sw->work));
+      PetscCall(FGSweepAdjoint_Private(sw, n, sw->work));
+    }
+  } else {
+    const PetscInt k = FGScheduleBinomialSplit(L, s);
+    PetscCall(FGSweepRestore_Private(sw, b));
+    for (PetscInt i = 0; i < k; i++) PetscCall(FGSweepAdvance_Private(sw, NULL));
+    PetscCall(FGSweepStore_Private(sw, b + 1));
+    PetscCall(FGSweepBinomial_Private(sw, lo + k, hi, s - 1, b + 1));
+    PetscCall(FGSweepBinomial_Private(sw, lo, lo + k, s, b));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reverse steps lo+1..hi; the solver holds x_lo. */
+static PetscErrorCode FGSweepSegment_Private(FGSweep *sw, PetscInt lo, PetscInt hi)
+{
+  const PetscInt L = hi - lo;
+
+  PetscFunctionBeginUser;
+  switch (FGScheduleSegmentKind(&sw->sc, L)) {
+  case FG_SEGMENT_TAPES:
+    for (PetscInt i = 0; i < L; i++) {
+      FGStepTape T = NULL;
+      PetscCall(FGSweepStore_Private(sw, i));
+      PetscCall(FGSweepTape_Private(sw, i, &T));
+      PetscCall(FGSweepAdvance_Private(sw, T));
+    }
+    for (PetscInt n = hi; n > lo; n--) {
+      if (n < hi) PetscCall(FGSweepRestore_Private(sw, n - lo));
+      PetscCall(FGSweepAdjoint_Private(sw, n, sw->tape[n - lo - 1]));
+    }
+    break;
+  case FG_SEGMENT_STATES:
+    for (PetscInt i = 0; i < L; i++) {
+      PetscCall(FGSweepStore_Private(sw, i));
+      if (i < L - 1) PetscCall(FGSweepAdvance_Private(sw, NULL));
+    }
+    for (PetscInt n = hi; n > lo; n--) {
+      PetscCall(FGSweepRestore_Private(sw, n - lo - 1));
+      PetscCall(FGSweepAdvance_Private(sw, sw->work));
+      PetscCall(FGSweepAdjoint_Private(sw, n, sw->work));
+    }
+    break;
+  default:
+    PetscCall(FGSweepStore_Private(sw, 0));
+    PetscCall(FGSweepBinomial_Private(sw, lo, hi, sw->sc.states, 0));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Put x_b into the solver: the initial state, or its state file. */
+static PetscErrorCode FGSweepLoad_Private(FGSweep *sw, PetscInt b)
+{
+  PetscFunctionBeginUser;
+  if (b == 0) {
+    PetscCall(FGDesignSetInitialState(sw->d, sw->p));
+  } else {
+    PetscCall(FGSweepReadState_Private(sw, b, PETSC_FALSE));
+    if (sw->every) PetscCall(PetscPrintf(sw->s->comm, "adjoint: segment from the state at step %" PetscInt_FMT " on disk\n", b));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The case's hash for the sweep's files: the keys that change the forward run or the objective
+   (FGCheckpointRestartKeys: all but output, poisson, ...; here adjoint.* too, except mode), the
+   number of steps and the design vector. */
+static PetscErrorCode FGSweepHash_Private(FGSweep *sw)
+{
+  const FGCase      *c = sw->s->c;
+  char              *keys, *line;
+  size_t             len = 1 << 20;
+  unsigned long long h   = 14695981039346656037ULL, hd, hk;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(len, &keys));
+  PetscCall(FGCheckpointRestartKeys(c, keys, len, &hk));
+  for (line = keys; *line;) {
+    char  *end = strchr(line, '\n');
+    size_t n   = end ? (size_t)(end - line + 1) : strlen(line);
+    if (strncmp(line, "adjoint.", 8) || !strncmp(line, "adjoint.mode:", 13))
+      for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)line[i]) * 1099511628211ULL;
+    line += n;
+  }
+  PetscCall(PetscFree(keys));
+  h = (h ^ (unsigned long long)sw->N) * 1099511628211ULL;
+  PetscCall(FGDesignHash(sw->d, sw->p, &hd));
+  sw->hash = h ^ hd;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGAdjointCompute - J(p) and g = dJ/dp (a Vec of the design's layout), and optionally the
-  gradient fields (out). Collective.
+  gradient fields and the run options (out). Collective.
 @*/
 PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, PetscReal *J, Vec g, FGAdjointOutput *out)
 {
-  FGGrid         grid = s->grid;
-  const PetscInt dim = grid->dim, N = s->c->time.steps;
-  PetscInt       nb, every = s->c->output.monitor_every > 0 ? s->c->output.monitor_every : 0;
-  Vec           *U, *P, ubar[3], pbar;
-  PetscReal     *T, wacc[6 * FG_CASE_MAX_BODIES];
-  FGStepTape     tape;
-  FGStepParams   bar;
-  PetscLogDouble w0, w1;
+  FGSweep   sw;
+  PetscInt *files = NULL, nfiles = 0, start = 0;
+  PetscBool resumed = PETSC_FALSE;
+  PetscReal *sv;
 
   PetscFunctionBeginUser;
-  PetscCall(FGBodiesGetCount(s->bodies, &nb));
-  PetscCall(PetscMalloc3(N * dim, &U, N, &P, N + 1, &T));
-  for (PetscInt n = 0; n < N; n++) {
-    for (PetscInt a = 0; a < dim; a++) PetscCall(VecDuplicate(s->u[a], &U[n * dim + a]));
-    PetscCall(VecDuplicate(s->p, &P[n]));
-  }
-  /* forward, keeping the start states */
-  PetscCall(PetscTime(&w0));
-  PetscCall(FGDesignApply(d, p));
-  PetscCall(FGDesignSetInitialState(d, p));
-  PetscCall(FGObjectiveReset(o));
-  for (PetscInt n = 0; n < N; n++) {
-    for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->u[a], U[n * dim + a]));
-    PetscCall(VecCopy(s->p, P[n]));
-    T[n] = s->t;
-    PetscCall(FGStepForward_RK3(s));
-    PetscCall(FGObjectiveRecord(o));
-  }
-  PetscCall(FGObjectiveFinish(o, p, J));
-  PetscCheck(!PetscIsInfOrNanReal(*J), s->comm, FG_ERR_NUMERIC, "the objective is %g (the forward run blew up?)", (double)*J);
-  PetscCall(PetscTime(&w1));
-  if (every) PetscCall(PetscPrintf(s->comm, "adjoint: forward %" PetscInt_FMT " steps, J = %.10e (%.1f s)\n", N, (double)*J, (double)(w1 - w0)));
+  PetscCall(PetscMemzero(&sw, sizeof(sw)));
+  sw.s = s, sw.d = d, sw.o = o, sw.p = p, sw.out = out;
+  sw.N   = s->c->time.steps;
+  sw.dim = s->grid->dim;
+  sw.every          = s->c->output.monitor_every > 0 ? s->c->output.monitor_every : 0;
+  sw.test_signal_at = 0;
+  sw.test_kill_at   = -1;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_adjoint_signal_at", &sw.test_signal_at, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_adjoint_kill_at", &sw.test_kill_at, NULL));
+  PetscCheck(sw.N >= 1, s->comm, FG_ERR_INPUT, "%s: time.steps: the adjoint needs at least one step", s->c->file);
+  PetscCall(FGBodiesGetCount(s->bodies, &sw.nb));
+  PetscCall(PetscTime(&sw.tstart));
+  sw.treverse = sw.tstart;
+  PetscCall(FGSchedulePlan(s, &sw.sc));
+  if (sw.every) PetscCall(FGSchedulePrint(s, &sw.sc));
+  PetscCall(PetscSNPrintf(sw.dir, sizeof(sw.dir), "%s/adjoint/checkpoints", s->c->output.dir));
+  PetscCall(PetscSNPrintf(sw.resume_path, sizeof(sw.resume_path), "%s/adjoint/resume.h5", s->c->output.dir));
 
-  /* reverse */
-  PetscCall(FGStepTapeCreate(s, &tape));
-  for (PetscInt a = 0; a < dim; a++) {
-    PetscCall(VecDuplicate(s->u[a], &ubar[a]));
-    PetscCall(VecSet(ubar[a], 0.0));
+  /* the adjoint state and the parameter adjoints */
+  PetscCall(FGStepTapeCreate(s, &sw.work));
+  for (PetscInt a = 0; a < sw.dim; a++) {
+    PetscCall(VecDuplicate(s->u[a], &sw.ubar[a]));
+    PetscCall(VecSet(sw.ubar[a], 0.0));
   }
-  PetscCall(VecDuplicate(s->p, &pbar));
-  PetscCall(VecSet(pbar, 0.0));
-  PetscCall(FGStepParamsZero(&bar));
-  for (PetscInt b = 0; b < nb; b++) {
+  PetscCall(VecDuplicate(s->p, &sw.pbar));
+  PetscCall(VecSet(sw.pbar, 0.0));
+  PetscCall(FGStepParamsZero(&sw.bar));
+  for (PetscInt b = 0; b < sw.nb; b++) {
     Vec rho;
     PetscCall(FGBodiesGetDensity(s->bodies, b, &rho, NULL));
     if (!rho) continue;
-    for (PetscInt a = 0; a < dim; a++) {
-      PetscCall(VecDuplicate(rho, &bar.chif[b][a]));
-      PetscCall(VecSet(bar.chif[b][a], 0.0));
+    for (PetscInt a = 0; a < sw.dim; a++) {
+      PetscCall(VecDuplicate(rho, &sw.bar.chif[b][a]));
+      PetscCall(VecSet(sw.bar.chif[b][a], 0.0));
     }
   }
   if (out)
-    for (PetscInt a = 0; a < dim; a++) {
-      bar.chibar[a] = out->chibar[a];
-      bar.sens[a]   = out->sens[a];
-      if (bar.chibar[a]) PetscCall(VecSet(bar.chibar[a], 0.0));
-      if (bar.sens[a]) PetscCall(VecSet(bar.sens[a], 0.0));
+    for (PetscInt a = 0; a < sw.dim; a++) {
+      sw.bar.chibar[a] = out->chibar[a];
+      sw.bar.sens[a]   = out->sens[a];
+      if (sw.bar.chibar[a]) PetscCall(VecSet(sw.bar.chibar[a], 0.0));
+      if (sw.bar.sens[a]) PetscCall(VecSet(sw.bar.sens[a], 0.0));
     }
-  for (PetscInt n = N; n >= 1; n--) {
-    for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(U[(n - 1) * dim + a], s->u[a]));
-    PetscCall(VecCopy(P[n - 1], s->p));
-    s->t    = T[n - 1];
-    s->step = n - 1;
-    s->tape = tape;
-    PetscCall(FGStepForward_RK3(s));
-    s->tape = NULL;
-    PetscCall(FGObjectiveAdjointState(o, n, ubar, pbar, &bar.inflow));
-    PetscCall(FGObjectiveAdjointForces(o, n, wacc));
-    PetscCall(FGStepAdjoint_RK3(s, tape, wacc, ubar, pbar, &bar));
-    if (out && out->monitor) PetscCall(out->monitor(s, n - 1, T[n - 1], ubar, pbar, out->ctx));
-    if (every && ((N - n + 1) % every == 0 || n == 1)) {
-      PetscReal nrm = 0, v;
-      for (PetscInt a = 0; a < dim; a++) {
-        PetscCall(VecNorm(ubar[a], NORM_INFINITY, &v));
-        nrm = PetscMax(nrm, v);
-      }
-      PetscCall(PetscTime(&w0));
-      PetscCall(PetscPrintf(s->comm, "adjoint: step %6" PetscInt_FMT " t %10.4f  max|u_adj| %.3e  (%.1f s)\n", n - 1, (double)T[n - 1], (double)nrm, (double)(w0 - w1)));
+  PetscCall(FGDesignGetScalars(d, p, &sw.ns, &sv));
+  if (out && out->gradient_time && sw.ns) {
+    PetscCall(PetscCalloc1(sw.N * sw.ns, &sw.gtime));
+    PetscCall(PetscCalloc1(FG_SWEEP_NSCALAR, &sw.snap0));
+    PetscCall(PetscCalloc1(FG_SWEEP_NSCALAR, &sw.snap1));
+    PetscCall(PetscCalloc1(sw.ns, &sw.gs));
+  }
+
+  /* the design, and where to start */
+  PetscCall(FGDesignApply(d, p));
+  PetscCall(FGObjectiveReset(o));
+  PetscCall(FGSweepHash_Private(&sw));
+  {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
+    if (!rank) PetscCall(FGMakeDirectory(sw.dir));
+    PetscCallMPI(MPI_Barrier(s->comm));
+  }
+  if (out && out->resume) {
+    PetscBool have = PETSC_FALSE;
+    PetscCall(PetscTestFile(sw.resume_path, 'r', &have));
+    PetscCallMPI(MPI_Bcast(&have, 1, MPIU_BOOL, 0, s->comm));
+    if (have) {
+      PetscCall(FGSweepReadResume_Private(&sw));
+      resumed = PETSC_TRUE;
+      PetscCall(PetscPrintf(s->comm, "adjoint: resuming the reverse sweep at step %" PetscInt_FMT " from %s\n", sw.position, sw.resume_path));
+    } else {
+      PetscCall(FGSweepListStates_Private(&sw, &files, &nfiles));
+      if (nfiles) {
+        start = files[nfiles - 1];
+        PetscCall(FGSweepReadState_Private(&sw, start, PETSC_TRUE));
+        sw.frontier = start;
+        PetscCall(PetscPrintf(s->comm, "adjoint: resuming the forward run at step %" PetscInt_FMT " from %s\n", start, sw.dir));
+      } else PetscCall(PetscPrintf(s->comm, "adjoint: nothing to resume in %s/adjoint: starting from t = 0\n", s->c->output.dir));
+      PetscCall(PetscFree(files));
     }
   }
-  PetscCall(FGStepParamsReduce(s->comm, &bar));
-  PetscCall(FGDesignGradient(d, &bar, ubar, g));
+  if (!(out && out->resume) || (!resumed && !start)) PetscCall(FGSweepClean_Private(&sw));
+  if (!start && !resumed) PetscCall(FGDesignSetInitialState(d, p));
+  if (!resumed) sw.position = sw.N;
+
+  /* the segment boundaries: 0, the state files there are, then every segment-th step */
+  PetscCall(FGSweepListStates_Private(&sw, &files, &nfiles));
+  PetscCall(PetscMalloc1(nfiles + sw.N / sw.sc.segment + 2, &sw.bound));
+  sw.bound[sw.nbound++] = 0;
+  for (PetscInt i = 0; i < nfiles; i++)
+    if (files[i] < sw.N) sw.bound[sw.nbound++] = files[i];
+  if (!resumed) /* the forward run writes these (a resumed reverse sweep has what it wrote) */
+    for (PetscInt b = sw.sc.segment; b < sw.N; b += sw.sc.segment)
+      if (b > sw.bound[sw.nbound - 1]) sw.bound[sw.nbound++] = b;
+  PetscCall(PetscFree(files));
+
+  /* the forward run up to the last boundary, writing the states there */
+  if (!resumed) {
+    const PetscInt last = sw.bound[sw.nbound - 1];
+    while (s->step < last) {
+      PetscCall(FGSweepAdvance_Private(&sw, NULL));
+      for (PetscInt i = 1; i < sw.nbound; i++)
+        if (sw.bound[i] == s->step) PetscCall(FGSweepWriteState_Private(&sw));
+    }
+    PetscCall(FGSweepSegment_Private(&sw, last, sw.N)); /* the forward run's end is its first pass */
+    if (sw.nbound > 1) PetscCall(FGSweepWriteResume_Private(&sw));
+  }
+  /* the segments before, last to first */
+  for (PetscInt i = sw.nbound - (resumed ? 1 : 2); i >= 0; i--) {
+    const PetscInt lo = sw.bound[i], hi = PetscMin(i + 1 < sw.nbound ? sw.bound[i + 1] : sw.N, sw.position);
+    if (lo >= sw.position) continue;
+    if (!sw.finished) { /* resumed: J from the record */
+      PetscCall(FGObjectiveFinish(o, p, &sw.J));
+      sw.finished = PETSC_TRUE;
+    }
+    PetscCall(FGSweepLoad_Private(&sw, lo));
+    PetscCall(FGSweepSegment_Private(&sw, lo, hi));
+    if (lo > 0) PetscCall(FGSweepWriteResume_Private(&sw));
+  }
+  if (!sw.finished) {
+    PetscCall(FGObjectiveFinish(o, p, &sw.J));
+    sw.finished = PETSC_TRUE;
+  }
+  PetscCheck(sw.position == 0, s->comm, PETSC_ERR_PLIB, "the reverse sweep ended at step %" PetscInt_FMT, sw.position);
+  *J = sw.J;
+
+  PetscCall(FGStepParamsReduce(s->comm, &sw.bar));
+  PetscCall(FGDesignGradient(d, &sw.bar, sw.ubar, g));
   PetscCall(FGObjectiveAdjointDesign(o, p, g));
   {
     PetscReal gn;
     PetscCall(VecNorm(g, NORM_2, &gn));
     PetscCheck(!PetscIsInfOrNanReal(gn), s->comm, FG_ERR_NUMERIC, "the gradient is not finite (|g| = %g): the adjoint blew up", (double)gn);
   }
+  if (sw.every) {
+    PetscLogDouble now;
+    PetscCall(PetscTime(&now));
+    PetscCall(PetscPrintf(s->comm, "adjoint: done: %" PetscInt_FMT " adjoint steps, %" PetscInt_FMT " recomputed steps (planned %" PetscInt_FMT "%s) (%.1f s)\n", sw.adjoint_steps, sw.recomputed, sw.sc.recomputed, (resumed || start) ? " for a run from the start" : "", (double)(now - sw.tstart)));
+  }
   if (out) {
-    for (PetscInt a = 0; a < dim; a++)
-      if (out->ubar0[a]) PetscCall(VecCopy(ubar[a], out->ubar0[a]));
-    if (out->pbar0) PetscCall(VecCopy(pbar, out->pbar0));
+    for (PetscInt a = 0; a < sw.dim; a++)
+      if (out->ubar0[a]) PetscCall(VecCopy(sw.ubar[a], out->ubar0[a]));
+    if (out->pbar0) PetscCall(VecCopy(sw.pbar, out->pbar0));
+    out->recomputed = sw.recomputed;
+    out->planned    = sw.sc.recomputed;
+    out->gtime_n    = sw.gtime ? sw.N : 0;
+    out->gtime      = sw.gtime; /* the caller's now */
+    sw.gtime        = NULL;
   }
-  for (PetscInt b = 0; b < nb; b++)
-    for (PetscInt a = 0; a < dim; a++) PetscCall(VecDestroy(&bar.chif[b][a]));
-  for (PetscInt a = 0; a < dim; a++) PetscCall(VecDestroy(&ubar[a]));
-  PetscCall(VecDestroy(&pbar));
-  PetscCall(FGStepTapeDestroy(&tape));
-  for (PetscInt n = 0; n < N; n++) {
-    for (PetscInt a = 0; a < dim; a++) PetscCall(VecDestroy(&U[n * dim + a]));
-    PetscCall(VecDestroy(&P[n]));
+  PetscCall(FGSweepClean_Private(&sw));
+
+  for (PetscInt b = 0; b < sw.nb; b++)
+    for (PetscInt a = 0; a < sw.dim; a++) PetscCall(VecDestroy(&sw.bar.chif[b][a]));
+  for (PetscInt a = 0; a < sw.dim; a++) PetscCall(VecDestroy(&sw.ubar[a]));
+  PetscCall(VecDestroy(&sw.pbar));
+  for (PetscInt i = 0; i < sw.ntape; i++) PetscCall(FGStepTapeDestroy(&sw.tape[i]));
+  PetscCall(PetscFree(sw.tape));
+  PetscCall(FGStepTapeDestroy(&sw.work));
+  for (PetscInt i = 0; i < sw.nslot; i++) {
+    for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&sw.slot[i].u[a]));
+    PetscCall(VecDestroy(&sw.slot[i].p));
   }
-  PetscCall(PetscFree3(U, P, T));
+  PetscCall(PetscFree(sw.slot));
+  PetscCall(PetscFree(sw.bound));
+  if (sw.snap0) {
+    PetscCall(PetscFree(sw.gtime));
+    PetscCall(PetscFree(sw.snap0));
+    PetscCall(PetscFree(sw.snap1));
+    PetscCall(PetscFree(sw.gs));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

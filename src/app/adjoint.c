@@ -57,6 +57,16 @@ static PetscErrorCode FGAdjointAppCreate_Private(MPI_Comm comm, FGCase *c, FGAdj
   PetscCall(PetscMemzero(A, sizeof(*A)));
   A->c = c;
   PetscCall(FGCaseWriteResolved(comm, c));
+  { /* FFT plans kept as wisdom in output.dir (as flowgrad run does): a resumed sweep recomputes
+       the states with the same plans, bit for bit */
+    PetscBool set;
+    char      path[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-fg_fftw_wisdom", &set));
+    if (!set && c->poisson.type == FG_POISSON_FFTW) {
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/fftw.wisdom", c->output.dir));
+      PetscCall(PetscOptionsSetValue(NULL, "-fg_fftw_wisdom", path));
+    }
+  }
   PetscCall(FGSolverCreate(comm, c, &A->s));
   PetscCall(FGDesignCreate(A->s, c, &A->d));
   PetscCall(FGObjectiveCreate(A->s, A->d, &A->o));
@@ -169,10 +179,50 @@ static PetscErrorCode FGAdjointWriteCSV_Private(FGAdjointApp *A, PetscReal J)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* gradient_time.csv: rank 0, atomically; row n: the part of each design scalar's gradient that
+   step n's adjoint contributes. */
+static PetscErrorCode FGAdjointWriteGradientTime_Private(FGAdjointApp *A, const FGAdjointOutput *out)
+{
+  MPI_Comm    comm = A->s->comm;
+  PetscMPIInt rank;
+  PetscInt    ns;
+  PetscReal  *v, dt = A->c->time.dt;
+  char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], msg[PETSC_MAX_PATH_LEN + 128] = "";
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(FGDesignGetScalars(A->d, A->p, &ns, &v));
+  if (!out->gtime || !ns) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient_time.csv", A->c->output.dir));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
+  if (!rank) {
+    FILE *f = fopen(tmp, "w");
+    if (!f) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
+    else {
+      fprintf(f, "# the part of dJ/dp that each step's adjoint contributes (sum over the steps: the gradient,\n# less the terms of J that depend on p directly); divide by dt for a rate per unit time\nstep,t_start,t_end");
+      for (PetscInt i = 0; i < ns; i++) {
+        char nm[128];
+        PetscCall(FGDesignScalarName(A->d, i, nm, sizeof(nm)));
+        fprintf(f, ",%s", nm);
+      }
+      fprintf(f, "\n");
+      for (PetscInt n = 1; n <= out->gtime_n; n++) {
+        fprintf(f, "%" PetscInt_FMT ",%.17g,%.17g", n, (double)((n - 1) * dt), (double)(n * dt));
+        for (PetscInt i = 0; i < ns; i++) fprintf(f, ",%.17g", (double)out->gtime[(n - 1) * ns + i]);
+        fprintf(f, "\n");
+      }
+      if (fclose(f) || rename(tmp, path)) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
+    }
+  }
+  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+  PetscCheck(!msg[0], comm, FG_ERR_IO_WRITE, "%s", msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
-  FGAdjointMain - flowgrad adjoint CASE.
+  FGAdjointMain - flowgrad adjoint CASE [--resume].
 @*/
-PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c)
+PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c, PetscBool resume)
 {
   FGAdjointApp        A;
   FGAdjointOutput     out;
@@ -206,9 +256,18 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c)
   mon.every   = c->adjoint.fields_every;
   out.monitor = FGAdjointMonitor_Private;
   out.ctx     = &mon;
+  {
+    PetscInt slurm;
+    PetscCall(FGSlurmRestartCount(comm, &slurm));
+    out.resume = (PetscBool)(resume || slurm > 0);
+  }
+  out.signals       = PETSC_TRUE;
+  out.gradient_time = PETSC_TRUE;
+  PetscCall(FGSignalInstall());
   PetscCall(PetscTime(&w0));
   PetscCall(FGAdjointCompute(s, A.d, A.o, A.p, &J, A.g, &out));
   PetscCall(PetscTime(&w1));
+  PetscCall(FGSignalRestore());
 
   /* the table */
   PetscCall(FGDesignGetScalars(A.d, A.g, &ns, &sv));
@@ -228,6 +287,8 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c)
     PetscCall(PetscPrintf(comm, "%-40s %20.12e %20.12e\n", names[i], (double)pvals[i], (double)gvals[i]));
   }
   PetscCall(FGAdjointWriteCSV_Private(&A, J));
+  PetscCall(FGAdjointWriteGradientTime_Private(&A, &out));
+  PetscCall(PetscFree(out.gtime));
 
   /* gradient.h5: the fields */
   for (PetscInt a = 0; a < dim; a++) {
@@ -292,7 +353,7 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c)
   meta.vectors     = vecs;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient.h5", c->output.dir));
   PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
-  PetscCall(PetscPrintf(comm, "\nwrote %s/gradient.csv, %s (+ .xmf)\n", c->output.dir, path));
+  PetscCall(PetscPrintf(comm, "\nwrote %s/gradient.csv, %s%s (+ .xmf)\n", c->output.dir, ns ? "gradient_time.csv, " : "", path));
 
   for (PetscInt i = 0; i < ns; i++) PetscCall(PetscFree(names[i]));
   PetscCall(PetscFree3(gvals, pvals, names));

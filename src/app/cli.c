@@ -50,7 +50,8 @@ void FGCommandLinePrintHelp(FILE *fp)
               "  --set key=value  override a case-file key (repeatable), e.g. --set flow.re=200\n"
               "                   --set grid.cells=[128,128]\n"
               "  --keys           (info) print every case-file key with type, default and range\n"
-              "  --resume         (run) continue from the latest checkpoint in <output.dir>/checkpoints\n"
+              "  --resume         (run) continue from the latest checkpoint in <output.dir>/checkpoints;\n"
+              "                   (adjoint) continue the reverse sweep from <output.dir>/adjoint/resume.h5\n"
               "                   (automatic when SLURM_RESTART_COUNT > 0)\n"
               "  --help, -h       this text\n"
               "  --version        versions of flowgrad and of the libraries it was built with\n"
@@ -130,8 +131,8 @@ int FGCommandLineParse(int argc, char **argv, FGCommandLine *cl, char *msg, size
     } else if (!strcmp(a, "--keys") && cl->command == FG_CMD_INFO) {
       cl->keys = PETSC_TRUE;
     } else if (!strcmp(a, "--resume")) {
-      if (cl->command != FG_CMD_RUN) {
-        snprintf(msg, len, "--resume applies to flowgrad run only");
+      if (cl->command != FG_CMD_RUN && cl->command != FG_CMD_ADJOINT) {
+        snprintf(msg, len, "--resume applies to flowgrad run and flowgrad adjoint only");
         return FG_EXIT_INPUT;
       }
       cl->resume = PETSC_TRUE;

@@ -301,7 +301,7 @@ static PetscErrorCode FGRunOpenHistory_Private(MPI_Comm comm, const FGCase *c, P
 }
 
 /* SLURM_RESTART_COUNT of the environment (rank 0's), 0 when unset or not a number. */
-static PetscErrorCode FGRunSlurmRestartCount_Private(MPI_Comm comm, PetscInt *count)
+PetscErrorCode FGSlurmRestartCount(MPI_Comm comm, PetscInt *count)
 {
   PetscMPIInt rank;
   long long   n = 0;
@@ -370,7 +370,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&ctx, sizeof(ctx)));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(FGRunSlurmRestartCount_Private(comm, &slurm));
+  PetscCall(FGSlurmRestartCount(comm, &slurm));
   PetscCall(FGRunTestHook_Private(comm, &ctx));
   PetscCall(FGSignalInstall());
   if (c->time.dt > FGViscousTimeStepLimit(c))

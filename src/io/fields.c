@@ -813,3 +813,50 @@ PetscErrorCode FGIOReadMeta(MPI_Comm comm, const char *path, FGIOMeta *meta, cha
   meta->case_name = name && len ? name : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  FGIOReadVector - read a small 1-D dataset written as an FGIOVector (FGIOMeta.vectors).
+
+  Collective on comm (every rank reads the whole dataset; it is small).
+
+  Input Parameters:
++ comm - communicator
+. path - the HDF5 file
+. name - the dataset
+- n    - the number of values expected
+
+  Output Parameter:
+. values - n values
+
+  Notes:
+  FG_ERR_IO_READ when the dataset is missing, not floating point or not of length n (a damaged or
+  foreign file).
+
+.seealso: FGIOWriteFields()
+@*/
+PetscErrorCode FGIOReadVector(MPI_Comm comm, const char *path, const char *name, PetscInt n, PetscReal values[])
+{
+  hid_t    fid, dset = -1, space;
+  htri_t   exists;
+  hssize_t len = -1;
+  int      ndims = -1;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGIOSetUp_Private());
+  PetscCheck(FGIONameOK_Private(name), comm, FG_ERR_INPUT, "field file %s: invalid dataset name \"%.80s\"", path, name);
+  PetscCall(FGIOOpenRead_Private(comm, path, &fid));
+  FGIOGetR_Private(path, exists, H5Lexists, (fid, name, H5P_DEFAULT));
+  if (exists > 0) dset = H5Dopen2(fid, name, H5P_DEFAULT);
+  if (dset >= 0) {
+    FGIOGetR_Private(path, space, H5Dget_space, (dset));
+    ndims = H5Sget_simple_extent_ndims(space);
+    len   = H5Sget_simple_extent_npoints(space);
+    FGIOCallR_Private(path, H5Sclose, (space));
+    if (ndims == 1 && len == (hssize_t)n && n > 0) FGIOCallR_Private(path, H5Dread, (dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values));
+    FGIOCallR_Private(path, H5Dclose, (dset));
+  }
+  FGIOCallR_Private(path, H5Fclose, (fid));
+  PetscCheck(dset >= 0, comm, FG_ERR_IO_READ, "%s has no dataset /%s (damaged, or not written by this version?)", path, name);
+  PetscCheck(ndims == 1 && len == (hssize_t)n, comm, FG_ERR_IO_READ, "%s: dataset /%s has %lld values, expected %" PetscInt_FMT " (damaged, or written for another case?)", path, name, (long long)len, n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
