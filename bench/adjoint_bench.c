@@ -1,7 +1,7 @@
 /*
   Cost of the discrete adjoint: time and peak memory of the forward run alone and of forward +
-  adjoint (FGAdjointCompute: the forward run keeping every start state, then the reverse sweep
-  with one recomputed step and one adjoint step per step), and their ratios.
+  adjoint (FGAdjointCompute under the case's checkpoint schedule: adjoint.memory, checkpoints,
+  storage, segment), their ratios, and the steps the reverse sweep recomputed.
 
     -case_file FILE   the case (objective and design as in the file)
     -set KEY=VALUE    a case-file override (comma-separated list for several: -set a=1,b=2)
@@ -10,7 +10,9 @@
   Time: the slowest rank's wall time (barrier before, MPI_MAX after). Memory: the peak resident
   set size (getrusage ru_maxrss) of each rank, summed over the ranks and the largest rank; the
   forward figure is taken after the forward runs and before any adjoint run (the peak is
-  monotonic), the adjoint one after the adjoint runs.
+  monotonic), the adjoint one after the adjoint runs. Their difference, less the schedule's
+  budget, is the sweep's own working memory (the documented constant of README "Checkpointing"),
+  printed in MiB and in states.
 
   bench/adjoint.sh runs the standard cases.
 */
@@ -50,6 +52,8 @@ static PetscErrorCode Main(void)
   FGObjective o;
   Vec         p, g;
   PetscReal   J, tf[16], ta[16], memf[2], mema[2];
+  FGAdjointOutput out;
+  FGSchedule  sc;
   PetscMPIInt size;
 
   PetscFunctionBeginUser;
@@ -96,7 +100,8 @@ static PetscErrorCode Main(void)
     PetscReal      dt;
     PetscCallMPI(MPI_Barrier(comm));
     PetscCall(PetscTime(&t0));
-    PetscCall(FGAdjointCompute(s, d, o, p, &J, g, NULL));
+    PetscCall(PetscMemzero(&out, sizeof(out)));
+    PetscCall(FGAdjointCompute(s, d, o, p, &J, g, &out));
     PetscCall(PetscTime(&t1));
     dt = (PetscReal)(t1 - t0);
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPIU_REAL, MPIU_MAX, comm));
@@ -109,7 +114,19 @@ static PetscErrorCode Main(void)
   PetscCall(PetscPrintf(comm, "  forward            %8.3f s (median of %" PetscInt_FMT ")   peak RSS %8.1f MiB (all ranks), %8.1f MiB (largest rank)\n", (double)tf[reps / 2], reps, (double)memf[0], (double)memf[1]));
   PetscCall(PetscPrintf(comm, "  forward + adjoint  %8.3f s (median of %" PetscInt_FMT ")   peak RSS %8.1f MiB (all ranks), %8.1f MiB (largest rank)\n", (double)ta[reps / 2], reps, (double)mema[0], (double)mema[1]));
   PetscCall(PetscPrintf(comm, "  ratio (forward + adjoint) / forward: time %.2f, peak memory %.2f\n", (double)(ta[reps / 2] / tf[reps / 2]), (double)(mema[0] / memf[0])));
-  PetscCall(PetscPrintf(comm, "CSV,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%d,%.6f,%.6f,%.3f,%.1f,%.1f,%.3f\n", c->name, s->grid->n[0] * s->grid->n[1] * s->grid->n[2], c->time.steps, size, (double)tf[reps / 2], (double)ta[reps / 2], (double)(ta[reps / 2] / tf[reps / 2]), (double)memf[0], (double)mema[0], (double)(mema[0] / memf[0])));
+  PetscCall(FGSchedulePlan(s, &sc));
+  {
+    const char *kind = sc.disk ? "disk" : (const char *[]){"ram-tapes", "ram-states", "ram-binomial"}[FGScheduleSegmentKind(&sc, sc.N)];
+    PetscReal   extra, used;
+    /* what the schedule can hold at most: the budget, or less when the run needs less */
+    if (sc.disk) used = PetscMin(sc.budget, (PetscReal)sc.segment * (FGScheduleSegmentKind(&sc, sc.segment) == FG_SEGMENT_TAPES ? sc.tape_bytes : sc.state_bytes));
+    else used = PetscMin(sc.budget, (PetscReal)sc.N * (FGScheduleSegmentKind(&sc, sc.N) == FG_SEGMENT_TAPES ? sc.tape_bytes : sc.state_bytes));
+    extra = (mema[0] - memf[0]) - used / 1048576.0;
+    PetscCall(PetscPrintf(comm, "  schedule %s: %" PetscInt_FMT " recomputed steps (planned %" PetscInt_FMT ", %.2f per step); budget %.1f MiB, of which the schedule fills %.1f MiB\n", kind, out.recomputed, out.planned, (double)out.recomputed / (double)c->time.steps, (double)(sc.budget / 1048576.0), (double)(used / 1048576.0)));
+    PetscCall(PetscPrintf(comm, "  peak memory over the forward run's, less what the schedule fills: %.1f MiB = %.1f states (the sweep's working memory)\n", (double)extra, (double)(extra * 1048576.0 / sc.state_bytes)));
+    PetscCall(PetscPrintf(comm, "CSV,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%d,%.6f,%.6f,%.3f,%.1f,%.1f,%.3f,%s,%" PetscInt_FMT ",%.1f,%.1f,%.2f\n", c->name, s->grid->n[0] * s->grid->n[1] * s->grid->n[2], c->time.steps, size, (double)tf[reps / 2], (double)ta[reps / 2], (double)(ta[reps / 2] / tf[reps / 2]), (double)memf[0], (double)mema[0], (double)(mema[0] / memf[0]), kind, out.recomputed,
+                          (double)(sc.budget / 1048576.0), (double)extra, (double)(extra * 1048576.0 / sc.state_bytes)));
+  }
   PetscCall(VecDestroy(&p));
   PetscCall(VecDestroy(&g));
   PetscCall(FGObjectiveDestroy(&o));

@@ -76,6 +76,7 @@ typedef struct {
   /* run */
   PetscBool resume;  /* continue from <output.dir>/adjoint/resume.h5 or the newest state in
                         adjoint/checkpoints/ (else those files are removed first) */
+  PetscBool resume_required; /* with resume: no file to resume from is an error (FG_ERR_INPUT) */
   PetscBool signals; /* stop on SIGUSR1/SIGTERM (FGSignalInstall) at the next step: write
                         adjoint/resume.h5 (or a state file during the forward run), FG_ERR_SIGNAL */
   PetscBool gradient_time; /* fill gtime */

@@ -739,7 +739,10 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
         PetscCall(FGSweepReadState_Private(&sw, start, PETSC_TRUE));
         sw.frontier = start;
         PetscCall(PetscPrintf(s->comm, "adjoint: resuming the forward run at step %" PetscInt_FMT " from %s\n", start, sw.dir));
-      } else PetscCall(PetscPrintf(s->comm, "adjoint: nothing to resume in %s/adjoint: starting from t = 0\n", s->c->output.dir));
+      } else {
+        PetscCheck(!out->resume_required, s->comm, FG_ERR_INPUT, "--resume: nothing to resume from in %s/adjoint (no resume.h5, no state in checkpoints/); run without --resume to start from t = 0", s->c->output.dir);
+        PetscCall(PetscPrintf(s->comm, "adjoint: nothing to resume in %s/adjoint: starting from t = 0\n", s->c->output.dir));
+      }
       PetscCall(PetscFree(files));
     }
   }

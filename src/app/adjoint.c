@@ -259,7 +259,8 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c, PetscBool resume)
   {
     PetscInt slurm;
     PetscCall(FGSlurmRestartCount(comm, &slurm));
-    out.resume = (PetscBool)(resume || slurm > 0);
+    out.resume          = (PetscBool)(resume || slurm > 0);
+    out.resume_required = resume;
   }
   out.signals       = PETSC_TRUE;
   out.gradient_time = PETSC_TRUE;

@@ -87,3 +87,20 @@ fg_case_expect(NAME adjoint_check_time_basis NP 2 CODE 0 REGEX "^flowgrad check:
                ARGS check ${FG_TEST_DIR}/adjoint/objectives.yaml --set design.time_basis=3
                     --set output.dir=adjoint_check_time_basis -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_check_time_basis_np2 PROPERTIES FIXTURES_REQUIRED fg_adjoint_obs TIMEOUT 300 LABELS "mpi;adjoint")
+
+# Issue 6: every checkpoint schedule gives the same gradient (1e-13), the recomputed steps are as
+# planned and as theory says, and interrupted sweeps (SIGUSR1 in the forward run and in the
+# reverse sweep, SIGKILL) resume to the same gradient (tests/adjoint/schedules.py).
+foreach(np 1 3)
+  add_test(NAME adjoint_schedules_np${np}
+           COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/adjoint/schedules.py --flowgrad $<TARGET_FILE:flowgrad> --np ${np}
+                   --mpiexec ${MPIEXEC_EXECUTABLE} "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}" --python ${FG_PYTHON}
+                   --case ${FG_TEST_DIR}/adjoint/cylinder.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/adjoint_schedules_np${np})
+  set_tests_properties(adjoint_schedules_np${np} PROPERTIES TIMEOUT 600 PROCESSORS 2 LABELS "mpi;adjoint")
+endforeach()
+fg_case_expect(NAME adjoint_memory_unit NP 1 CODE 2 REGEX "--set adjoint.memory=3Q: '3Q': unknown unit 'Q'" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.memory=3Q)
+fg_case_expect(NAME adjoint_memory_word NP 1 CODE 2 REGEX "'lots' is not a memory size" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.memory=lots)
+fg_case_expect(NAME adjoint_memory_tiny NP 1 CODE 2 REGEX "adjoint.memory: 1K holds no state" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.memory=1K)
+fg_case_expect(NAME adjoint_storage_bad NP 1 CODE 2 REGEX "adjoint.storage" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.storage=tape)
+fg_case_expect(NAME adjoint_checkpoints_negative NP 1 CODE 2 REGEX "adjoint.checkpoints" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.checkpoints=-1)
+fg_case_expect(NAME adjoint_resume_check NP 1 CODE 2 REGEX "--resume applies to flowgrad run and flowgrad adjoint only" ARGS check ${FG_TEST_DIR}/adjoint/cylinder.yaml --resume)
