@@ -20,6 +20,10 @@
 PetscErrorCode FGAdjointForward(FGSolver s, FGDesign d, FGObjective o, Vec p, PetscReal *J)
 {
   PetscFunctionBeginUser;
+  if (s->c->adjoint.mode == FG_ADJOINT_STEADY) {
+    PetscCall(FGAdjointForwardSteady(s, d, o, p, J));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(FGDesignApply(d, p));
   PetscCall(FGDesignSetInitialState(d, p));
   PetscCall(FGObjectiveReset(o));
@@ -48,6 +52,10 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscLogDouble w0, w1;
 
   PetscFunctionBeginUser;
+  if (s->c->adjoint.mode == FG_ADJOINT_STEADY) {
+    PetscCall(FGAdjointComputeSteady(s, d, o, p, J, g, out));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   PetscCall(PetscMalloc3(N * dim, &U, N, &P, N + 1, &T));
   for (PetscInt n = 0; n < N; n++) {
