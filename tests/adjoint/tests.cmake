@@ -87,3 +87,4 @@ fg_case_expect(NAME adjoint_check_time_basis NP 2 CODE 0 REGEX "^flowgrad check:
                ARGS check ${FG_TEST_DIR}/adjoint/objectives.yaml --set design.time_basis=3
                     --set output.dir=adjoint_check_time_basis -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_check_time_basis_np2 PROPERTIES FIXTURES_REQUIRED fg_adjoint_obs TIMEOUT 300 LABELS "mpi;adjoint")
+include(${FG_TEST_DIR}/adjoint/steady.cmake)
