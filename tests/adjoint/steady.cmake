@@ -44,3 +44,9 @@ fg_case_expect(NAME adjoint_steady_unsteady_body NP 1 CODE 2 REGEX "adjoint.mode
 fg_case_expect(NAME adjoint_steady_bad_mode NP 1 CODE 2
                REGEX [=[steady_bad_mode\.yaml:6: adjoint\.mode: expected one of unsteady, steady; got 'foo']=]
                ARGS info ${FG_TEST_DIR}/adjoint/steady_bad_mode.yaml)
+
+# flowgrad check in steady mode with a singular pressure Poisson problem (periodic in x, walls,
+# a body: the constant pressure is in the null space of I - F_x and I - F_x^T).
+fg_case_expect(NAME adjoint_steady_check_periodic NP 1 CODE 0 REGEX "^flowgrad check: 16 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/steady_periodic.yaml --set output.dir=adjoint_steady_check_periodic -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_steady_check_periodic_np1 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
