@@ -38,8 +38,8 @@
   the form "adjoint state = dJ/dx of the steady state" (g = A_p(lambda, w)); the form above also
   covers the output pressure of a step without bodies, which is no state. lambda is dJ/de for a
   steady source e in x = F(x) + e; it is what out->ubar0, pbar0 receive. Memory: a few states, the
-  tape of one step and the Krylov basis (adjoint.steady_tol and the KSP options); the initial
-  state does not matter (its adjoint is 0).
+  tape of one step and the Krylov basis (GMRES restart, 60 states by default); no history. The
+  initial state does not matter (its adjoint is 0: a design block initial.velocity gets g = 0).
 
   Constant pressure. Without a Dirichlet face in the pressure Poisson problem (no outflow) the
   Poisson solves return zero-mean phi and G c = 0 for a constant c, so with bodies a constant
@@ -50,8 +50,10 @@
   to round-off anyway: the step keeps the mean of p, and the adjoint step the sum of pbar) and
   from the Krylov vectors, so Newton never moves the mean of p (the initial state fixes it) and mu
   has a zero-mean pressure, which is the one that matters nowhere (a constant pbar enters the
-  adjoint step only through the Poisson transpose solve, which annihilates it). With an outflow
-  face the operator is regular and nothing is attached.
+  adjoint step only through the Poisson transpose solve, which annihilates it). Without it,
+  Newton's GMRES stalls once the residual is small (tests/adjoint/steady_periodic.yaml: 5000
+  iterations without convergence at the fifth Newton iteration, measured). With an outflow face
+  the operator is regular and nothing is attached.
 */
 #include <fg/adjoint.h>
 
@@ -165,8 +167,11 @@ static PetscErrorCode FGSteadyCreateVec_Private(FGSteadyCtx *c, Vec *X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The MatShell (I - F_x, or I - F_x^T with adjoint) and its GMRES: no preconditioner, restart 200,
-   relative tolerance 1e-12, at most 5000 iterations; then the options under the prefix. */
+/* The MatShell (I - F_x, or I - F_x^T with adjoint) and its GMRES: no preconditioner, restart 60
+   (the Krylov basis, 60 states, is most of the memory; on tests/adjoint/steady.yaml restarts 30,
+   60 and 100 need about 600, 470 and 370 iterations, 60 the least time), relative tolerance 1e-12
+   (Newton then converges quadratically to round-off, and J is smooth enough in p for central
+   differences), at most 5000 iterations; then the options under the prefix. */
 static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *prefix, PetscBool adjoint, Mat *A, KSP *ksp)
 {
   FGSolver  s = c->s;
@@ -198,7 +203,7 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
   PetscCall(KSPSetOptionsPrefix(*ksp, prefix));
   PetscCall(KSPSetOperators(*ksp, *A, *A));
   PetscCall(KSPSetType(*ksp, KSPGMRES));
-  PetscCall(KSPGMRESSetRestart(*ksp, 200));
+  PetscCall(KSPGMRESSetRestart(*ksp, 60));
   PetscCall(KSPGetPC(*ksp, &pc));
   PetscCall(PCSetType(pc, PCNONE));
   PetscCall(KSPSetTolerances(*ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
