@@ -124,4 +124,15 @@ typedef struct {
 } FGFDResult;
 PETSC_EXTERN PetscErrorCode FGAdjointFD(FGSolver, FGDesign, FGObjective, Vec, Vec, PetscReal, PetscInt *, FGFDResult[]);
 
+
+/* The steady adjoint (adjoint.mode: steady; src/adjoint/steady.c): J and dJ/dp at the steady
+   state x* = F(x*, p) of one time step F, reached by time.steps steps from the initial state and
+   Newton-Krylov (KSP prefix steady_) to adjoint.steady_tol; the adjoint state from
+   (I - F_x^T) mu = dJ/dx with KSP (prefix adjoint_) on a MatShell of one adjoint step. Every
+   objective term is the value of the step taken at x* (FGObjectiveSetSteady). FGAdjointForward
+   and FGAdjointCompute call these in steady mode. */
+PETSC_EXTERN PetscErrorCode FGObjectiveSetSteady(FGObjective, PetscBool);
+PETSC_EXTERN PetscErrorCode FGAdjointForwardSteady(FGSolver, FGDesign, FGObjective, Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGAdjointComputeSteady(FGSolver, FGDesign, FGObjective, Vec, PetscReal *, Vec, FGAdjointOutput *);
+
 #endif

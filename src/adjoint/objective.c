@@ -50,6 +50,7 @@ struct _p_FGObjective {
   PetscReal *omega[FG_CASE_MAX_OBJECTIVES];
   PetscReal J;
   Vec       ul[3], pl;
+  PetscBool steady; /* FGObjectiveSetSteady */
 };
 
 static PetscErrorCode FGObjectiveReadObservations_Private(FGObjective o, FGObjTerm *tm)
@@ -223,6 +224,21 @@ PetscErrorCode FGObjectiveReset(FGObjective o)
 {
   PetscFunctionBeginUser;
   o->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveSetSteady - steady mode (adjoint.mode: steady, src/adjoint/steady.c): every term's
+  time functional is its quantity after the last recorded step, the one taken from the steady
+  state x* (so the state it sees is F(x*) = x* and the forces are those of a step at x*): the
+  weights are omega_N = 1 and 0 elsewhere, whatever the term's time, window and ramp (the time
+  functional of a constant is the constant). The terms' weights apply as usual; control_cost keeps
+  its length (the window's, or the time of the last step).
+@*/
+PetscErrorCode FGObjectiveSetSteady(FGObjective o, PetscBool steady)
+{
+  PetscFunctionBeginUser;
+  o->steady = steady;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -429,6 +445,10 @@ static PetscErrorCode FGObjectiveWeights_Private(FGObjective o, PetscInt i)
   PetscCall(PetscCalloc1(N + 1, &o->omega[i]));
   w = o->omega[i];
   PetscCheck(N >= 1, o->s->comm, FG_ERR_INPUT, "%s: the objective needs at least one time step", oc->where);
+  if (o->steady) { /* FGObjectiveSetSteady */
+    w[N] = 1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   switch (oc->time) {
   case FG_OBJ_TIME_FINAL:
     w[N] = 1;

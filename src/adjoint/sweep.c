@@ -48,6 +48,10 @@
 PetscErrorCode FGAdjointForward(FGSolver s, FGDesign d, FGObjective o, Vec p, PetscReal *J)
 {
   PetscFunctionBeginUser;
+  if (s->c->adjoint.mode == FG_ADJOINT_STEADY) {
+    PetscCall(FGAdjointForwardSteady(s, d, o, p, J));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(FGDesignApply(d, p));
   PetscCall(FGDesignSetInitialState(d, p));
   PetscCall(FGObjectiveReset(o));
@@ -663,6 +667,10 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscReal *sv;
 
   PetscFunctionBeginUser;
+  if (s->c->adjoint.mode == FG_ADJOINT_STEADY) {
+    PetscCall(FGAdjointComputeSteady(s, d, o, p, J, g, out));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscMemzero(&sw, sizeof(sw)));
   sw.s = s, sw.d = d, sw.o = o, sw.p = p, sw.out = out;
   sw.N   = s->c->time.steps;

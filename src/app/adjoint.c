@@ -14,6 +14,8 @@
                    objective (+ _names) hold the table; attribute time 0
     adjoint/adjoint_NNNNNN.h5 (+ .xmf) the adjoint velocity and pressure every adjoint.fields_every
                    steps of the reverse sweep (0: none besides t = 0 in gradient.h5)
+    steady.h5      (+ .xmf; adjoint.mode steady) the steady state u, v[, w], p (usable as
+                   initial.type: file); u_adj.. in gradient.h5 are then the steady adjoint state
 
   check: the verification of issue 5 on the case:
     1. dot-product tests of every operator and of the whole step (at the last step):
@@ -290,6 +292,20 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c, PetscBool resume)
   PetscCall(FGAdjointWriteCSV_Private(&A, J));
   PetscCall(FGAdjointWriteGradientTime_Private(&A, &out));
   PetscCall(PetscFree(out.gtime));
+  if (c->adjoint.mode == FG_ADJOINT_STEADY) { /* the steady state (the solver holds F(x*) = x*) */
+    FGIOField sf[4];
+    FGIOMeta  smeta = {0};
+    PetscInt  nsf   = 0;
+    for (PetscInt a = 0; a < dim; a++) sf[nsf++] = (FGIOField){(const char *[]){"u", "v", "w"}[a], (FGLocation)(FG_LOC_FACE_X + a), s->u[a]};
+    sf[nsf++]       = (FGIOField){"p", FG_LOC_CELL, s->p};
+    smeta.time      = s->t;
+    smeta.step      = s->step;
+    smeta.case_hash = c->hash;
+    smeta.case_name = c->name;
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/steady.h5", c->output.dir));
+    PetscCall(FGIOWriteFields(s->grid, path, &smeta, nsf, sf));
+    PetscCall(PetscPrintf(comm, "wrote the steady state to %s (+ .xmf)\n", path));
+  }
 
   /* gradient.h5: the fields */
   for (PetscInt a = 0; a < dim; a++) {

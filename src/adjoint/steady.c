@@ -1,0 +1,459 @@
+/*
+  The steady adjoint (adjoint.mode: steady; include/fg/adjoint.h).
+
+  Forward. F(x, p) is one time step (FGStepForward_RK3) at a fixed time; the state x is the
+  velocity (u, v[, w]) and, with bodies, the pressure, which the step carries incrementally
+  (p_n = p_{n-1} + sum of the stages' phi; without bodies p is an output of the step, the last
+  stage's phi, and not part of x). From the initial state, time.steps steps (the transient), then
+  Newton-Krylov on x = F(x, p):
+
+    (I - F_x) dx = F(x) - x,   x += dx,   until |F(x) - x| <= adjoint.steady_tol |x|
+
+  with GMRES (prefix steady_) on a MatShell whose action is v - F_x v, F_x v one tangent step
+  (FGStepTangent_RK3) about the step recorded from the current x. The objective is recorded after
+  the last step, the one taken from the converged x*, and every term's time functional is that
+  step's value (FGObjectiveSetSteady): J = Q(x*, p).
+
+  Adjoint. Write the recorded step as (x, p) -> (y, z): y = F(x, p) the next state, z = f(x, p)
+  the step's body forces and (without bodies) the output pressure. J = q(y, z, p) with
+  s = dq/dy (FGObjectiveAdjointState at y; without bodies its pressure part is the adjoint of the
+  output pressure) and w = dq/dz (FGObjectiveAdjointForces). One adjoint step (FGStepAdjoint_RK3)
+  with end-state adjoint a and force weights w gives
+
+    A_x(a, w) = F_x^T a + f_x^T w (start state),   A_p(a, w) = F_p^T a + f_p^T w (parameters).
+
+  At the fixed point y = x* (p) and x*_p = (I - F_x)^{-1} F_p, so
+
+    dJ/dp = q_p + (F_x^T s + f_x^T w)^T x*_p + F_p^T s + f_p^T w
+          = q_p + F_p^T (mu + s) + f_p^T w,    mu = (I - F_x^T)^{-1} A_x(s, w)
+          = q_p + A_p(mu + s, w).
+
+  So: rhs = A_x(s, w) (one adjoint step); solve (I - F_x^T) mu = rhs with GMRES (prefix
+  adjoint_) on a MatShell whose action is v - A_x(v, 0) (one adjoint step of v with no force
+  weights, the parameter accumulation discarded); then one more adjoint step A(mu + s, w) gives
+  the parameter adjoints (FGStepParams: FGDesignGradient maps them to g; q_p is the inflow
+  adjoint of the objective's boundary values and FGObjectiveAdjointDesign). Its state part is
+  A_x(mu + s, w) = F_x^T mu + rhs = mu, the fixed point of the adjoint step: printed as a check of
+  the solve. With bodies lambda = mu + s solves (I - F_x^T) lambda = s + f_x^T w = s + A_x(0, w),
+  the form "adjoint state = dJ/dx of the steady state" (g = A_p(lambda, w)); the form above also
+  covers the output pressure of a step without bodies, which is no state. lambda is dJ/de for a
+  steady source e in x = F(x) + e; it is what out->ubar0, pbar0 receive. Memory: a few states, the
+  tape of one step and the Krylov basis (GMRES restart, 60 states by default); no history. The
+  initial state does not matter (its adjoint is 0: a design block initial.velocity gets g = 0).
+
+  Constant pressure. Without a Dirichlet face in the pressure Poisson problem (no outflow) the
+  Poisson solves return zero-mean phi and G c = 0 for a constant c, so with bodies a constant
+  added to p passes through the step unchanged: n = (0, 1_p) is in the null space of I - F_x, and
+  since the pressure's mean never changes (zero-mean phi) it is also in that of I - F_x^T. Both
+  operators carry n as their null space and transpose null space (MatSetNullSpace,
+  MatSetTransposeNullSpace): KSP removes it from the right-hand side (whose pressure mean is 0 up
+  to round-off anyway: the step keeps the mean of p, and the adjoint step the sum of pbar) and
+  from the Krylov vectors, so Newton never moves the mean of p (the initial state fixes it) and mu
+  has a zero-mean pressure, which is the one that matters nowhere (a constant pbar enters the
+  adjoint step only through the Poisson transpose solve, which annihilates it). Without it,
+  Newton's GMRES stalls once the residual is small (tests/adjoint/steady_periodic.yaml: 5000
+  iterations without convergence at the fifth Newton iteration, measured). With an outflow face
+  the operator is regular and nothing is attached.
+*/
+#include <fg/adjoint.h>
+
+typedef struct {
+  FGSolver   s;
+  FGStepTape T;
+  PetscInt   dim, nloc; /* components; local size of one field */
+  PetscBool  withp;     /* the pressure is part of the state (bodies) */
+  Vec        u[3], p;   /* work: unpacked */
+} FGSteadyCtx;
+
+/* X = (u, v[, w][, p]) from this rank's parts (VecGetArray on every rank: see the header). */
+static PetscErrorCode FGSteadyPack_Private(FGSteadyCtx *c, Vec u[], Vec p, Vec X)
+{
+  PetscScalar       *x;
+  const PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArray(X, &x));
+  for (PetscInt k = 0; k < c->dim + (c->withp ? 1 : 0); k++) {
+    Vec v = k < c->dim ? u[k] : p;
+    PetscCall(VecGetArrayRead(v, &a));
+    PetscCall(PetscArraycpy(x + k * c->nloc, a, c->nloc));
+    PetscCall(VecRestoreArrayRead(v, &a));
+  }
+  PetscCall(VecRestoreArray(X, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSteadyUnpack_Private(FGSteadyCtx *c, Vec X, Vec u[], Vec p)
+{
+  const PetscScalar *x;
+  PetscScalar       *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt k = 0; k < c->dim + (c->withp ? 1 : 0); k++) {
+    Vec v = k < c->dim ? u[k] : p;
+    PetscCall(VecGetArray(v, &a));
+    PetscCall(PetscArraycpy(a, x + k * c->nloc, c->nloc));
+    PetscCall(VecRestoreArray(v, &a));
+  }
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Y = X - F_x X (one tangent step about the tape). */
+static PetscErrorCode FGSteadyMultNewton_Private(Mat A, Vec X, Vec Y)
+{
+  FGSteadyCtx *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &c));
+  PetscCall(FGSteadyUnpack_Private(c, X, c->u, c->p));
+  PetscCall(FGStepTangent_RK3(c->s, c->T, NULL, c->u, c->p, NULL));
+  PetscCall(FGSteadyPack_Private(c, c->u, c->p, Y));
+  PetscCall(VecAYPX(Y, -1.0, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Y = X - F_x^T X (one adjoint step about the tape, no force weights, parameters discarded). */
+static PetscErrorCode FGSteadyMultAdjoint_Private(Mat A, Vec X, Vec Y)
+{
+  FGSteadyCtx *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &c));
+  PetscCall(FGSteadyUnpack_Private(c, X, c->u, c->p));
+  if (!c->withp) PetscCall(VecSet(c->p, 0.0)); /* the output pressure's adjoint */
+  PetscCall(FGStepAdjoint_RK3(c->s, c->T, NULL, c->u, c->p, NULL));
+  PetscCall(FGSteadyPack_Private(c, c->u, c->p, Y));
+  PetscCall(VecAYPX(Y, -1.0, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSteadyCtxCreate_Private(FGSolver s, FGSteadyCtx *c)
+{
+  PetscInt nb;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  c->s     = s;
+  c->dim   = s->grid->dim;
+  c->withp = (PetscBool)(nb > 0);
+  PetscCall(VecGetLocalSize(s->p, &c->nloc));
+  for (PetscInt a = 0; a < c->dim; a++) {
+    PetscInt n;
+    PetscCall(VecGetLocalSize(s->u[a], &n));
+    PetscCheck(n == c->nloc, s->comm, PETSC_ERR_PLIB, "the velocity and pressure Vecs differ in local size");
+    PetscCall(VecDuplicate(s->u[a], &c->u[a]));
+  }
+  PetscCall(VecDuplicate(s->p, &c->p));
+  PetscCall(FGStepTapeCreate(s, &c->T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSteadyCtxDestroy_Private(FGSteadyCtx *c)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < c->dim; a++) PetscCall(VecDestroy(&c->u[a]));
+  PetscCall(VecDestroy(&c->p));
+  PetscCall(FGStepTapeDestroy(&c->T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSteadyCreateVec_Private(FGSteadyCtx *c, Vec *X)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCreateMPI(c->s->comm, (c->dim + (c->withp ? 1 : 0)) * c->nloc, PETSC_DETERMINE, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The MatShell (I - F_x, or I - F_x^T with adjoint) and its GMRES: no preconditioner, restart 60
+   (the Krylov basis, 60 states, is most of the memory; on tests/adjoint/steady.yaml restarts 30,
+   60 and 100 need about 600, 470 and 370 iterations, 60 the least time), relative tolerance 1e-12
+   (Newton then converges quadratically to round-off, and J is smooth enough in p for central
+   differences), at most 5000 iterations; then the options under the prefix. */
+static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *prefix, PetscBool adjoint, Mat *A, KSP *ksp)
+{
+  FGSolver  s = c->s;
+  PetscInt  n;
+  PetscBool singular = PETSC_FALSE;
+  PC        pc;
+
+  PetscFunctionBeginUser;
+  n = (c->dim + (c->withp ? 1 : 0)) * c->nloc;
+  PetscCall(MatCreateShell(s->comm, n, n, PETSC_DETERMINE, PETSC_DETERMINE, c, A));
+  PetscCall(MatShellSetOperation(*A, MATOP_MULT, adjoint ? (void (*)(void))FGSteadyMultAdjoint_Private : (void (*)(void))FGSteadyMultNewton_Private));
+  if (c->withp) PetscCall(FGPoissonIsSingular(s->poisson, &singular));
+  if (singular) { /* the constant pressure (see the header) */
+    Vec          z;
+    PetscScalar *a;
+    MatNullSpace ns;
+    PetscCall(FGSteadyCreateVec_Private(c, &z));
+    PetscCall(VecGetArray(z, &a));
+    for (PetscInt i = 0; i < (c->dim + 1) * c->nloc; i++) a[i] = i < c->dim * c->nloc ? 0.0 : 1.0;
+    PetscCall(VecRestoreArray(z, &a));
+    PetscCall(VecNormalize(z, NULL));
+    PetscCall(MatNullSpaceCreate(s->comm, PETSC_FALSE, 1, &z, &ns));
+    PetscCall(MatSetNullSpace(*A, ns));
+    PetscCall(MatSetTransposeNullSpace(*A, ns));
+    PetscCall(MatNullSpaceDestroy(&ns));
+    PetscCall(VecDestroy(&z));
+  }
+  PetscCall(KSPCreate(s->comm, ksp));
+  PetscCall(KSPSetOptionsPrefix(*ksp, prefix));
+  PetscCall(KSPSetOperators(*ksp, *A, *A));
+  PetscCall(KSPSetType(*ksp, KSPGMRES));
+  PetscCall(KSPGMRESSetRestart(*ksp, 60));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PCSetType(pc, PCNONE));
+  PetscCall(KSPSetTolerances(*ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
+  PetscCall(KSPSetFromOptions(*ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Steady mode needs a step that does not change in time (the fixed point of F). */
+static PetscErrorCode FGSteadyCheckCase_Private(FGSolver s)
+{
+  const FGCase *c = s->c;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < c->nbodies; b++) {
+    const FGBodyCase *bc = &c->body[b];
+    PetscReal         mv = 0;
+    for (PetscInt d = 0; d < c->grid.dim; d++) mv += PetscAbsReal(bc->velocity[d]) + PetscAbsReal(bc->oscillation_amplitude[d]);
+    PetscCheck(mv == 0 && bc->rotation_amplitude == 0 && bc->jet_frequency == 0, s->comm, FG_ERR_INPUT,
+               "%s: adjoint.mode steady: body.%s moves or varies in time (velocity, oscillation_amplitude, rotation_amplitude or jet_frequency): the time step has no fixed point", c->file, bc->name);
+  }
+  for (PetscInt i = 0; i < c->nactuators; i++)
+    PetscCheck(c->actuator[i].frequency == 0, s->comm, FG_ERR_INPUT, "%s: adjoint.mode steady: actuator.%s.frequency is not 0: the time step has no fixed point", c->file, c->actuator[i].name);
+  for (PetscInt d = 0; d < c->grid.dim; d++)
+    for (PetscInt f = 0; f < 2; f++)
+      PetscCheck(c->boundary[d][f].modulation_amplitude == 0, s->comm, FG_ERR_INPUT, "%s: adjoint.mode steady: an inflow is modulated in time (modulation_amplitude): the time step has no fixed point", c->file);
+  PetscCheck(c->design.time_basis <= 1, s->comm, FG_ERR_INPUT, "%s: adjoint.mode steady: design.time_basis is %" PetscInt_FMT ": controls that vary in time have no steady state (use 1)", c->file, c->design.time_basis);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One step from the packed state X at the fixed time t, with the tape, the objective recorded
+   after it; R = F(X) - X. */
+static PetscErrorCode FGSteadyResidual_Private(FGSteadyCtx *c, FGObjective o, PetscReal t, PetscInt step, Vec X, Vec R)
+{
+  FGSolver s = c->s;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGSteadyUnpack_Private(c, X, s->u, s->p));
+  s->t    = t;
+  s->step = step;
+  s->tape = c->T;
+  PetscCall(FGStepForward_RK3(s));
+  s->tape = NULL;
+  PetscCall(FGObjectiveReset(o));
+  PetscCall(FGObjectiveRecord(o));
+  PetscCall(FGSteadyPack_Private(c, s->u, s->p, R));
+  PetscCall(VecAXPY(R, -1.0, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The forward part: the transient and Newton; on return the tape holds the step from x*, the
+   solver its end state F(x*) and the objective that step's values; J. */
+static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObjective o, Vec p, PetscReal *J)
+{
+  FGSolver        s = c->s;
+  const PetscInt  N = s->c->time.steps, maxit = 25;
+  const PetscReal tol = s->c->adjoint.steady_tol;
+  PetscInt        every = s->c->output.monitor_every > 0 ? s->c->output.monitor_every : 0, it;
+  PetscReal       t, rn = 0, xn = 0;
+  Vec             X, R, dX;
+  Mat             A;
+  KSP             ksp;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGSteadyCheckCase_Private(s));
+  PetscCall(FGDesignApply(d, p));
+  PetscCall(FGDesignSetInitialState(d, p));
+  for (PetscInt n = 0; n < N; n++) PetscCall(FGStepForward_RK3(s));
+  t = s->t;
+  PetscCall(FGSteadyCreateVec_Private(c, &X));
+  PetscCall(VecDuplicate(X, &R));
+  PetscCall(VecDuplicate(X, &dX));
+  PetscCall(FGSteadyPack_Private(c, s->u, s->p, X));
+  PetscCall(FGSteadyKSPCreate_Private(c, "steady_", PETSC_FALSE, &A, &ksp));
+  for (it = 0;; it++) {
+    KSPConvergedReason reason;
+    PetscInt           its;
+    PetscCall(FGSteadyResidual_Private(c, o, t, N, X, R));
+    PetscCall(VecNorm(R, NORM_2, &rn));
+    PetscCall(VecNorm(X, NORM_2, &xn));
+    PetscCheck(!PetscIsInfOrNanReal(rn), s->comm, FG_ERR_NUMERIC, "steady: |F(x) - x| is %g at Newton iteration %" PetscInt_FMT " (the run blew up?)", (double)rn, it);
+    if (every) PetscCall(PetscPrintf(s->comm, "steady: Newton %2" PetscInt_FMT "  |F(x) - x| = %.3e  relative %.3e\n", it, (double)rn, (double)(xn > 0 ? rn / xn : rn)));
+    if (rn <= tol * xn) break;
+    PetscCheck(it < maxit, s->comm, FG_ERR_NUMERIC, "steady: Newton did not converge in %" PetscInt_FMT " iterations: |F(x) - x| = %.3e |x| > adjoint.steady_tol = %g (a longer transient, time.steps, or a looser steady_tol; is the flow steady at all?)", maxit,
+               (double)(xn > 0 ? rn / xn : rn), (double)tol);
+    PetscCall(KSPSolve(ksp, R, dX));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    if (every) PetscCall(PetscPrintf(s->comm, "steady:   KSP (steady_) %s in %" PetscInt_FMT " iterations\n", KSPConvergedReasons[reason], its));
+    PetscCheck(reason > 0, s->comm, FG_ERR_NUMERIC, "steady: Newton's linear solve (I - F_x) dx = F(x) - x did not converge: %s after %" PetscInt_FMT " iterations (options -steady_ksp_*)", KSPConvergedReasons[reason], its);
+    PetscCall(VecAXPY(X, 1.0, dX));
+  }
+  PetscCall(FGObjectiveSetSteady(o, PETSC_TRUE));
+  PetscCall(FGObjectiveFinish(o, p, J));
+  PetscCheck(!PetscIsInfOrNanReal(*J), s->comm, FG_ERR_NUMERIC, "the objective is %g at the steady state", (double)*J);
+  if (every) PetscCall(PetscPrintf(s->comm, "steady: converged after %" PetscInt_FMT " steps and %" PetscInt_FMT " Newton iterations (|F(x) - x| = %.3e |x|), J = %.10e\n", N, it, (double)(xn > 0 ? rn / xn : rn), (double)*J));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&R));
+  PetscCall(VecDestroy(&dX));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGAdjointForwardSteady - J(p) at the steady state: apply p, run time.steps steps from the
+  initial state, converge x = F(x, p) with Newton-Krylov to adjoint.steady_tol, evaluate the
+  objective at the step taken from the steady state. Collective.
+
+  Errors: FG_ERR_NUMERIC when Newton or its linear solves do not converge; FG_ERR_INPUT when the
+  step varies in time.
+@*/
+PetscErrorCode FGAdjointForwardSteady(FGSolver s, FGDesign d, FGObjective o, Vec p, PetscReal *J)
+{
+  FGSteadyCtx c;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGSteadyCtxCreate_Private(s, &c));
+  PetscCall(FGSteadyForward_Private(&c, d, o, p, J));
+  PetscCall(FGSteadyCtxDestroy_Private(&c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGAdjointComputeSteady - J(p) and g = dJ/dp at the steady state (see the header for the
+  derivation), and optionally (out, NULL members: not wanted):
+    chibar, sens   dJ/dchi on the faces and the shape sensitivity of the steady state (the sums
+                   over the infinitely many steps of the unsteady view, from one adjoint step)
+    ubar0, pbar0   the steady adjoint state lambda = (I - F_x^T)^{-1} dJ/dx* (dJ/de for a steady
+                   source e in x = F(x) + e); pbar0 is 0 without bodies (p is no state then)
+  out->monitor is not called. Collective.
+
+  The adjoint solve prints its KSP's converged reason and iterations; one that does not converge
+  is FG_ERR_NUMERIC (options -adjoint_ksp_*).
+@*/
+PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec p, PetscReal *J, Vec g, FGAdjointOutput *out)
+{
+  FGSteadyCtx        c;
+  const PetscInt     dim = s->grid->dim;
+  PetscInt           nb, its, n;
+  PetscInt           every = s->c->output.monitor_every > 0 ? s->c->output.monitor_every : 0;
+  Vec                ubar[3], pbar, su[3], sp, B, M, zero[3];
+  PetscReal          wacc[6 * FG_CASE_MAX_BODIES], bn, mn, dn, rnorm;
+  FGStepParams       bar;
+  Mat                A;
+  KSP                ksp;
+  KSPConvergedReason reason;
+  PetscLogDouble     w0, w1, w2;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscTime(&w0));
+  PetscCall(FGSteadyCtxCreate_Private(s, &c));
+  PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  PetscCall(FGSteadyForward_Private(&c, d, o, p, J));
+  n = s->step; /* the recorded step, from x* */
+  PetscCall(PetscTime(&w1));
+
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecDuplicate(s->u[a], &ubar[a]));
+    PetscCall(VecDuplicate(s->u[a], &su[a]));
+    PetscCall(VecSet(su[a], 0.0));
+  }
+  PetscCall(VecDuplicate(s->p, &pbar));
+  PetscCall(VecDuplicate(s->p, &sp));
+  PetscCall(VecSet(sp, 0.0));
+  PetscCall(FGStepParamsZero(&bar));
+  for (PetscInt b = 0; b < nb; b++) {
+    Vec rho;
+    PetscCall(FGBodiesGetDensity(s->bodies, b, &rho, NULL));
+    if (!rho) continue;
+    for (PetscInt a = 0; a < dim; a++) {
+      PetscCall(VecDuplicate(rho, &bar.chif[b][a]));
+      PetscCall(VecSet(bar.chif[b][a], 0.0));
+    }
+  }
+  if (out)
+    for (PetscInt a = 0; a < dim; a++) {
+      bar.chibar[a] = out->chibar[a];
+      bar.sens[a]   = out->sens[a];
+      if (bar.chibar[a]) PetscCall(VecSet(bar.chibar[a], 0.0));
+      if (bar.sens[a]) PetscCall(VecSet(bar.sens[a], 0.0));
+    }
+
+  /* s = dJ/dy at y = F(x*) (the solver holds it), w = dJ/d(forces); rhs = A_x(s, w) */
+  PetscCall(FGObjectiveAdjointState(o, n, su, sp, &bar.inflow));
+  PetscCall(FGObjectiveAdjointForces(o, n, wacc));
+  for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(su[a], ubar[a]));
+  PetscCall(VecCopy(sp, pbar));
+  PetscCall(FGStepAdjoint_RK3(s, c.T, wacc, ubar, pbar, NULL));
+  PetscCall(FGSteadyCreateVec_Private(&c, &B));
+  PetscCall(VecDuplicate(B, &M));
+  PetscCall(FGSteadyPack_Private(&c, ubar, pbar, B));
+
+  /* (I - F_x^T) mu = rhs */
+  PetscCall(FGSteadyKSPCreate_Private(&c, "adjoint_", PETSC_TRUE, &A, &ksp));
+  PetscCall(KSPSolve(ksp, B, M));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetResidualNorm(ksp, &rnorm));
+  PetscCall(VecNorm(B, NORM_2, &bn));
+  PetscCall(PetscPrintf(s->comm, "steady adjoint: KSP (adjoint_) %s in %" PetscInt_FMT " iterations, |r| / |b| = %.2e\n", KSPConvergedReasons[reason], its, (double)(bn > 0 ? rnorm / bn : rnorm)));
+  PetscCheck(reason > 0, s->comm, FG_ERR_NUMERIC, "steady adjoint: the KSP solve of (I - F_x^T) mu = dJ/dx did not converge: %s after %" PetscInt_FMT " iterations (options -adjoint_ksp_*: max_it, rtol, gmres_restart)", KSPConvergedReasons[reason], its);
+
+  /* the parameters: A(mu + s, w); its state part is mu again (printed) */
+  PetscCall(FGSteadyUnpack_Private(&c, M, ubar, pbar));
+  if (!c.withp) PetscCall(VecSet(pbar, 0.0));
+  for (PetscInt a = 0; a < dim; a++) PetscCall(VecAXPY(ubar[a], 1.0, su[a]));
+  PetscCall(VecAXPY(pbar, 1.0, sp));
+  if (out) {
+    for (PetscInt a = 0; a < dim; a++)
+      if (out->ubar0[a]) PetscCall(VecCopy(ubar[a], out->ubar0[a]));
+    if (out->pbar0) {
+      if (c.withp) PetscCall(VecCopy(pbar, out->pbar0));
+      else PetscCall(VecSet(out->pbar0, 0.0));
+    }
+  }
+  PetscCall(FGStepAdjoint_RK3(s, c.T, wacc, ubar, pbar, &bar));
+  PetscCall(FGSteadyPack_Private(&c, ubar, pbar, B));
+  PetscCall(VecNorm(M, NORM_2, &mn));
+  PetscCall(VecAXPY(B, -1.0, M));
+  PetscCall(VecNorm(B, NORM_2, &dn));
+  if (every) PetscCall(PetscPrintf(s->comm, "steady adjoint: |mu| = %.6e, |A_x(mu + s, w) - mu| / |mu| = %.2e (the adjoint fixed point)\n", (double)mn, (double)(mn > 0 ? dn / mn : dn)));
+
+  PetscCall(FGStepParamsReduce(s->comm, &bar));
+  for (PetscInt a = 0; a < dim; a++) { /* the initial state's adjoint: it does not change x* */
+    PetscCall(VecDuplicate(s->u[a], &zero[a]));
+    PetscCall(VecSet(zero[a], 0.0));
+  }
+  PetscCall(FGDesignGradient(d, &bar, zero, g));
+  PetscCall(FGObjectiveAdjointDesign(o, p, g));
+  {
+    PetscReal gn;
+    PetscCall(VecNorm(g, NORM_2, &gn));
+    PetscCheck(!PetscIsInfOrNanReal(gn), s->comm, FG_ERR_NUMERIC, "the gradient is not finite (|g| = %g): the steady adjoint failed", (double)gn);
+  }
+  PetscCall(PetscTime(&w2));
+  if (every) PetscCall(PetscPrintf(s->comm, "steady adjoint: forward %.1f s, adjoint %.1f s\n", (double)(w1 - w0), (double)(w2 - w1)));
+
+  for (PetscInt b = 0; b < nb; b++)
+    for (PetscInt a = 0; a < dim; a++) PetscCall(VecDestroy(&bar.chif[b][a]));
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecDestroy(&ubar[a]));
+    PetscCall(VecDestroy(&su[a]));
+    PetscCall(VecDestroy(&zero[a]));
+  }
+  PetscCall(VecDestroy(&pbar));
+  PetscCall(VecDestroy(&sp));
+  PetscCall(VecDestroy(&B));
+  PetscCall(VecDestroy(&M));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscCall(FGSteadyCtxDestroy_Private(&c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

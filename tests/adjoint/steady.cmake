@@ -1,0 +1,52 @@
+# The steady adjoint (adjoint.mode: steady, src/adjoint/steady.c) on a Re 40 cylinder
+# (tests/adjoint/steady.yaml: 64x48, 100 steps from rest, then Newton; drag and lift at the
+# steady state; 6 design scalars: the shape, the viscosity, the inflow speed).
+set(FG_ADJ_STEADY ${FG_TEST_DIR}/adjoint/steady.yaml)
+
+# flowgrad adjoint in steady mode prints the adjoint KSP's converged reason; it writes the steady
+# state (steady.h5) and the gradient, which the comparison below uses (the fixture).
+fg_case_expect(NAME adjoint_steady NP 1 CODE 0 REGEX [=[^steady adjoint: KSP \(adjoint_\) CONVERGED_RTOL in [0-9]+ iterations]=]
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_ref -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_steady_np1 PROPERTIES FIXTURES_SETUP fg_adjoint_steady LABELS "mpi;adjoint")
+
+# flowgrad check in steady mode: dot-product tests of the step at the end of the transient, the
+# Taylor test and central differences (1e-6 relative) of the steady J, at 1 and 3 ranks.
+fg_case_expect(NAME adjoint_steady_check NP 1 3 CODE 0 REGEX "^flowgrad check: 17 checks, 0 failed"
+               ARGS check ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_check -fg_fftw_planner estimate)
+foreach(np 1 3)
+  set_tests_properties(case_adjoint_steady_check_np${np} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+endforeach()
+
+# The steady gradient against the unsteady adjoint of runs of 800 and 2400 steps started from the
+# steady state, objectives at the final time: 2e-4 relative at 2400 steps (measured 5.8e-5; 9.6e-3
+# at 800: the difference decays with the horizon, tests/adjoint/steady_vs_unsteady.py).
+add_test(NAME adjoint_steady_vs_unsteady
+         COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/adjoint/steady_vs_unsteady.py --flowgrad $<TARGET_FILE:flowgrad>
+                 --mpiexec ${MPIEXEC_EXECUTABLE} "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}"
+                 --case ${FG_ADJ_STEADY} --steady ${CMAKE_CURRENT_BINARY_DIR}/adjoint_steady_ref
+                 --workdir ${CMAKE_CURRENT_BINARY_DIR} --steps 800,2400 --rtol 2e-4
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_steady_vs_unsteady PROPERTIES FIXTURES_REQUIRED fg_adjoint_steady TIMEOUT 300 LABELS "mpi;adjoint")
+
+# A KSP that cannot converge (2 iterations) exits 3 with its reason, for the adjoint and for
+# Newton's linear solves.
+fg_case_expect(NAME adjoint_steady_ksp_limited NP 1 CODE 3
+               REGEX [=[steady adjoint: the KSP solve of \(I - F_x\^T\) mu = dJ/dx did not converge: DIVERGED_ITS after 2 iterations]=]
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_ksp_limited -fg_fftw_planner estimate -adjoint_ksp_max_it 2)
+fg_case_expect(NAME adjoint_steady_newton_limited NP 1 CODE 3
+               REGEX [=[steady: Newton's linear solve \(I - F_x\) dx = F\(x\) - x did not converge: DIVERGED_ITS after 2 iterations]=]
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_newton_limited -fg_fftw_planner estimate -steady_ksp_max_it 2)
+# A step that varies in time has no fixed point: exit 2.
+fg_case_expect(NAME adjoint_steady_unsteady_body NP 1 CODE 2 REGEX "adjoint.mode steady: body.cyl moves or varies in time"
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_unsteady_body --set body.cyl.rotation_amplitude=0.1
+                    --set body.cyl.rotation_frequency=0.2)
+# A bad mode: exit 2, naming file:line:key.
+fg_case_expect(NAME adjoint_steady_bad_mode NP 1 CODE 2
+               REGEX [=[steady_bad_mode\.yaml:6: adjoint\.mode: expected one of unsteady, steady; got 'foo']=]
+               ARGS info ${FG_TEST_DIR}/adjoint/steady_bad_mode.yaml)
+
+# flowgrad check in steady mode with a singular pressure Poisson problem (periodic in x, walls,
+# a body: the constant pressure is in the null space of I - F_x and I - F_x^T).
+fg_case_expect(NAME adjoint_steady_check_periodic NP 1 CODE 0 REGEX "^flowgrad check: 16 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/steady_periodic.yaml --set output.dir=adjoint_steady_check_periodic -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_steady_check_periodic_np1 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
