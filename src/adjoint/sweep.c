@@ -577,13 +577,28 @@ static PetscErrorCode FGSweepBinomial_Private(FGSweep *sw, PetscInt lo, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Free the RAM states from slot ns on and the tapes from nt on: a segment of another kind than
+   the one before keeps within the budget, not the sum of both. */
+static PetscErrorCode FGSweepTrim_Private(FGSweep *sw, PetscInt ns, PetscInt nt)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = ns; i < sw->nslot; i++) {
+    for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&sw->slot[i].u[a]));
+    PetscCall(VecDestroy(&sw->slot[i].p));
+  }
+  for (PetscInt i = nt; i < sw->ntape; i++) PetscCall(FGStepTapeDestroy(&sw->tape[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Reverse steps lo+1..hi; the solver holds x_lo. */
 static PetscErrorCode FGSweepSegment_Private(FGSweep *sw, PetscInt lo, PetscInt hi)
 {
-  const PetscInt L = hi - lo;
+  const PetscInt      L    = hi - lo;
+  const FGSegmentKind kind = FGScheduleSegmentKind(&sw->sc, L);
 
   PetscFunctionBeginUser;
-  switch (FGScheduleSegmentKind(&sw->sc, L)) {
+  PetscCall(FGSweepTrim_Private(sw, kind == FG_SEGMENT_BINOMIAL ? sw->sc.states : L, kind == FG_SEGMENT_TAPES ? L : 0));
+  switch (kind) {
   case FG_SEGMENT_TAPES:
     for (PetscInt i = 0; i < L; i++) {
       FGStepTape T = NULL;
