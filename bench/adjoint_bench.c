@@ -101,6 +101,7 @@ static PetscErrorCode Main(void)
     PetscCallMPI(MPI_Barrier(comm));
     PetscCall(PetscTime(&t0));
     PetscCall(PetscMemzero(&out, sizeof(out)));
+    out.signals = PETSC_TRUE; /* as flowgrad adjoint: a stop check per step, resume.h5 per disk segment */
     PetscCall(FGAdjointCompute(s, d, o, p, &J, g, &out));
     PetscCall(PetscTime(&t1));
     dt = (PetscReal)(t1 - t0);
@@ -122,9 +123,9 @@ static PetscErrorCode Main(void)
     if (sc.disk) used = PetscMin(sc.budget, (PetscReal)sc.segment * (FGScheduleSegmentKind(&sc, sc.segment) == FG_SEGMENT_TAPES ? sc.tape_bytes : sc.state_bytes));
     else used = PetscMin(sc.budget, (PetscReal)sc.N * (FGScheduleSegmentKind(&sc, sc.N) == FG_SEGMENT_TAPES ? sc.tape_bytes : sc.state_bytes));
     extra = (mema[0] - memf[0]) - used / 1048576.0;
-    PetscCall(PetscPrintf(comm, "  schedule %s: %" PetscInt_FMT " recomputed steps (planned %" PetscInt_FMT ", %.2f per step); budget %.1f MiB, of which the schedule fills %.1f MiB\n", kind, out.recomputed, out.planned, (double)out.recomputed / (double)c->time.steps, (double)(sc.budget / 1048576.0), (double)(used / 1048576.0)));
+    PetscCall(PetscPrintf(comm, "  schedule %s: %" PetscInt64_FMT " recomputed steps (planned %" PetscInt64_FMT ", %.2f per step); budget %.1f MiB, of which the schedule fills %.1f MiB\n", kind, out.recomputed, out.planned, (double)out.recomputed / (double)c->time.steps, (double)(sc.budget / 1048576.0), (double)(used / 1048576.0)));
     PetscCall(PetscPrintf(comm, "  peak memory over the forward run's, less what the schedule fills: %.1f MiB = %.1f states (the sweep's working memory)\n", (double)extra, (double)(extra * 1048576.0 / sc.state_bytes)));
-    PetscCall(PetscPrintf(comm, "CSV,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%d,%.6f,%.6f,%.3f,%.1f,%.1f,%.3f,%s,%" PetscInt_FMT ",%.1f,%.1f,%.2f\n", c->name, s->grid->n[0] * s->grid->n[1] * s->grid->n[2], c->time.steps, size, (double)tf[reps / 2], (double)ta[reps / 2], (double)(ta[reps / 2] / tf[reps / 2]), (double)memf[0], (double)mema[0], (double)(mema[0] / memf[0]), kind, out.recomputed,
+    PetscCall(PetscPrintf(comm, "CSV,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%d,%.6f,%.6f,%.3f,%.1f,%.1f,%.3f,%s,%" PetscInt64_FMT ",%.1f,%.1f,%.2f\n", c->name, s->grid->n[0] * s->grid->n[1] * s->grid->n[2], c->time.steps, size, (double)tf[reps / 2], (double)ta[reps / 2], (double)(ta[reps / 2] / tf[reps / 2]), (double)memf[0], (double)mema[0], (double)(mema[0] / memf[0]), kind, out.recomputed,
                           (double)(sc.budget / 1048576.0), (double)extra, (double)(extra * 1048576.0 / sc.state_bytes)));
   }
   PetscCall(VecDestroy(&p));

@@ -81,7 +81,7 @@ typedef struct {
                         adjoint/resume.h5 (or a state file during the forward run), FG_ERR_SIGNAL */
   PetscBool gradient_time; /* fill gtime */
   /* results */
-  PetscInt   recomputed, planned; /* forward steps recomputed by the reverse sweep (and as planned) */
+  PetscInt64 recomputed, planned; /* forward steps recomputed by the reverse sweep (and as planned) */
   PetscInt   gtime_n;             /* gtime[(n - 1) ns + i]: the part of dJ/dp_i (design scalar i) that */
   PetscReal *gtime;               /* step n's adjoint contributes, n = 1..gtime_n (PetscFree it) */
 } FGAdjointOutput;
@@ -95,13 +95,13 @@ typedef struct {
   PetscInt  states, tapes;           /* how many fit in the budget */
   PetscBool disk;                    /* two levels: every segment-th state on disk */
   PetscInt  segment, nsegments, disk_states;
-  PetscInt  recomputed;              /* planned recomputed steps (a run from the start) */
+  PetscInt64 recomputed;             /* planned recomputed steps (a run from the start) */
 } FGSchedule;
 PETSC_EXTERN PetscErrorCode FGSchedulePlan(FGSolver, FGSchedule *);
 PETSC_EXTERN PetscErrorCode FGSchedulePrint(FGSolver, const FGSchedule *);
 PETSC_EXTERN FGSegmentKind  FGScheduleSegmentKind(const FGSchedule *, PetscInt);
-PETSC_EXTERN PetscInt       FGScheduleSegmentCost(const FGSchedule *, PetscInt, PetscBool);
-PETSC_EXTERN PetscInt       FGScheduleBinomialCost(PetscInt, PetscInt);
+PETSC_EXTERN PetscInt64     FGScheduleSegmentCost(const FGSchedule *, PetscInt, PetscBool);
+PETSC_EXTERN PetscInt64     FGScheduleBinomialCost(PetscInt, PetscInt);
 PETSC_EXTERN PetscInt       FGScheduleBinomialSplit(PetscInt, PetscInt);
 
 PETSC_EXTERN PetscErrorCode FGAdjointForward(FGSolver, FGDesign, FGObjective, Vec, PetscReal *);

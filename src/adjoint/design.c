@@ -534,29 +534,51 @@ PetscErrorCode FGDesignGradientScalars(FGDesign d, const FGStepParams *bar, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* splitmix64 of an entry's key and the bits of its value */
+static unsigned long long FGDesignHashEntry_Private(unsigned long long key, double v)
+{
+  unsigned long long x;
+  memcpy(&x, &v, sizeof(x));
+  x ^= 0x9e3779b97f4a7c15ULL * (key + 1);
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 /*@C
   FGDesignHash - a 64-bit hash of the design vector's values that does not depend on the number
-  of ranks (a sum over the entries of a hash of each entry's index and bits), for checkpoints.
+  of ranks, for the adjoint's checkpoint files: the sum over the entries of a hash of each entry's
+  key and bits, the key of a scalar its index, of a field entry its block, component and cell
+  (i, j, k) in the natural grid order.
 
   Collective.
 @*/
 PetscErrorCode FGDesignHash(FGDesign d, Vec p, unsigned long long *hash)
 {
+  FGGrid             g = d->s->grid;
   const PetscScalar *a;
-  PetscInt           lo, hi;
-  unsigned long long h = 0;
+  PetscInt           xs, ys, zs, xm, ym, zm, nloc;
+  PetscMPIInt        rank;
+  unsigned long long h = 0, ncell;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetOwnershipRange(p, &lo, &hi));
+  PetscCallMPI(MPI_Comm_rank(d->s->comm, &rank));
+  PetscCall(DMDAGetCorners(g->da, &xs, &ys, &zs, &xm, &ym, &zm));
+  nloc  = xm * ym * zm;
+  ncell = (unsigned long long)g->n[0] * (unsigned long long)g->n[1] * (unsigned long long)g->n[2];
   PetscCall(VecGetArrayRead(p, &a));
-  for (PetscInt i = lo; i < hi; i++) {
-    unsigned long long x;
-    double             v = (double)a[i - lo];
-    memcpy(&x, &v, sizeof(x));
-    x ^= 0x9e3779b97f4a7c15ULL * (unsigned long long)(i + 1); /* splitmix64 of (index, bits) */
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    h += x ^ (x >> 31);
+  if (!rank)
+    for (PetscInt i = 0; i < d->nscalar; i++) h += FGDesignHashEntry_Private((unsigned long long)i, (double)a[i]);
+  for (PetscInt b = 0; b < d->nblocks; b++) {
+    const FGDesignBlock *blk = &d->block[b];
+    const PetscInt       nc  = blk->kind == FG_DESIGN_INITIAL ? g->dim : 1;
+    if (!blk->field) continue;
+    for (PetscInt c = 0; c < nc; c++)
+      for (PetscInt l = 0; l < nloc; l++) {
+        const PetscInt           i = xs + l % xm, j = ys + (l / xm) % ym, k = zs + l / (xm * ym);
+        const unsigned long long cell = ((unsigned long long)k * (unsigned long long)g->n[1] + (unsigned long long)j) * (unsigned long long)g->n[0] + (unsigned long long)i;
+        h += FGDesignHashEntry_Private(((unsigned long long)(b * 3 + c) + 1) * ncell + cell + (unsigned long long)d->nscalar, (double)a[blk->offset + c * nloc + l]);
+      }
   }
   PetscCall(VecRestoreArrayRead(p, &a));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &h, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, d->s->comm));

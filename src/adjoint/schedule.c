@@ -50,13 +50,13 @@ static double FGBeta_Private(PetscInt s, PetscInt r)
 
   Not collective.
 @*/
-PetscInt FGScheduleBinomialCost(PetscInt L, PetscInt s)
+PetscInt64 FGScheduleBinomialCost(PetscInt L, PetscInt s)
 {
   PetscInt r = 0;
   if (L <= 1) return 0;
-  if (s <= 1) return L * (L - 1) / 2;
+  if (s <= 1) return (PetscInt64)L * (PetscInt64)(L - 1) / 2;
   while (FGBeta_Private(s, r) < (double)L) r++;
-  return (PetscInt)((double)r * (double)L - FGBeta_Private(s + 1, r - 1));
+  return (PetscInt64)((double)r * (double)L - FGBeta_Private(s + 1, r - 1)); /* exact: < 2^53 */
 }
 
 /*@C
@@ -67,12 +67,12 @@ PetscInt FGScheduleBinomialCost(PetscInt L, PetscInt s)
 @*/
 PetscInt FGScheduleBinomialSplit(PetscInt L, PetscInt s)
 {
-  const PetscInt best = FGScheduleBinomialCost(L, s);
-  PetscInt       kmin = 1;
-  PetscInt       cmin = PETSC_MAX_INT;
+  const PetscInt64 best = FGScheduleBinomialCost(L, s);
+  PetscInt         kmin = 1;
+  PetscInt64       cmin = -1;
   for (PetscInt k = 1; k < L; k++) {
-    PetscInt c = k + FGScheduleBinomialCost(L - k, s - 1) + FGScheduleBinomialCost(k, s);
-    if (c < cmin) cmin = c, kmin = k;
+    PetscInt64 c = k + FGScheduleBinomialCost(L - k, s - 1) + FGScheduleBinomialCost(k, s);
+    if (cmin < 0 || c < cmin) cmin = c, kmin = k;
     if (c == best) return k;
   }
   return kmin; /* not reached: the closed form is attained */
@@ -122,7 +122,7 @@ FGSegmentKind FGScheduleSegmentKind(const FGSchedule *sc, PetscInt L)
 
   Not collective.
 @*/
-PetscInt FGScheduleSegmentCost(const FGSchedule *sc, PetscInt L, PetscBool first)
+PetscInt64 FGScheduleSegmentCost(const FGSchedule *sc, PetscInt L, PetscBool first)
 {
   /* every step is computed once more per use: untaped advances plus one taped run per step;
      when first, the L first computations of its steps are the forward run's */
@@ -130,7 +130,7 @@ PetscInt FGScheduleSegmentCost(const FGSchedule *sc, PetscInt L, PetscBool first
   case FG_SEGMENT_TAPES:
     return first ? 0 : L;                                     /* one taped pass */
   case FG_SEGMENT_STATES:
-    return (L - 1) + L - (first ? L : 0);                     /* a pass to x_{L-1}, then each step taped */
+    return (PetscInt64)(L - 1) + L - (first ? L : 0);         /* a pass to x_{L-1}, then each step taped */
   default:
     return FGScheduleBinomialCost(L, sc->states) + L - (first ? L : 0); /* the treeverse's advances, each step taped */
   }
@@ -219,6 +219,6 @@ PetscErrorCode FGSchedulePrint(FGSolver s, const FGSchedule *sc)
   if (sc->disk) PetscCall(PetscPrintf(s->comm, "adjoint:   two levels: %" PetscInt_FMT " states on disk (every %" PetscInt_FMT " steps), %" PetscInt_FMT " segments, each reversed with %s", sc->disk_states, L, sc->nsegments, kinds[FGScheduleSegmentKind(sc, L)]));
   else PetscCall(PetscPrintf(s->comm, "adjoint:   in RAM: %s", kinds[FGScheduleSegmentKind(sc, PetscMax(sc->N, 1))]));
   if (FGScheduleSegmentKind(sc, sc->disk ? L : PetscMax(sc->N, 1)) == FG_SEGMENT_BINOMIAL) PetscCall(PetscPrintf(s->comm, " (%" PetscInt_FMT " states)", sc->states));
-  PetscCall(PetscPrintf(s->comm, "\nadjoint:   planned: %" PetscInt_FMT " recomputed steps (%.2f per step) besides the forward run and the %" PetscInt_FMT " adjoint steps\n", sc->recomputed, sc->N ? (double)sc->recomputed / (double)sc->N : 0.0, sc->N));
+  PetscCall(PetscPrintf(s->comm, "\nadjoint:   planned: %" PetscInt64_FMT " recomputed steps (%.2f per step) besides the forward run and the %" PetscInt_FMT " adjoint steps\n", sc->recomputed, sc->N ? (double)sc->recomputed / (double)sc->N : 0.0, sc->N));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

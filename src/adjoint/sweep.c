@@ -31,15 +31,8 @@
   run from the newest state file. Files carry a hash of the case (the keys that change the result)
   and of the design vector; a mismatch is refused. A finished sweep removes its files.
 */
-#include <fg/adjoint.h>
-#include <fg/io.h>
-#include <fg/checkpoint.h>
-#include <dirent.h>
-#include <errno.h>
+#include "sweepimpl.h"
 #include <signal.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 /*@C
   FGAdjointForward - J(p): apply p, run the forward steps from the initial state, evaluate the
@@ -63,50 +56,6 @@ PetscErrorCode FGAdjointForward(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscCheck(!PetscIsInfOrNanReal(*J), s->comm, FG_ERR_NUMERIC, "the objective is %g (the forward run blew up?)", (double)*J);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-#define FG_SWEEP_FORMAT  1
-#define FG_SWEEP_NSCALAR (2 + FG_STEP_NACT + FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS)
-
-typedef struct {
-  Vec       u[3], p;
-  PetscReal t;
-  PetscInt  step;
-} FGSweepState;
-
-typedef struct {
-  FGSolver         s;
-  FGDesign         d;
-  FGObjective      o;
-  Vec              p;
-  FGAdjointOutput *out;
-  FGSchedule       sc;
-  PetscInt         N, dim, nb;
-
-  PetscInt  frontier; /* the forward run has computed steps 1..frontier (objective recorded) */
-  PetscBool finished; /* the objective is complete (J, weights) */
-  PetscReal J;
-
-  FGSweepState *slot; /* RAM states, vectors created on first use */
-  PetscInt      nslot;
-  FGStepTape    work, *tape; /* tapes share work's work vectors */
-  PetscInt      ntape;
-
-  Vec          ubar[3], pbar;
-  FGStepParams bar;
-  PetscReal    wacc[6 * FG_CASE_MAX_BODIES];
-  PetscInt     position; /* lambda = dJ/dx_position */
-  PetscInt     recomputed, adjoint_steps;
-
-  PetscInt   ns; /* design scalars; gradient in time */
-  PetscReal *gtime, *snap0, *snap1, *gs;
-
-  unsigned long long hash;
-  char               dir[PETSC_MAX_PATH_LEN], resume_path[PETSC_MAX_PATH_LEN + 32];
-  PetscInt          *bound, nbound; /* segment boundaries (ascending, bound[0] = 0) */
-  PetscInt           test_signal_at, test_kill_at;
-  PetscInt           every;
-  PetscLogDouble     tstart, treverse;
-} FGSweep;
 
 /* --- states ------------------------------------------------------------------------------ */
 
@@ -166,291 +115,6 @@ static PetscErrorCode FGSweepTape_Private(FGSweep *sw, PetscInt i, FGStepTape *T
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* --- files ------------------------------------------------------------------------------- */
-
-static PetscErrorCode FGSweepStatePath_Private(FGSweep *sw, PetscInt step, char *path, size_t len)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(path, len, "%s/state_%06" PetscInt_FMT ".h5", sw->dir, step));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The steps of the state files in the directory (rank 0 lists, all get it), ascending. */
-static PetscErrorCode FGSweepListStates_Private(FGSweep *sw, PetscInt **steps, PetscInt *n)
-{
-  PetscMPIInt rank;
-  PetscInt    cnt = 0, cap = 0, *list = NULL;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(sw->s->comm, &rank));
-  if (!rank) {
-    DIR *dir = opendir(sw->dir);
-    if (dir) {
-      struct dirent *e;
-      while ((e = readdir(dir))) {
-        long long k;
-        char      tail[8];
-        if (sscanf(e->d_name, "state_%lld.h%7s", &k, tail) == 2 && !strcmp(tail, "5") && k > 0) {
-          if (cnt == cap) {
-            cap = PetscMax(16, 2 * cap);
-            PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)cap, &list));
-          }
-          list[cnt++] = (PetscInt)k;
-        }
-      }
-      closedir(dir);
-    }
-    PetscCall(PetscSortInt(cnt, list));
-  }
-  PetscCallMPI(MPI_Bcast(&cnt, 1, MPIU_INT, 0, sw->s->comm));
-  if (rank) PetscCall(PetscMalloc1(PetscMax(cnt, 1), &list));
-  if (cnt) PetscCallMPI(MPI_Bcast(list, (PetscMPIInt)cnt, MPIU_INT, 0, sw->s->comm));
-  *steps = list;
-  *n     = cnt;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Remove the state files and resume.h5 (rank 0). */
-static PetscErrorCode FGSweepClean_Private(FGSweep *sw)
-{
-  PetscInt   *steps, n;
-  PetscMPIInt rank;
-  char        path[PETSC_MAX_PATH_LEN + 32], xmf[PETSC_MAX_PATH_LEN + 32];
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(sw->s->comm, &rank));
-  PetscCall(FGSweepListStates_Private(sw, &steps, &n));
-  if (!rank) {
-    for (PetscInt i = 0; i < n; i++) {
-      PetscCall(FGSweepStatePath_Private(sw, steps[i], path, sizeof(path)));
-      PetscCall(FGIOXDMFPath(path, xmf, sizeof(xmf)));
-      (void)unlink(path);
-      (void)unlink(xmf);
-    }
-    PetscCall(FGIOXDMFPath(sw->resume_path, xmf, sizeof(xmf)));
-    (void)unlink(sw->resume_path);
-    (void)unlink(xmf);
-  }
-  PetscCall(PetscFree(steps));
-  PetscCallMPI(MPI_Barrier(sw->s->comm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The objective record of steps 1..n as an FGIOVector (rec: caller frees). */
-static PetscErrorCode FGSweepRecord_Private(FGSweep *sw, PetscInt n, PetscReal **rec, FGIOVector *v)
-{
-  PetscInt len = FGObjectiveRecordSize(sw->o, n);
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(PetscMax(len, 1), rec));
-  PetscCall(FGObjectiveGetRecord(sw->o, n, *rec));
-  v->name   = "objective_record";
-  v->n      = len;
-  v->values = *rec;
-  v->labels = NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode FGSweepWriteState_Private(FGSweep *sw)
-{
-  FGSolver   s = sw->s;
-  FGIOField  f[4];
-  FGIOMeta   meta = {0};
-  FGIOVector v;
-  PetscReal *rec;
-  PetscInt   nf = 0;
-  char       path[PETSC_MAX_PATH_LEN + 32];
-
-  PetscFunctionBeginUser;
-  for (PetscInt a = 0; a < sw->dim; a++) {
-    f[nf].name     = (const char *[]){"u", "v", "w"}[a];
-    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-    f[nf++].vec    = s->u[a];
-  }
-  f[nf].name     = "p";
-  f[nf].location = FG_LOC_CELL;
-  f[nf++].vec    = s->p;
-  PetscCall(FGSweepRecord_Private(sw, s->step, &rec, &v));
-  meta.time      = s->t;
-  meta.step      = s->step;
-  meta.case_hash = sw->hash;
-  meta.case_name = s->c->name;
-  meta.nvectors  = v.n ? 1 : 0;
-  meta.vectors   = &v;
-  PetscCall(FGSweepStatePath_Private(sw, s->step, path, sizeof(path)));
-  PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
-  PetscCall(PetscFree(rec));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode FGSweepCheckHash_Private(FGSweep *sw, const char *path, FGIOMeta *meta)
-{
-  char name[PETSC_MAX_PATH_LEN];
-
-  PetscFunctionBeginUser;
-  PetscCall(FGIOReadMeta(sw->s->comm, path, meta, name, sizeof(name)));
-  PetscCheck(meta->case_hash == sw->hash, sw->s->comm, FG_ERR_INPUT, "%s was written for another case, design or number of steps (hash %016llx, this run %016llx): run `flowgrad adjoint` without --resume to start over (it removes it)", path, meta->case_hash, sw->hash);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Put x_step from its state file into the solver (step > 0); with the record: the objective's too. */
-static PetscErrorCode FGSweepReadState_Private(FGSweep *sw, PetscInt step, PetscBool record)
-{
-  FGSolver s = sw->s;
-  FGIOMeta meta;
-  char     path[PETSC_MAX_PATH_LEN + 32];
-
-  PetscFunctionBeginUser;
-  PetscCall(FGSweepStatePath_Private(sw, step, path, sizeof(path)));
-  PetscCall(FGSweepCheckHash_Private(sw, path, &meta));
-  PetscCheck(meta.step == step, s->comm, FG_ERR_IO_READ, "%s holds step %" PetscInt_FMT ", expected %" PetscInt_FMT " (damaged?)", path, meta.step, step);
-  for (PetscInt a = 0; a < sw->dim; a++) PetscCall(FGIOReadField(s->grid, path, (const char *[]){"u", "v", "w"}[a], s->u[a]));
-  PetscCall(FGIOReadField(s->grid, path, "p", s->p));
-  s->t    = meta.time;
-  s->step = step;
-  if (record) {
-    PetscInt   len = FGObjectiveRecordSize(sw->o, step);
-    PetscReal *rec;
-    PetscCall(PetscMalloc1(PetscMax(len, 1), &rec));
-    if (len) PetscCall(FGIOReadVector(s->comm, path, "objective_record", len, rec));
-    PetscCall(FGObjectiveSetRecord(sw->o, step, rec));
-    PetscCall(PetscFree(rec));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The parameter adjoints' scalars, packed (local partial sums until reduced). */
-static void FGSweepPack_Private(const FGStepParams *b, PetscReal *v)
-{
-  v[0] = b->nu;
-  v[1] = b->inflow;
-  memcpy(v + 2, b->act, sizeof(b->act));
-  memcpy(v + 2 + FG_STEP_NACT, &b->body[0][0], sizeof(b->body));
-}
-
-static void FGSweepUnpack_Private(const PetscReal *v, FGStepParams *b)
-{
-  b->nu     = v[0];
-  b->inflow = v[1];
-  memcpy(b->act, v + 2, sizeof(b->act));
-  memcpy(&b->body[0][0], v + 2 + FG_STEP_NACT, sizeof(b->body));
-}
-
-/* adjoint/resume.h5 at the current position. The scalar parameter adjoints are reduced onto
-   rank 0 first (the others continue from 0), so the file holds the whole partial gradient. */
-static PetscErrorCode FGSweepWriteResume_Private(FGSweep *sw)
-{
-  FGSolver    s = sw->s;
-  FGIOField   f[4 + 3 + 3 + 3 * FG_CASE_MAX_BODIES];
-  FGIOMeta    meta = {0};
-  FGIOVector  v[4];
-  PetscReal  *rec, info[8], sc[FG_SWEEP_NSCALAR];
-  PetscInt    nf = 0, nv = 0;
-  PetscMPIInt rank;
-  char        names[3 * FG_CASE_MAX_BODIES][32];
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
-  FGSweepPack_Private(&sw->bar, sc);
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sc, FG_SWEEP_NSCALAR, MPIU_REAL, MPIU_SUM, s->comm));
-  if (rank) PetscCall(PetscArrayzero(sc, FG_SWEEP_NSCALAR));
-  FGSweepUnpack_Private(sc, &sw->bar); /* the sum on rank 0, 0 elsewhere: the same total */
-  for (PetscInt a = 0; a < sw->dim; a++) {
-    f[nf].name     = (const char *[]){"u_adj", "v_adj", "w_adj"}[a];
-    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-    f[nf++].vec    = sw->ubar[a];
-  }
-  f[nf].name     = "p_adj";
-  f[nf].location = FG_LOC_CELL;
-  f[nf++].vec    = sw->pbar;
-  for (PetscInt a = 0; a < sw->dim; a++) {
-    if (sw->bar.chibar[a]) {
-      f[nf].name     = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a];
-      f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-      f[nf++].vec    = sw->bar.chibar[a];
-    }
-    if (sw->bar.sens[a]) {
-      f[nf].name     = (const char *[]){"sens_x", "sens_y", "sens_z"}[a];
-      f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-      f[nf++].vec    = sw->bar.sens[a];
-    }
-  }
-  for (PetscInt b = 0; b < sw->nb; b++)
-    for (PetscInt a = 0; a < sw->dim; a++)
-      if (sw->bar.chif[b][a]) {
-        PetscCall(PetscSNPrintf(names[3 * b + a], sizeof(names[0]), "chif_%" PetscInt_FMT "_%" PetscInt_FMT, b, a));
-        f[nf].name     = names[3 * b + a];
-        f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-        f[nf++].vec    = sw->bar.chif[b][a];
-      }
-  info[0]  = FG_SWEEP_FORMAT;
-  info[1]  = (PetscReal)sw->position;
-  info[2]  = (PetscReal)sw->N;
-  info[3]  = (PetscReal)sw->recomputed;
-  info[4]  = (PetscReal)sw->adjoint_steps;
-  info[5]  = (PetscReal)sw->ns;
-  info[6]  = sw->gtime ? 1 : 0;
-  info[7]  = 0;
-  v[nv++]  = (FGIOVector){"sweep", 8, info, NULL};
-  v[nv++]  = (FGIOVector){"parameter_adjoints", FG_SWEEP_NSCALAR, sc, NULL};
-  PetscCall(FGSweepRecord_Private(sw, sw->N, &rec, &v[nv]));
-  if (v[nv].n) nv++;
-  if (sw->gtime && sw->ns) v[nv++] = (FGIOVector){"gradient_time", sw->N * sw->ns, sw->gtime, NULL};
-  meta.time      = sw->s->t;
-  meta.step      = sw->position;
-  meta.case_hash = sw->hash;
-  meta.case_name = s->c->name;
-  meta.nvectors  = nv;
-  meta.vectors   = v;
-  PetscCall(FGIOWriteFields(s->grid, sw->resume_path, &meta, nf, f));
-  PetscCall(PetscFree(rec));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode FGSweepReadResume_Private(FGSweep *sw)
-{
-  FGSolver    s = sw->s;
-  FGIOMeta    meta;
-  PetscReal   info[8], sc[FG_SWEEP_NSCALAR], *rec;
-  PetscInt    len = FGObjectiveRecordSize(sw->o, sw->N);
-  PetscMPIInt rank;
-  char        nm[32];
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
-  PetscCall(FGSweepCheckHash_Private(sw, sw->resume_path, &meta));
-  PetscCall(FGIOReadVector(s->comm, sw->resume_path, "sweep", 8, info));
-  PetscCheck(info[0] == FG_SWEEP_FORMAT && info[2] == (PetscReal)sw->N && info[1] >= 0 && info[1] < sw->N && info[5] == (PetscReal)sw->ns, s->comm, FG_ERR_IO_READ, "%s: not a resume file of this run (format %g, position %g of %g steps; damaged?)", sw->resume_path, (double)info[0], (double)info[1], (double)info[2]);
-  sw->position      = (PetscInt)info[1];
-  sw->recomputed    = (PetscInt)info[3];
-  sw->adjoint_steps = (PetscInt)info[4];
-  PetscCall(FGIOReadVector(s->comm, sw->resume_path, "parameter_adjoints", FG_SWEEP_NSCALAR, sc));
-  if (rank) PetscCall(PetscArrayzero(sc, FG_SWEEP_NSCALAR));
-  FGSweepUnpack_Private(sc, &sw->bar);
-  for (PetscInt a = 0; a < sw->dim; a++) PetscCall(FGIOReadField(s->grid, sw->resume_path, (const char *[]){"u_adj", "v_adj", "w_adj"}[a], sw->ubar[a]));
-  PetscCall(FGIOReadField(s->grid, sw->resume_path, "p_adj", sw->pbar));
-  for (PetscInt a = 0; a < sw->dim; a++) {
-    if (sw->bar.chibar[a]) PetscCall(FGIOReadField(s->grid, sw->resume_path, (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a], sw->bar.chibar[a]));
-    if (sw->bar.sens[a]) PetscCall(FGIOReadField(s->grid, sw->resume_path, (const char *[]){"sens_x", "sens_y", "sens_z"}[a], sw->bar.sens[a]));
-  }
-  for (PetscInt b = 0; b < sw->nb; b++)
-    for (PetscInt a = 0; a < sw->dim; a++)
-      if (sw->bar.chif[b][a]) {
-        PetscCall(PetscSNPrintf(nm, sizeof(nm), "chif_%" PetscInt_FMT "_%" PetscInt_FMT, b, a));
-        PetscCall(FGIOReadField(s->grid, sw->resume_path, nm, sw->bar.chif[b][a]));
-      }
-  PetscCall(PetscMalloc1(PetscMax(len, 1), &rec));
-  if (len) PetscCall(FGIOReadVector(s->comm, sw->resume_path, "objective_record", len, rec));
-  PetscCall(FGObjectiveSetRecord(sw->o, sw->N, rec));
-  PetscCall(PetscFree(rec));
-  if (sw->gtime && sw->ns) {
-    PetscCheck(info[6] == 1, s->comm, FG_ERR_IO_READ, "%s has no gradient in time", sw->resume_path);
-    PetscCall(FGIOReadVector(s->comm, sw->resume_path, "gradient_time", sw->N * sw->ns, sw->gtime));
-  }
-  sw->frontier = sw->N;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* --- steps ------------------------------------------------------------------------------- */
 
 static PetscErrorCode FGSweepStop_Private(FGSweep *sw, PetscBool forward)
@@ -462,10 +126,10 @@ static PetscErrorCode FGSweepStop_Private(FGSweep *sw, PetscBool forward)
   PetscCall(FGSignalAgree(sw->s->comm, &signo));
   if (!signo) PetscFunctionReturn(PETSC_SUCCESS);
   if (forward) {
-    PetscCall(FGSweepWriteState_Private(sw));
+    PetscCall(FGSweepWriteState_Internal(sw));
     PetscCall(PetscPrintf(sw->s->comm, "adjoint: %s during the forward run: wrote the state at step %" PetscInt_FMT "; rerun with --resume to continue\n", FGSignalName(signo), sw->s->step));
   } else {
-    PetscCall(FGSweepWriteResume_Private(sw));
+    PetscCall(FGSweepWriteResume_Internal(sw));
     PetscCall(PetscPrintf(sw->s->comm, "adjoint: %s: wrote %s at step %" PetscInt_FMT " of the reverse sweep; rerun with --resume to continue\n", FGSignalName(signo), sw->resume_path, sw->position));
   }
   SETERRQ(sw->s->comm, FG_ERR_SIGNAL, "stopped by %s (exit 75: requeue and rerun with --resume)", FGSignalName(signo));
@@ -482,6 +146,9 @@ static PetscErrorCode FGSweepAdvance_Private(FGSweep *sw, FGStepTape T)
   s->tape = NULL;
   if (s->step <= sw->frontier) {
     sw->recomputed++;
+    /* a resume file is valid at any position once the forward run is complete: a long segment's
+       recomputation stops at the next step too */
+    if (sw->frontier == sw->N && sw->position < sw->N) PetscCall(FGSweepStop_Private(sw, PETSC_FALSE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(s->step == sw->frontier + 1, s->comm, PETSC_ERR_PLIB, "the sweep skipped a step (%" PetscInt_FMT " after %" PetscInt_FMT ")", s->step, sw->frontier);
@@ -513,14 +180,19 @@ static PetscErrorCode FGSweepAdjoint_Private(FGSweep *sw, PetscInt n, FGStepTape
     if (sw->every) PetscCall(PetscPrintf(s->comm, "adjoint: forward %" PetscInt_FMT " steps, J = %.10e (%.1f s)\n", sw->N, (double)sw->J, (double)(now - sw->tstart)));
     sw->treverse = now;
   }
-  if (sw->gtime) FGSweepPack_Private(&sw->bar, sw->snap0);
+  if (sw->gtime) { /* the step's part alone: the scalar adjoints from 0, then added to the sum */
+    FGSweepPack_Private(&sw->bar, sw->snap0);
+    PetscCall(PetscArrayzero(sw->snap1, FG_SWEEP_NSCALAR));
+    FGSweepUnpack_Private(sw->snap1, &sw->bar);
+  }
   PetscCall(FGObjectiveAdjointState(sw->o, n, sw->ubar, sw->pbar, &sw->bar.inflow));
   PetscCall(FGObjectiveAdjointForces(sw->o, n, sw->wacc));
   PetscCall(FGStepAdjoint_RK3(s, T, sw->wacc, sw->ubar, sw->pbar, &sw->bar));
   if (sw->gtime) {
     FGStepParams dp;
     FGSweepPack_Private(&sw->bar, sw->snap1);
-    for (PetscInt i = 0; i < FG_SWEEP_NSCALAR; i++) sw->snap1[i] -= sw->snap0[i];
+    for (PetscInt i = 0; i < FG_SWEEP_NSCALAR; i++) sw->snap0[i] += sw->snap1[i];
+    FGSweepUnpack_Private(sw->snap0, &sw->bar);
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sw->snap1, FG_SWEEP_NSCALAR, MPIU_REAL, MPIU_SUM, s->comm));
     FGSweepUnpack_Private(sw->snap1, &dp);
     PetscCall(FGDesignGradientScalars(sw->d, &dp, sw->gs));
@@ -537,7 +209,7 @@ static PetscErrorCode FGSweepAdjoint_Private(FGSweep *sw, PetscInt n, FGStepTape
       nrm = PetscMax(nrm, v);
     }
     PetscCall(PetscTime(&now));
-    PetscCall(PetscPrintf(s->comm, "adjoint: step %6" PetscInt_FMT " t %10.4f  max|u_adj| %.3e  recomputed %" PetscInt_FMT "  (%.1f s, ETA %.0f s)\n", n - 1, (double)T->t0, (double)nrm, sw->recomputed, (double)(now - sw->tstart),
+    PetscCall(PetscPrintf(s->comm, "adjoint: step %6" PetscInt_FMT " t %10.4f  max|u_adj| %.3e  recomputed %" PetscInt64_FMT "  (%.1f s, ETA %.0f s)\n", n - 1, (double)T->t0, (double)nrm, sw->recomputed, (double)(now - sw->tstart),
                           (double)((now - sw->treverse) / PetscMax(sw->adjoint_steps, 1) * (PetscReal)(n - 1))));
   }
   if (sw->test_kill_at == n - 1) {
@@ -637,36 +309,9 @@ static PetscErrorCode FGSweepLoad_Private(FGSweep *sw, PetscInt b)
   if (b == 0) {
     PetscCall(FGDesignSetInitialState(sw->d, sw->p));
   } else {
-    PetscCall(FGSweepReadState_Private(sw, b, PETSC_FALSE));
+    PetscCall(FGSweepReadState_Internal(sw, b, PETSC_FALSE));
     if (sw->every) PetscCall(PetscPrintf(sw->s->comm, "adjoint: segment from the state at step %" PetscInt_FMT " on disk\n", b));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The case's hash for the sweep's files: the keys that change the forward run or the objective
-   (FGCheckpointRestartKeys: all but output, poisson, ...; here adjoint.* too, except mode), the
-   number of steps and the design vector. */
-static PetscErrorCode FGSweepHash_Private(FGSweep *sw)
-{
-  const FGCase      *c = sw->s->c;
-  char              *keys, *line;
-  size_t             len = 1 << 20;
-  unsigned long long h   = 14695981039346656037ULL, hd, hk;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(len, &keys));
-  PetscCall(FGCheckpointRestartKeys(c, keys, len, &hk));
-  for (line = keys; *line;) {
-    char  *end = strchr(line, '\n');
-    size_t n   = end ? (size_t)(end - line + 1) : strlen(line);
-    if (strncmp(line, "adjoint.", 8) || !strncmp(line, "adjoint.mode:", 13))
-      for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)line[i]) * 1099511628211ULL;
-    line += n;
-  }
-  PetscCall(PetscFree(keys));
-  h = (h ^ (unsigned long long)sw->N) * 1099511628211ULL;
-  PetscCall(FGDesignHash(sw->d, sw->p, &hd));
-  sw->hash = h ^ hd;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -701,7 +346,10 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   sw.treverse = sw.tstart;
   PetscCall(FGSchedulePlan(s, &sw.sc));
   if (sw.every) PetscCall(FGSchedulePrint(s, &sw.sc));
-  PetscCall(PetscSNPrintf(sw.dir, sizeof(sw.dir), "%s/adjoint/checkpoints", s->c->output.dir));
+  /* a resumable run's files in adjoint/, another's (check, benchmarks) in adjoint/scratch/, so that
+     it cannot touch a stopped run's */
+  sw.resumable = (PetscBool)(out && (out->resume || out->signals));
+  PetscCall(PetscSNPrintf(sw.dir, sizeof(sw.dir), "%s/adjoint/%s", s->c->output.dir, sw.resumable ? "checkpoints" : "scratch"));
   PetscCall(PetscSNPrintf(sw.resume_path, sizeof(sw.resume_path), "%s/adjoint/resume.h5", s->c->output.dir));
 
   /* the adjoint state and the parameter adjoints */
@@ -740,26 +388,28 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   /* the design, and where to start */
   PetscCall(FGDesignApply(d, p));
   PetscCall(FGObjectiveReset(o));
-  PetscCall(FGSweepHash_Private(&sw));
+  PetscCall(FGSweepHash_Internal(&sw));
   {
     PetscMPIInt rank;
+    int         ok = 1;
     PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
-    if (!rank) PetscCall(FGMakeDirectory(sw.dir));
-    PetscCallMPI(MPI_Barrier(s->comm));
+    if (!rank) ok = FGMakeDirectory(sw.dir) == PETSC_SUCCESS;
+    PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, s->comm));
+    PetscCheck(ok, s->comm, FG_ERR_IO_WRITE, "cannot create %s", sw.dir);
   }
   if (out && out->resume) {
     PetscBool have = PETSC_FALSE;
     PetscCall(PetscTestFile(sw.resume_path, 'r', &have));
     PetscCallMPI(MPI_Bcast(&have, 1, MPIU_BOOL, 0, s->comm));
     if (have) {
-      PetscCall(FGSweepReadResume_Private(&sw));
+      PetscCall(FGSweepReadResume_Internal(&sw));
       resumed = PETSC_TRUE;
       PetscCall(PetscPrintf(s->comm, "adjoint: resuming the reverse sweep at step %" PetscInt_FMT " from %s\n", sw.position, sw.resume_path));
     } else {
-      PetscCall(FGSweepListStates_Private(&sw, &files, &nfiles));
+      PetscCall(FGSweepListStates_Internal(&sw, &files, &nfiles));
       if (nfiles) {
         start = files[nfiles - 1];
-        PetscCall(FGSweepReadState_Private(&sw, start, PETSC_TRUE));
+        PetscCall(FGSweepReadState_Internal(&sw, start, PETSC_TRUE));
         sw.frontier = start;
         PetscCall(PetscPrintf(s->comm, "adjoint: resuming the forward run at step %" PetscInt_FMT " from %s\n", start, sw.dir));
       } else {
@@ -769,12 +419,12 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
       PetscCall(PetscFree(files));
     }
   }
-  if (!(out && out->resume) || (!resumed && !start)) PetscCall(FGSweepClean_Private(&sw));
+  if (!(out && out->resume) || (!resumed && !start)) PetscCall(FGSweepClean_Internal(&sw));
   if (!start && !resumed) PetscCall(FGDesignSetInitialState(d, p));
   if (!resumed) sw.position = sw.N;
 
   /* the segment boundaries: 0, the state files there are, then every segment-th step */
-  PetscCall(FGSweepListStates_Private(&sw, &files, &nfiles));
+  PetscCall(FGSweepListStates_Internal(&sw, &files, &nfiles));
   PetscCall(PetscMalloc1(nfiles + sw.N / sw.sc.segment + 2, &sw.bound));
   sw.bound[sw.nbound++] = 0;
   for (PetscInt i = 0; i < nfiles; i++)
@@ -790,10 +440,10 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
     while (s->step < last) {
       PetscCall(FGSweepAdvance_Private(&sw, NULL));
       for (PetscInt i = 1; i < sw.nbound; i++)
-        if (sw.bound[i] == s->step) PetscCall(FGSweepWriteState_Private(&sw));
+        if (sw.bound[i] == s->step) PetscCall(FGSweepWriteState_Internal(&sw));
     }
     PetscCall(FGSweepSegment_Private(&sw, last, sw.N)); /* the forward run's end is its first pass */
-    if (sw.nbound > 1) PetscCall(FGSweepWriteResume_Private(&sw));
+    if (sw.nbound > 1 && sw.resumable) PetscCall(FGSweepWriteResume_Internal(&sw));
   }
   /* the segments before, last to first */
   for (PetscInt i = sw.nbound - (resumed ? 1 : 2); i >= 0; i--) {
@@ -805,7 +455,7 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
     }
     PetscCall(FGSweepLoad_Private(&sw, lo));
     PetscCall(FGSweepSegment_Private(&sw, lo, hi));
-    if (lo > 0) PetscCall(FGSweepWriteResume_Private(&sw));
+    if (lo > 0 && sw.resumable) PetscCall(FGSweepWriteResume_Internal(&sw));
   }
   if (!sw.finished) {
     PetscCall(FGObjectiveFinish(o, p, &sw.J));
@@ -825,7 +475,7 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   if (sw.every) {
     PetscLogDouble now;
     PetscCall(PetscTime(&now));
-    PetscCall(PetscPrintf(s->comm, "adjoint: done: %" PetscInt_FMT " adjoint steps, %" PetscInt_FMT " recomputed steps (planned %" PetscInt_FMT "%s) (%.1f s)\n", sw.adjoint_steps, sw.recomputed, sw.sc.recomputed, (resumed || start) ? " for a run from the start" : "", (double)(now - sw.tstart)));
+    PetscCall(PetscPrintf(s->comm, "adjoint: done: %" PetscInt_FMT " adjoint steps, %" PetscInt64_FMT " recomputed steps (planned %" PetscInt64_FMT "%s) (%.1f s)\n", sw.adjoint_steps, sw.recomputed, sw.sc.recomputed, (resumed || start) ? " for a run from the start" : "", (double)(now - sw.tstart)));
   }
   if (out) {
     for (PetscInt a = 0; a < sw.dim; a++)
@@ -837,7 +487,7 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
     out->gtime      = sw.gtime; /* the caller's now */
     sw.gtime        = NULL;
   }
-  PetscCall(FGSweepClean_Private(&sw));
+  PetscCall(FGSweepClean_Internal(&sw));
 
   for (PetscInt b = 0; b < sw.nb; b++)
     for (PetscInt a = 0; a < sw.dim; a++) PetscCall(VecDestroy(&sw.bar.chif[b][a]));

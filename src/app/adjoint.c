@@ -258,15 +258,15 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c, PetscBool resume)
   mon.every   = c->adjoint.fields_every;
   out.monitor = FGAdjointMonitor_Private;
   out.ctx     = &mon;
-  {
+  if (c->adjoint.mode == FG_ADJOINT_UNSTEADY) { /* the steady adjoint is not resumable: short, no history */
     PetscInt slurm;
     PetscCall(FGSlurmRestartCount(comm, &slurm));
     out.resume          = (PetscBool)(resume || slurm > 0);
     out.resume_required = resume;
-  }
-  out.signals       = PETSC_TRUE;
-  out.gradient_time = PETSC_TRUE;
-  PetscCall(FGSignalInstall());
+    out.signals         = PETSC_TRUE;
+    out.gradient_time   = PETSC_TRUE;
+    PetscCall(FGSignalInstall());
+  } else PetscCheck(!resume, comm, FG_ERR_INPUT, "--resume: adjoint.mode steady does not stop and resume (it keeps no history); rerun it without --resume");
   PetscCall(PetscTime(&w0));
   PetscCall(FGAdjointCompute(s, A.d, A.o, A.p, &J, A.g, &out));
   PetscCall(PetscTime(&w1));

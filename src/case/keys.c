@@ -239,7 +239,7 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "adjoint.memory", .type = FG_KEY_STRING, FG_STR(adjoint.memory), FG_GE(1), .def = "auto", .check = FGCaseCheckAdjointMemory_Internal,
    .doc = "The memory for the states kept by the reverse sweep, all ranks together: a size such as `512 MiB`, `4 GiB` or `2.5G` (a plain number: MiB), or `auto` (half of each node's physical memory); the solver's own working memory comes on top"},
   {.path = "adjoint.checkpoints", .type = FG_KEY_INT, FG_AT(adjoint.checkpoints), FG_GE(0), .def = "0",
-   .doc = "The number of states the reverse sweep keeps in RAM (binomial checkpointing when fewer than the steps), instead of `adjoint.memory`; 0: from `adjoint.memory`"},
+   .doc = "The number of states the reverse sweep keeps in RAM, instead of `adjoint.memory` (0: from `adjoint.memory`); fewer than the steps: binomial checkpointing over the run with `adjoint.storage: ram`, states on disk with `auto` or `disk`"},
   {.path = "adjoint.storage", .type = FG_KEY_ENUM, .choices = FGAdjointStorageNames, FG_AT(adjoint.storage), .def = "auto",
    .doc = "`auto`: states on disk (two levels) only when they do not fit in the memory budget; `ram`: never on disk (binomial checkpointing in RAM instead); `disk`: every `adjoint.segment`-th state on disk (`adjoint/checkpoints/`), and the reverse sweep resumable at every one"},
   {.path = "adjoint.segment", .type = FG_KEY_INT, FG_AT(adjoint.segment), FG_GE(0), .def = "0",

@@ -50,3 +50,6 @@ fg_case_expect(NAME adjoint_steady_bad_mode NP 1 CODE 2
 fg_case_expect(NAME adjoint_steady_check_periodic NP 1 CODE 0 REGEX "^flowgrad check: 16 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/steady_periodic.yaml --set output.dir=adjoint_steady_check_periodic -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_steady_check_periodic_np1 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+# The steady adjoint keeps no history: --resume is refused (exit 2).
+fg_case_expect(NAME adjoint_steady_resume NP 1 CODE 2 REGEX "--resume: adjoint.mode steady does not stop and resume"
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_resume --resume)
