@@ -182,19 +182,27 @@ static PetscErrorCode FGAdjointWriteCSV_Private(FGAdjointApp *A, PetscReal J)
 }
 
 /* gradient_time.csv: rank 0, atomically; row n: the part of each design scalar's gradient that
-   step n's adjoint contributes. */
+   step n's adjoint contributes, then for every control in time (design.time_basis > 1) that is an
+   actuator force component or a jet amplitude, the sum over its basis coefficients: dJ/d(the
+   control's value during step n), since the hat functions sum to 1 (a rotation rate is left out:
+   its coefficients also move the angle, their integral). */
 static PetscErrorCode FGAdjointWriteGradientTime_Private(FGAdjointApp *A, const FGAdjointOutput *out)
 {
-  MPI_Comm    comm = A->s->comm;
-  PetscMPIInt rank;
-  PetscInt    ns;
-  PetscReal  *v, dt = A->c->time.dt;
-  char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], msg[PETSC_MAX_PATH_LEN + 128] = "";
+  MPI_Comm             comm = A->s->comm;
+  PetscMPIInt          rank;
+  PetscInt             ns, nblk, nbt = A->c->design.time_basis, nctl = 0, ctl[64];
+  PetscReal           *v, dt = A->c->time.dt;
+  const FGDesignBlock *blk;
+  char                 path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], msg[PETSC_MAX_PATH_LEN + 128] = "";
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(FGDesignGetScalars(A->d, A->p, &ns, &v));
   if (!out->gtime || !ns) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGDesignGetBlocks(A->d, &nblk, &blk));
+  for (PetscInt i = 0; nbt > 1 && i < nblk; i++) /* the first scalar of each control's nbt coefficients */
+    if (blk[i].kind == FG_DESIGN_ACTUATOR || blk[i].kind == FG_DESIGN_JETS)
+      for (PetscInt j = 0; j < blk[i].n && nctl < 64; j += nbt) ctl[nctl++] = blk[i].offset + j;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient_time.csv", A->c->output.dir));
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
   if (!rank) {
@@ -207,10 +215,23 @@ static PetscErrorCode FGAdjointWriteGradientTime_Private(FGAdjointApp *A, const 
         PetscCall(FGDesignScalarName(A->d, i, nm, sizeof(nm)));
         fprintf(f, ",%s", nm);
       }
+      for (PetscInt c = 0; c < nctl; c++) { /* NAME[..][0] -> NAME[..](t) */
+        char nm[128], *br;
+        PetscCall(FGDesignScalarName(A->d, ctl[c], nm, sizeof(nm)));
+        br = strrchr(nm, '[');
+        if (br) *br = '\0';
+        fprintf(f, ",%s(t)", nm);
+      }
       fprintf(f, "\n");
       for (PetscInt n = 1; n <= out->gtime_n; n++) {
+        const PetscReal *row = out->gtime + (n - 1) * ns;
         fprintf(f, "%" PetscInt_FMT ",%.17g,%.17g", n, (double)((n - 1) * dt), (double)(n * dt));
-        for (PetscInt i = 0; i < ns; i++) fprintf(f, ",%.17g", (double)out->gtime[(n - 1) * ns + i]);
+        for (PetscInt i = 0; i < ns; i++) fprintf(f, ",%.17g", (double)row[i]);
+        for (PetscInt c = 0; c < nctl; c++) {
+          PetscReal sum = 0;
+          for (PetscInt k = 0; k < nbt; k++) sum += row[ctl[c] + k];
+          fprintf(f, ",%.17g", (double)sum);
+        }
         fprintf(f, "\n");
       }
       if (fclose(f) || rename(tmp, path)) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));

@@ -119,6 +119,20 @@ if a.part in ("schedules", "all"):
     gmax = max(abs(v) for v in grad.values())
     worst = max(abs(sum(float(r[j]) for r in body) - grad[head[j]]) for j in range(3, len(head)))
     check(worst <= 1e-10 * gmax, f"gradient_time.csv sums to gradient.csv: largest difference {worst:.2e} (<= 1e-10 max|g| = {1e-10 * gmax:.2e})")
+    # controls in time: the jet amplitudes piecewise linear through 3 values; the column
+    # NAME(t) = dJ/d(the amplitude during step n) sums over the steps to dJ/d(a constant amplitude)
+    d = wd("time_basis")
+    run(d, ["--set", "design.time_basis=3"])
+    rows = [r for r in csv.reader(l for l in open(os.path.join(d, "gradient_time.csv")) if not l.startswith("#"))]
+    head, body = rows[0], rows[1:]
+    for j in range(2):
+        name = f"body.cyl.jet_amplitude[{j}]"
+        col = head.index(name + "(t)")
+        coef = [head.index(f"{name}[{k}]") for k in range(3)]
+        parts = max(abs(float(r[col]) - sum(float(r[k]) for k in coef)) for r in body)
+        total = sum(float(r[col]) for r in body)
+        check(parts <= 1e-14 * gmax and abs(total - grad[name]) <= 1e-10 * gmax,
+              f"{name}(t): the sum of its coefficients per step; over the steps {total:.12e} = dJ/d(constant amplitude) {grad[name]:.12e}")
 
 if a.part in ("resume", "all"):
     disk = ["--set", "adjoint.storage=disk", "--set", "adjoint.segment=25"]
