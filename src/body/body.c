@@ -334,6 +334,8 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
     }
   }
   PetscCheck(!msg[0], g->comm, FG_ERR_INPUT, "%s: %s", bc->where, msg);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyBuild, 0, 0, 0, 0)); /* (after the check: an invalid placement may be caught) */
 
   /* where to look for chi > 0: phi < eps - delta, which reaches past the body when the band sticks
      out (delta < eps) and further where |grad phi| < 1 (Fourier, ellipse): the box widened by 2 eps + h */
@@ -400,6 +402,7 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
     }
   }
   it->tbuilt = t;
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyBuild, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -698,6 +701,8 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalize, 0, 0, 0, 0));
   for (PetscInt b = 0; b < B->nb; b++)
     if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
   for (PetscInt a = 0; a < dim; a++) {
@@ -735,6 +740,7 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
     PetscCall(VecRestoreArray(B->S[a], &S));
     PetscCall(VecRestoreArray(B->K[a], &K));
   }
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalize, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -826,6 +832,8 @@ PetscErrorCode FGBodiesControlVolume(FGBodies B, PetscReal t, PetscReal dt, Pets
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyControlVolume, 0, 0, 0, 0));
   for (PetscInt a = 0; a < dim; a++) PetscCall(VecGetArrayRead(ul[a], &U[a]));
   PetscCall(VecGetArrayRead(pl, &P));
   for (PetscInt b = 0; b < B->nb; b++) {
@@ -897,6 +905,7 @@ PetscErrorCode FGBodiesControlVolume(FGBodies B, PetscReal t, PetscReal dt, Pets
     for (PetscInt d = 0; d < dim; d++) ncell *= (PetscReal)(it->cvhi[d] - it->cvlo[d]);
     for (PetscInt a = 0; a < 3; a++) it->out.cv_force[a] = buf[3 * b + a] + (a < dim ? B->c->flow.force[a] * ncell * B->dV : 0);
   }
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyControlVolume, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1291,6 +1300,8 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalizeTangent, 0, 0, 0, 0));
   PetscCall(FGBodiesWork_Private(B));
   for (PetscInt b = 0; b < B->nb; b++)
     if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
@@ -1369,6 +1380,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecRestoreArrayRead(B->S[a], &S));
     PetscCall(VecRestoreArrayRead(B->K[a], &K));
   }
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalizeTangent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1414,6 +1426,8 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalizeAdjoint, 0, 0, 0, 0));
   PetscCall(FGBodiesWork_Private(B));
   for (PetscInt b = 0; b < B->nb; b++)
     if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
@@ -1490,5 +1504,6 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecRestoreArrayRead(B->S[a], &S));
     PetscCall(VecRestoreArrayRead(B->K[a], &K));
   }
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalizeAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
