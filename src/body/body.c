@@ -1478,7 +1478,6 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecGetLocalSize(ubar[a], &nloc));
     /* 1. the forces fa = chi/eta (u** - u_s) dV (weighted by gamma): their adjoint adds to that of
           u** before the implicit update's adjoint divides it; their chi and u_s parts are added in 2 */
-    for (PetscInt i = 0; i < nloc; i++) Kb[i] = Sb[i] = 0;
     if (wacc)
       for (PetscInt b = 0; b < B->nb; b++) {
         FGBodyItem *it = &B->b[b];
@@ -1490,13 +1489,20 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
           ub[l->off[f]] += fb * l->chi[f] / it->bc->eta * B->dV;
         }
       }
-    /* 2. the implicit update u** = (u* + gdt S)/(1 + gdt K) */
-    for (PetscInt i = 0; i < nloc; i++) {
-      const PetscReal den = 1 + gdt * K[i], uss = (us0[i] + gdt * S[i]) / den;
-      Sb[i] = gdt * ub[i] / den;
-      Kb[i] = -gdt * uss * ub[i] / den;
-      ub[i] = ub[i] / den;
+    /* 2. the implicit update u** = (u* + gdt S)/(1 + gdt K): the adjoints of K and S on the listed
+          faces (the only ones 3 reads; a face two bodies list gets the same values twice), then
+          ubar /= 1 + gdt K where K != 0 (elsewhere that is 1 exactly: ubar stays as it is) */
+    for (PetscInt b = 0; b < B->nb; b++) {
+      const FGFaceList *l = &B->b[b].f[a];
+      for (PetscInt f = 0; f < l->n; f++) {
+        const PetscInt  o   = l->off[f];
+        const PetscReal den = 1 + gdt * K[o], uss = (us0[o] + gdt * S[o]) / den;
+        Sb[o] = gdt * ub[o] / den;
+        Kb[o] = -gdt * uss * ub[o] / den;
+      }
     }
+    for (PetscInt i = 0; i < nloc; i++)
+      if (K[i] != 0) ub[i] = ub[i] / (1 + gdt * K[i]);
     /* 3. per face: chi and u_s adjoints of both parts, then one linearization */
     for (PetscInt b = 0; b < B->nb; b++) {
       FGBodyItem    *it = &B->b[b];
