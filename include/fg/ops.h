@@ -43,6 +43,10 @@ PETSC_EXTERN void FGOpUnknownFaces(FGGrid, const FGBoundary *, PetscInt, PetscIn
 
 /* Log events (src/ops/log.c), registered by FGOpsInitializePackage() on first use. */
 PETSC_EXTERN PetscLogEvent  FG_EVENT_Advection, FG_EVENT_Diffusion, FG_EVENT_Divergence, FG_EVENT_Gradient, FG_EVENT_FillBoundary, FG_EVENT_GhostUpdate, FG_EVENT_Step;
+/* the linearized step and the operators' adjoints (tangents of the linear operators log as the
+   operator itself; FGOpAdvectionTan is the advection's), and the bodies' penalization */
+PETSC_EXTERN PetscLogEvent  FG_EVENT_StepTangent, FG_EVENT_StepAdjoint, FG_EVENT_AdvectionTangent, FG_EVENT_AdvectionAdjoint, FG_EVENT_DiffusionAdjoint, FG_EVENT_DivergenceAdjoint, FG_EVENT_GradientAdjoint, FG_EVENT_FillBoundaryAdjoint;
+PETSC_EXTERN PetscLogEvent  FG_EVENT_BodyBuild, FG_EVENT_BodyPenalize, FG_EVENT_BodyPenalizeTangent, FG_EVENT_BodyPenalizeAdjoint, FG_EVENT_BodyControlVolume;
 PETSC_EXTERN PetscErrorCode FGOpsInitializePackage(void);
 
 PETSC_EXTERN PetscErrorCode FGBoundaryFromCase(const FGCase *, FGBoundary *);

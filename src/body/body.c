@@ -44,6 +44,8 @@ typedef struct {
   PetscReal *us;  /* 1 per face: u_s of this component at the last stage */
   PetscReal *nrm; /* 3 per face (jets only): outward unit normal */
   PetscReal *jet; /* n_jets per face (jets only): footprint times band weight */
+  PetscReal *geo; /* 6 per face (shape bodies): phi, grad phi (3), H'(-phi - delta), |grad phi| where
+                     the list was built, as FGShapeLevelSet gives them there (the linearization's) */
 } FGFaceList;
 
 typedef struct {
@@ -276,6 +278,9 @@ static PetscErrorCode FGFaceListReserve_Private(FGFaceList *l, PetscInt n, Petsc
   if (n <= l->cap) PetscFunctionReturn(PETSC_SUCCESS);
   l->cap = PetscMax(n, 2 * o.cap);
   PetscCall(PetscMalloc6(l->cap, &l->off, 3 * l->cap, &l->x, l->cap, &l->chi, l->cap, &l->us, 3 * l->cap, &l->nrm, l->cap * nj, &l->jet));
+  PetscCall(PetscMalloc1(6 * l->cap, &l->geo));
+  PetscCall(PetscArraycpy(l->geo, o.geo, 6 * o.n));
+  PetscCall(PetscFree(o.geo));
   PetscCall(PetscArraycpy(l->off, o.off, o.n));
   PetscCall(PetscArraycpy(l->x, o.x, 3 * o.n));
   PetscCall(PetscArraycpy(l->chi, o.chi, o.n));
@@ -334,6 +339,8 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
     }
   }
   PetscCheck(!msg[0], g->comm, FG_ERR_INPUT, "%s: %s", bc->where, msg);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyBuild, 0, 0, 0, 0)); /* (after the check: an invalid placement may be caught) */
 
   /* where to look for chi > 0: phi < eps - delta, which reaches past the body when the band sticks
      out (delta < eps) and further where |grad phi| < 1 (Fourier, ellipse): the box widened by 2 eps + h */
@@ -360,6 +367,14 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
           l->off[l->n] = FGBoxOwnedIndex(&g->box, i, j, k);
           for (PetscInt d = 0; d < 3; d++) l->x[3 * l->n + d] = x[d];
           l->chi[l->n] = chi;
+          {
+            PetscReal *G = l->geo + 6 * l->n, g2 = 0;
+            G[0] = phi;
+            for (PetscInt d = 0; d < 3; d++) G[1 + d] = d < dim ? gx[d] : 0;
+            G[4] = dH;
+            for (PetscInt d = 0; d < dim; d++) g2 += gx[d] * gx[d];
+            G[5] = PetscSqrtReal(g2);
+          }
           if (nj) {
             PetscReal gn = 0, r = (phi + it->shift) / it->eps, w = PetscAbsReal(r) < 1 ? (1 - r * r) * (1 - r * r) : 0;
             PetscReal psi = PetscAtan2Real(x[1] - xc[1], x[0] - xc[0]) - thb, W = bc->jet_width * PETSC_PI / 180;
@@ -400,6 +415,7 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
     }
   }
   it->tbuilt = t;
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyBuild, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -612,7 +628,10 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
   PetscFunctionBeginUser;
   if (!B) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt b = 0; b < B->nb; b++) {
-    for (PetscInt a = 0; a < 3; a++) PetscCall(PetscFree6(B->b[b].f[a].off, B->b[b].f[a].x, B->b[b].f[a].chi, B->b[b].f[a].us, B->b[b].f[a].nrm, B->b[b].f[a].jet));
+    for (PetscInt a = 0; a < 3; a++) {
+      PetscCall(PetscFree6(B->b[b].f[a].off, B->b[b].f[a].x, B->b[b].f[a].chi, B->b[b].f[a].us, B->b[b].f[a].nrm, B->b[b].f[a].jet));
+      PetscCall(PetscFree(B->b[b].f[a].geo));
+    }
     PetscCall(FGShapeDestroy(&B->b[b].shape));
     PetscCall(FGDensityDestroy(&B->b[b].dens));
     PetscCall(VecDestroy(&B->b[b].rho));
@@ -698,6 +717,8 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalize, 0, 0, 0, 0));
   for (PetscInt b = 0; b < B->nb; b++)
     if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
   for (PetscInt a = 0; a < dim; a++) {
@@ -735,6 +756,7 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
     PetscCall(VecRestoreArray(B->S[a], &S));
     PetscCall(VecRestoreArray(B->K[a], &K));
   }
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalize, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -826,6 +848,8 @@ PetscErrorCode FGBodiesControlVolume(FGBodies B, PetscReal t, PetscReal dt, Pets
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyControlVolume, 0, 0, 0, 0));
   for (PetscInt a = 0; a < dim; a++) PetscCall(VecGetArrayRead(ul[a], &U[a]));
   PetscCall(VecGetArrayRead(pl, &P));
   for (PetscInt b = 0; b < B->nb; b++) {
@@ -897,6 +921,7 @@ PetscErrorCode FGBodiesControlVolume(FGBodies B, PetscReal t, PetscReal dt, Pets
     for (PetscInt d = 0; d < dim; d++) ncell *= (PetscReal)(it->cvhi[d] - it->cvlo[d]);
     for (PetscInt a = 0; a < 3; a++) it->out.cv_force[a] = buf[3 * b + a] + (a < dim ? B->c->flow.force[a] * ncell * B->dV : 0);
   }
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyControlVolume, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1146,20 +1171,36 @@ PetscErrorCode FGBodiesSetParameters(FGBodies B, PetscInt b, const PetscReal the
    enters through Omega(t) = sum_k c_k phi_k(t) (the rigid velocity) and through the angle
    int_0^t Omega = sum_k c_k Phi_k(t) (a non-round mask, the jets' footprint): each coefficient c_k
    gets phi_k(t) times the first part and Phi_k(t) times the second. */
-static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, PetscReal *dchi, PetscReal *dus)
+typedef struct {
+  PetscReal xc[3], V[3], th, om, bphi[FG_MAX_TIME_BASIS], bPhi[FG_MAX_TIME_BASIS];
+} FGBodyAt;
+
+/* A body's motion and the controls' basis at time t (FGBodyState_Private, FGTimeBasis), once for
+   all its faces. */
+static void FGBodyAt_Private(const FGBodyItem *it, PetscInt dim, PetscReal t, FGBodyAt *at)
+{
+  FGBodyState_Private(it, dim, t, at->xc, at->V, &at->th, &at->om);
+  FGTimeBasis(it->nbasis, it->T, t, at->bphi, at->bPhi);
+}
+
+/* at: the body at t (FGBodyAt_Private). phi and grad phi are the face list's (the same evaluation
+   at the same placement); d phi/d theta is evaluated only where something multiplies it: in the
+   band of chi (H' != 0) or of the jets. Elsewhere every term it enters is a product with an exact
+   zero, so it is left 0. */
+static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, const FGBodyAt *at, PetscReal *dchi, PetscReal *dus)
 {
   const FGBodyCase *bc = it->bc;
   const PetscInt    dim = B->g->dim, np = it->np, nj = bc->n_jets, nb = it->nbasis, nt = FG_BODY_NTHETA(it);
-  const PetscReal  *x   = it->f[a].x + 3 * f;
+  const PetscReal  *x   = it->f[a].x + 3 * f, *G = it->f[a].geo + 6 * f;
   const PetscReal   sa  = it->airfoil ? -1.0 : 1.0; /* d(shape angle)/d(theta), theta the rotation angle */
-  PetscReal         xc[3], V[3], th, om, phi, gx[3], gp[FG_SHAPE_MAX_PARAMS], H, dH, bphi[FG_MAX_TIME_BASIS], bPhi[FG_MAX_TIME_BASIS];
+  const PetscReal  *xc = at->xc, th = at->th, om = at->om, *bphi = at->bphi, *bPhi = at->bPhi;
+  PetscReal         phi = G[0], gx[3] = {G[1], G[2], G[3]}, gp[FG_SHAPE_MAX_PARAMS], dH = G[4];
   PetscReal         chi_th, us_om = 0, us_th = 0; /* d chi / d theta, d u_s / d Omega, d u_s / d theta */
 
   PetscFunctionBeginUser;
-  FGBodyState_Private(it, dim, t, xc, V, &th, &om);
-  FGTimeBasis(nb, it->T, t, bphi, bPhi);
-  PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, gp));
-  PetscCall(FGHeaviside(-phi - it->shift, it->eps, &H, &dH));
+  if (dH != 0 || (nj && PetscAbsReal((phi + it->shift) / it->eps) < 1)) PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, gp));
+  else
+    for (PetscInt k = 0; k < np; k++) gp[k] = 0;
   for (PetscInt i = 0; i < nt; i++) dchi[i] = dus[i] = 0;
   for (PetscInt k = 0; k < np; k++) dchi[k] = -dH * gp[k];
   chi_th = -dH * gp[dim] * sa; /* the shape angle is angle0 + sa theta(t) */
@@ -1218,16 +1259,11 @@ static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, Pe
 /* *s += chibar H'(-phi - delta) |grad phi| at x (the body placed at the current time): an outward
    normal displacement V_n of the level sets changes phi by -V_n |grad phi|, so chi by
    H' |grad phi| V_n. */
-static PetscErrorCode FGBodyAddSensitivity_Private(FGBodyItem *it, PetscInt dim, const PetscReal x[], PetscReal chibar, PetscScalar *s)
+static inline void FGBodyAddSensitivity_Private(const FGFaceList *l, PetscInt f, PetscReal chibar, PetscScalar *s)
 {
-  PetscReal phi, gx[3] = {0, 0, 0}, g2 = 0, H, dH;
+  const PetscReal *G = l->geo + 6 * f; /* H' and |grad phi| at the face, from the list's build */
 
-  PetscFunctionBeginUser;
-  PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, NULL));
-  PetscCall(FGHeaviside(-phi - it->shift, it->eps, &H, &dH));
-  for (PetscInt d = 0; d < dim; d++) g2 += gx[d] * gx[d];
-  *s += chibar * dH * PetscSqrtReal(g2);
-  PetscFunctionReturn(PETSC_SUCCESS);
+  *s += chibar * G[4] * G[5];
 }
 
 static PetscErrorCode FGBodiesWork_Private(FGBodies B)
@@ -1291,6 +1327,8 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalizeTangent, 0, 0, 0, 0));
   PetscCall(FGBodiesWork_Private(B));
   for (PetscInt b = 0; b < B->nb; b++)
     if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
@@ -1313,11 +1351,13 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
       FGFaceList        *l  = &it->f[a];
       const PetscScalar *dcf = NULL;
       const PetscInt     nt  = it->dens ? 0 : FG_BODY_NTHETA(it);
+      FGBodyAt           at;
+      FGBodyAt_Private(it, dim, t, &at);
       if (it->dens && dchif && dchif[b]) PetscCall(VecGetArrayRead(dchif[b][a], &dcf));
       for (PetscInt f = 0; f < l->n; f++) {
         PetscReal dc = 0, du_s = 0;
         if (nt && dtheta && dtheta[b]) {
-          PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
+          PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, &at, dchi, dus));
           for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
         }
         if (dcf) dc += PetscRealPart(dcf[l->off[f]]);
@@ -1338,7 +1378,9 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
         const PetscScalar *dcf = NULL;
         const PetscInt     nt  = it->dens ? 0 : FG_BODY_NTHETA(it);
         PetscReal          xc[3], V[3], th, om;
+        FGBodyAt           at;
         FGBodyState_Private(it, dim, t, xc, V, &th, &om);
+        FGBodyAt_Private(it, dim, t, &at);
         if (it->dens && dchif && dchif[b]) PetscCall(VecGetArrayRead(dchif[b][a], &dcf));
         for (PetscInt f = 0; f < l->n; f++) {
           const PetscInt   o   = l->off[f];
@@ -1346,7 +1388,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
           const PetscReal  uss = (us0[o] + gdt * S[o]) / (1 + gdt * K[o]), eta = it->bc->eta;
           PetscReal        dc = 0, du_s = 0, dxc[3] = {0, 0, 0}, fa, dfa;
           if (nt && dtheta && dtheta[b]) {
-            PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
+            PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, &at, dchi, dus));
             for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
             for (PetscInt k = 0; k < dim; k++) dxc[k] = dtheta[b][k];
           }
@@ -1369,6 +1411,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecRestoreArrayRead(B->S[a], &S));
     PetscCall(VecRestoreArrayRead(B->K[a], &K));
   }
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalizeTangent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1414,6 +1457,8 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
 
   PetscFunctionBeginUser;
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalizeAdjoint, 0, 0, 0, 0));
   PetscCall(FGBodiesWork_Private(B));
   for (PetscInt b = 0; b < B->nb; b++)
     if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
@@ -1433,7 +1478,6 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecGetLocalSize(ubar[a], &nloc));
     /* 1. the forces fa = chi/eta (u** - u_s) dV (weighted by gamma): their adjoint adds to that of
           u** before the implicit update's adjoint divides it; their chi and u_s parts are added in 2 */
-    for (PetscInt i = 0; i < nloc; i++) Kb[i] = Sb[i] = 0;
     if (wacc)
       for (PetscInt b = 0; b < B->nb; b++) {
         FGBodyItem *it = &B->b[b];
@@ -1445,13 +1489,20 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
           ub[l->off[f]] += fb * l->chi[f] / it->bc->eta * B->dV;
         }
       }
-    /* 2. the implicit update u** = (u* + gdt S)/(1 + gdt K) */
-    for (PetscInt i = 0; i < nloc; i++) {
-      const PetscReal den = 1 + gdt * K[i], uss = (us0[i] + gdt * S[i]) / den;
-      Sb[i] = gdt * ub[i] / den;
-      Kb[i] = -gdt * uss * ub[i] / den;
-      ub[i] = ub[i] / den;
+    /* 2. the implicit update u** = (u* + gdt S)/(1 + gdt K): the adjoints of K and S on the listed
+          faces (the only ones 3 reads; a face two bodies list gets the same values twice), then
+          ubar /= 1 + gdt K where K != 0 (elsewhere that is 1 exactly: ubar stays as it is) */
+    for (PetscInt b = 0; b < B->nb; b++) {
+      const FGFaceList *l = &B->b[b].f[a];
+      for (PetscInt f = 0; f < l->n; f++) {
+        const PetscInt  o   = l->off[f];
+        const PetscReal den = 1 + gdt * K[o], uss = (us0[o] + gdt * S[o]) / den;
+        Sb[o] = gdt * ub[o] / den;
+        Kb[o] = -gdt * uss * ub[o] / den;
+      }
     }
+    for (PetscInt i = 0; i < nloc; i++)
+      if (K[i] != 0) ub[i] = ub[i] / (1 + gdt * K[i]);
     /* 3. per face: chi and u_s adjoints of both parts, then one linearization */
     for (PetscInt b = 0; b < B->nb; b++) {
       FGBodyItem    *it = &B->b[b];
@@ -1459,7 +1510,9 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
       const PetscInt nt = it->dens ? 0 : FG_BODY_NTHETA(it);
       PetscScalar   *cfb = NULL;
       PetscReal      xc[3], V[3], th, om;
+      FGBodyAt       at;
       FGBodyState_Private(it, dim, t, xc, V, &th, &om);
+      FGBodyAt_Private(it, dim, t, &at);
       if (it->dens && chifbar && chifbar[b]) PetscCall(VecGetArray(chifbar[b][a], &cfb));
       for (PetscInt f = 0; f < l->n; f++) {
         const PetscInt o   = l->off[f];
@@ -1471,10 +1524,10 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
           cbf += fc, usb += fu;
         }
         if (cb) cb[o] += cbf;
-        if (sb && !it->dens) PetscCall(FGBodyAddSensitivity_Private(it, dim, l->x + 3 * f, cbf, &sb[o]));
+        if (sb && !it->dens) FGBodyAddSensitivity_Private(l, f, cbf, &sb[o]);
         if (cfb) cfb[o] += cbf;
         if (nt && thetabar && thetabar[b]) {
-          PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, dchi, dus));
+          PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, &at, dchi, dus));
           for (PetscInt i = 0; i < nt; i++) thetabar[b][i] += dchi[i] * cbf + dus[i] * usb;
           for (PetscInt k = 0; k < dim; k++) thetabar[b][k] += gamma * xcb[k];
         }
@@ -1490,5 +1543,6 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecRestoreArrayRead(B->S[a], &S));
     PetscCall(VecRestoreArrayRead(B->K[a], &K));
   }
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalizeAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

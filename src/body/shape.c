@@ -65,97 +65,7 @@
    Forward-mode dual numbers: value and derivatives with respect to the first adn_ inputs.
    Serial use (one evaluation at a time per process), as everywhere in flowgrad. */
 #define AD_MAX (FG_SHAPE_MAX_PARAMS + 3)
-typedef struct {
-  PetscReal v, d[AD_MAX];
-} AD;
 static PetscInt adn_ = 0;
-
-static inline AD adc(PetscReal v)
-{
-  AD r;
-  r.v = v;
-  for (PetscInt i = 0; i < adn_; i++) r.d[i] = 0;
-  return r;
-}
-static inline AD adseed(PetscReal v, PetscInt k)
-{
-  AD r = adc(v);
-  if (k >= 0) r.d[k] = 1;
-  return r;
-}
-static inline AD adadd(AD a, AD b)
-{
-  a.v += b.v;
-  for (PetscInt i = 0; i < adn_; i++) a.d[i] += b.d[i];
-  return a;
-}
-static inline AD adsub(AD a, AD b)
-{
-  a.v -= b.v;
-  for (PetscInt i = 0; i < adn_; i++) a.d[i] -= b.d[i];
-  return a;
-}
-static inline AD admul(AD a, AD b)
-{
-  AD r;
-  r.v = a.v * b.v;
-  for (PetscInt i = 0; i < adn_; i++) r.d[i] = a.d[i] * b.v + a.v * b.d[i];
-  return r;
-}
-static inline AD addiv(AD a, AD b)
-{
-  AD        r;
-  PetscReal ib = 1.0 / b.v;
-  r.v          = a.v * ib;
-  for (PetscInt i = 0; i < adn_; i++) r.d[i] = (a.d[i] - r.v * b.d[i]) * ib;
-  return r;
-}
-static inline AD adscale(AD a, PetscReal k)
-{
-  a.v *= k;
-  for (PetscInt i = 0; i < adn_; i++) a.d[i] *= k;
-  return a;
-}
-static inline AD adaddc(AD a, PetscReal k)
-{
-  a.v += k;
-  return a;
-}
-static inline AD adchain(AD a, PetscReal f, PetscReal df)
-{
-  AD r;
-  r.v = f;
-  for (PetscInt i = 0; i < adn_; i++) r.d[i] = df * a.d[i];
-  return r;
-}
-static inline AD adsqrt(AD a)
-{
-  PetscReal s = PetscSqrtReal(a.v);
-  return adchain(a, s, s > 0 ? 0.5 / s : 0.0);
-}
-static inline AD adsin(AD a) { return adchain(a, PetscSinReal(a.v), PetscCosReal(a.v)); }
-static inline AD adcos(AD a) { return adchain(a, PetscCosReal(a.v), -PetscSinReal(a.v)); }
-static inline AD adpowi(AD a, PetscInt n)
-{
-  PetscReal p = 1, q = n > 0 ? 1 : 0;
-  for (PetscInt i = 0; i < n; i++) p *= a.v;
-  for (PetscInt i = 0; i < n - 1; i++) q *= a.v;
-  return adchain(a, p, n * q);
-}
-static inline AD adatan2(AD y, AD x)
-{
-  AD        r;
-  PetscReal r2 = x.v * x.v + y.v * y.v;
-  r.v          = PetscAtan2Real(y.v, x.v);
-  for (PetscInt i = 0; i < adn_; i++) r.d[i] = r2 > 0 ? (x.v * y.d[i] - y.v * x.d[i]) / r2 : 0.0;
-  return r;
-}
-static inline AD adnorm(PetscInt n, const AD a[])
-{
-  AD s = adc(0);
-  for (PetscInt i = 0; i < n; i++) s = adadd(s, admul(a[i], a[i]));
-  return adsqrt(s);
-}
 
 /* --------------------------------------------------------------------------------------------- */
 struct _p_FGShape {
@@ -475,84 +385,39 @@ static void CurveRange_Private(FGShape s, PetscReal *ta, PetscReal *tb, PetscBoo
   }
 }
 
-static AD Bernstein_Private(PetscInt n, PetscInt i, AD x)
-{
-  PetscReal b = 1;
-  for (PetscInt j = 1; j <= i; j++) b = b * (n - i + j) / j;
-  return adscale(admul(adpowi(x, i), adpowi(adaddc(adscale(x, -1), 1), n - i)), b);
-}
-
-/* NACA half-thickness y_t(s)/(5t) with s = a^2: 0.2969 a - 0.1260 a^2 - 0.3516 a^4 + 0.2843 a^6 - 0.1036 a^8 */
-static AD NacaThick_Private(AD a)
-{
-  AD a2 = admul(a, a), e;
-  e     = adaddc(adscale(a2, -0.1036), 0.2843);
-  e     = adaddc(admul(e, a2), -0.3516);
-  e     = adaddc(admul(e, a2), -0.1260); /* -0.126 - 0.3516 a^2 + 0.2843 a^4 - 0.1036 a^6 */
-  return adadd(adscale(a, 0.2969), admul(e, a2));
-}
-
-static AD NacaCamber_Private(AD m, AD p, AD s)
-{
-  if (m.v == 0 && (p.v <= 0 || p.v >= 1)) return adc(0);
-  if (s.v < p.v) return admul(addiv(m, admul(p, p)), adsub(adscale(admul(p, s), 2), admul(s, s)));
-  {
-    AD omp = adaddc(adscale(p, -1), 1);
-    return admul(addiv(m, admul(omp, omp)), adsub(adadd(adaddc(adscale(p, -2), 1), adscale(admul(p, s), 2)), admul(s, s)));
-  }
-}
-
-static void CurvePoint_Private(FGShape s, const AD q[], AD t, AD C[2])
-{
-  PetscInt n = s->nk;
-
-  if (s->section == FG_SHAPE_BSPLINE) {
-    PetscReal fl = PetscFloorReal(t.v);
-    PetscInt  j  = (PetscInt)fl;
-    AD        tau = adaddc(t, -fl), omt = adaddc(adscale(tau, -1), 1), b[4];
-    AD        t2 = admul(tau, tau), t3 = admul(t2, tau);
-
-    b[0] = adscale(admul(admul(omt, omt), omt), 1.0 / 6);
-    b[1] = adscale(adaddc(adsub(adscale(t3, 3), adscale(t2, 6)), 4), 1.0 / 6);
-    b[2] = adscale(adaddc(adadd(adadd(adscale(t3, -3), adscale(t2, 3)), adscale(tau, 3)), 1), 1.0 / 6);
-    b[3] = adscale(t3, 1.0 / 6);
-    C[0] = C[1] = adc(0);
-    for (PetscInt k = 0; k < 4; k++) {
-      PetscInt i = (((j + k) % n) + n) % n;
-      C[0]       = adadd(C[0], admul(b[k], q[2 * i]));
-      C[1]       = adadd(C[1], admul(b[k], q[2 * i + 1]));
-    }
-    return;
-  }
-  {
-    PetscReal sg = t.v >= 0 ? 1.0 : -1.0;
-    AD        a = adscale(t, sg), sv = admul(t, t), c, y;
-
-    if (s->section == FG_SHAPE_NACA4) {
-      c = q[3];
-      y = adadd(NacaCamber_Private(q[0], q[1], sv), adscale(admul(adscale(q[2], 5), NacaThick_Private(a)), sg));
-    } else {
-      const AD *A = sg > 0 ? q + 1 : q + 2 + n;
-      AD        sum = adc(0);
-      c             = q[0];
-      for (PetscInt i = 0; i <= n; i++) sum = adadd(sum, admul(A[i], Bernstein_Private(n, i, sv)));
-      y = admul(admul(a, adaddc(adscale(sv, -1), 1)), sum);
-    }
-    C[0] = admul(c, sv);
-    C[1] = admul(c, y);
-  }
-}
+/* the dual numbers (src/body/shape_ad.inc): AD with every derivative a shape can have, ADs with
+   AD_SMALL of them (what the mask of a grid needs, and all the derivatives of a simple shape) */
+#define AD_SMALL 8
+static void CurveProject_Private(FGShape, const PetscReal[], const PetscReal[2], PetscReal *, PetscReal[2], PetscBool *);
+#define AD_T  AD
+#define AD_N  AD_MAX
+#define AD_(f) f
+#define AD_INIT
+#include "shape_ad.inc"
+#undef AD_T
+#undef AD_N
+#undef AD_
+#undef AD_INIT
+#define AD_T  ADs
+#define AD_N  AD_SMALL
+#define AD_(f) f##_s
+#define AD_INIT = {0}
+#include "shape_ad.inc"
+#undef AD_T
+#undef AD_N
+#undef AD_
+#undef AD_INIT
 
 /* C(t) and C'(t) in plain reals (q values only) */
 static void CurveValue_Private(FGShape s, const PetscReal qv[], PetscReal t, PetscReal C[2], PetscReal dC[2])
 {
   PetscInt save = adn_;
-  AD       q[FG_SHAPE_MAX_PARAMS], X[2];
+  ADs      q[FG_SHAPE_MAX_PARAMS], X[2]; /* one derivative: the small dual numbers */
   PetscInt nq   = s->np - s->nplace;
 
   adn_ = 1;
-  for (PetscInt k = 0; k < nq; k++) q[k] = adc(qv[k]);
-  CurvePoint_Private(s, q, adseed(t, 0), X);
+  for (PetscInt k = 0; k < nq; k++) q[k] = adc_s(qv[k]);
+  CurvePoint_Private_s(s, q, adseed_s(t, 0), X);
   adn_ = save;
   for (PetscInt d = 0; d < 2; d++) {
     C[d] = X[d].v;
@@ -686,50 +551,6 @@ static void CurveProject_Private(FGShape s, const PetscReal qv[], const PetscRea
   *tstar = t;
 }
 
-/* ---------------------------------------------------------------------------------------------
-   Local level set f(xi; q) of the section kind (2D) or of a 3D kind, in dual numbers. */
-static AD LocalLevelSet_Private(FGShape s, const AD xi[], const AD q[])
-{
-  switch (s->section) {
-  case FG_SHAPE_CIRCLE:
-    return adsub(adnorm(2, xi), q[0]);
-  case FG_SHAPE_SPHERE:
-    return adsub(adnorm(3, xi), q[0]);
-  case FG_SHAPE_ELLIPSE:
-  case FG_SHAPE_ELLIPSOID: {
-    PetscInt nd = s->section == FG_SHAPE_ELLIPSE ? 2 : 3;
-    AD       u[3], w[3], rho, k;
-    for (PetscInt d = 0; d < nd; d++) {
-      u[d] = addiv(xi[d], q[d]);
-      w[d] = addiv(u[d], q[d]);
-    }
-    rho = adnorm(nd, u);
-    k   = adnorm(nd, w);
-    if (k.v <= 0) return adc(-PetscMin(q[0].v, q[1].v));
-    return addiv(admul(rho, adaddc(rho, -1)), k);
-  }
-  case FG_SHAPE_FOURIER: {
-    AD r = adnorm(2, xi), th = adatan2(xi[1], xi[0]), R = q[0];
-    for (PetscInt k = 1; k <= s->nk; k++) {
-      AD kt = adscale(th, (PetscReal)k);
-      R     = adadd(R, adadd(admul(q[k], adcos(kt)), admul(q[s->nk + k], adsin(kt))));
-    }
-    return adsub(r, R);
-  }
-  default: { /* curves */
-    PetscReal qv[FG_SHAPE_MAX_PARAMS], x[2] = {xi[0].v, xi[1].v}, t, n[2];
-    PetscBool atend;
-    AD        C[2], d[2];
-    for (PetscInt k = 0; k < s->np - s->nplace; k++) qv[k] = q[k].v;
-    CurveProject_Private(s, qv, x, &t, n, &atend);
-    CurvePoint_Private(s, q, adc(t), C);
-    d[0] = adsub(xi[0], C[0]);
-    d[1] = adsub(xi[1], C[1]);
-    if (atend && (d[0].v != 0 || d[1].v != 0)) return adnorm(2, d); /* outside, nearest to the TE corner */
-    return adadd(adscale(d[0], n[0]), adscale(d[1], n[1]));
-  }
-  }
-}
 
 /*@C
   FGShapeLevelSet - Evaluates the level set phi(x; p) (negative inside) and its derivatives.
@@ -749,27 +570,10 @@ static AD LocalLevelSet_Private(FGShape s, const AD xi[], const AD q[])
 @*/
 PetscErrorCode FGShapeLevelSet(FGShape s, const PetscReal x[], PetscReal *phi, PetscReal dphidx[], PetscReal dphidp[])
 {
-  PetscInt  dim = s->dim, np = s->np;
-  AD        X[3], P[FG_SHAPE_MAX_PARAMS], xi[3], th, c, sn, f;
-  PetscReal sgn = IsAirfoil_Private(s->section) ? -1.0 : 1.0;
-
   PetscFunctionBeginUser;
-  adn_ = dphidp ? dim + np : dim; /* without d/dp only the x-derivatives are carried (the mask of a grid) */
-  for (PetscInt d = 0; d < dim; d++) X[d] = adseed(x[d], d);
-  for (PetscInt k = 0; k < np; k++) P[k] = dphidp ? adseed(s->p[k], dim + k) : adc(s->p[k]);
-  th    = adscale(P[dim], sgn);
-  c     = adcos(th);
-  sn    = adsin(th);
-  xi[0] = adadd(admul(c, adsub(X[0], P[0])), admul(sn, adsub(X[1], P[1])));
-  xi[1] = adsub(admul(c, adsub(X[1], P[1])), admul(sn, adsub(X[0], P[0])));
-  if (dim == 3) xi[2] = adsub(X[2], P[2]);
-  f = LocalLevelSet_Private(s, xi, P + s->nplace);
-  PetscCheck(!PetscIsInfOrNanReal(f.v), PETSC_COMM_SELF, FG_ERR_NUMERIC, "shape '%s': level set is not finite (invalid parameters?)", s->name);
-  *phi = f.v;
-  if (dphidx)
-    for (PetscInt d = 0; d < dim; d++) dphidx[d] = f.d[d];
-  if (dphidp)
-    for (PetscInt k = 0; k < np; k++) dphidp[k] = f.d[dim + k];
+  adn_ = dphidp ? s->dim + s->np : s->dim; /* without d/dp only the x-derivatives are carried (the mask of a grid) */
+  if (adn_ <= AD_SMALL) PetscCall(LevelSet_Private_s(s, x, phi, dphidx, dphidp));
+  else PetscCall(LevelSet_Private(s, x, phi, dphidx, dphidp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

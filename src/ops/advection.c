@@ -65,7 +65,7 @@ PetscErrorCode FGOpAdvectionTangent(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
-  PetscCall(PetscLogEventBegin(FG_EVENT_Advection, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(FG_EVENT_AdvectionTangent, 0, 0, 0, 0));
   for (PetscInt a = 0; a < g->dim; a++) {
     PetscCall(VecGetArrayRead(ul[a], &u[a]));
     PetscCall(VecGetArrayRead(dul[a], &du[a]));
@@ -97,7 +97,7 @@ PetscErrorCode FGOpAdvectionTangent(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
     PetscCall(VecRestoreArrayRead(ul[a], &u[a]));
     PetscCall(VecRestoreArrayRead(dul[a], &du[a]));
   }
-  PetscCall(PetscLogEventEnd(FG_EVENT_Advection, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(FG_EVENT_AdvectionTangent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -114,7 +114,7 @@ PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
-  PetscCall(PetscLogEventBegin(FG_EVENT_Advection, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(FG_EVENT_AdvectionAdjoint, 0, 0, 0, 0));
   for (PetscInt a = 0; a < g->dim; a++) {
     PetscCall(VecGetArrayRead(ul[a], &u[a]));
     PetscCall(VecGetArray(ulbar[a], &ub_[a]));
@@ -153,6 +153,6 @@ PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
     PetscCall(VecRestoreArrayRead(ul[a], &u[a]));
     PetscCall(VecRestoreArray(ulbar[a], &ub_[a]));
   }
-  PetscCall(PetscLogEventEnd(FG_EVENT_Advection, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(FG_EVENT_AdvectionAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

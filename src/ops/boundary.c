@@ -146,7 +146,7 @@ static PetscErrorCode FGFill_Private(FGGrid g, const FGBoundary *bc, PetscReal t
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
-  PetscCall(PetscLogEventBegin(FG_EVENT_FillBoundary, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(mode == FG_FILL_ADJOINT ? FG_EVENT_FillBoundaryAdjoint : FG_EVENT_FillBoundary, 0, 0, 0, 0));
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecGetArray(ul[a], &arr[a]));
   /* forward and tangent fill x, then y, then z; the adjoint runs the same layers backwards */
   for (PetscInt dd = 0; dd < g->dim; dd++) {
@@ -189,7 +189,7 @@ static PetscErrorCode FGFill_Private(FGGrid g, const FGBoundary *bc, PetscReal t
   }
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecRestoreArray(ul[a], &arr[a]));
   if (dsbar) *dsbar += sbar;
-  PetscCall(PetscLogEventEnd(FG_EVENT_FillBoundary, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(mode == FG_FILL_ADJOINT ? FG_EVENT_FillBoundaryAdjoint : FG_EVENT_FillBoundary, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -64,7 +64,7 @@ PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
-  PetscCall(PetscLogEventBegin(FG_EVENT_Diffusion, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
   for (PetscInt a = 0; a < g->dim; a++) {
     const PetscScalar *r, *ua = NULL;
     PetscScalar       *ba;
@@ -95,6 +95,6 @@ PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu
     PetscCall(VecRestoreArray(ulbar[a], &ba));
     PetscCall(VecRestoreArrayRead(rbar[a], &r));
   }
-  PetscCall(PetscLogEventEnd(FG_EVENT_Diffusion, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

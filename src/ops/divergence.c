@@ -52,7 +52,7 @@ PetscErrorCode FGOpDivergenceAdjoint(FGGrid g, Vec divbar, Vec ulbar[])
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
-  PetscCall(PetscLogEventBegin(FG_EVENT_Divergence, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(FG_EVENT_DivergenceAdjoint, 0, 0, 0, 0));
   PetscCall(VecGetArrayRead(divbar, &r));
   for (PetscInt a = 0; a < g->dim; a++) {
     PetscScalar    *ba;
@@ -70,6 +70,6 @@ PetscErrorCode FGOpDivergenceAdjoint(FGGrid g, Vec divbar, Vec ulbar[])
     PetscCall(VecRestoreArray(ulbar[a], &ba));
   }
   PetscCall(VecRestoreArrayRead(divbar, &r));
-  PetscCall(PetscLogEventEnd(FG_EVENT_Divergence, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(FG_EVENT_DivergenceAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

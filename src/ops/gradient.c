@@ -67,7 +67,7 @@ PetscErrorCode FGOpGradientCorrectAdjoint(FGGrid g, const FGBoundary *bc, PetscR
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
-  PetscCall(PetscLogEventBegin(FG_EVENT_Gradient, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(FG_EVENT_GradientAdjoint, 0, 0, 0, 0));
   PetscCall(VecGetArray(philbar, &pb));
   for (PetscInt a = 0; a < g->dim; a++) {
     const PetscScalar *ua;
@@ -95,6 +95,6 @@ PetscErrorCode FGOpGradientCorrectAdjoint(FGGrid g, const FGBoundary *bc, PetscR
     PetscCall(VecRestoreArrayRead(ubar[a], &ua));
   }
   PetscCall(VecRestoreArray(philbar, &pb));
-  PetscCall(PetscLogEventEnd(FG_EVENT_Gradient, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(FG_EVENT_GradientAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -316,6 +316,8 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGStepParams *d
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_StepTangent, 0, 0, 0, 0));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   FGStepParamsPointers_Private(dprm, th, chif);
   if (dacc) PetscCall(PetscArrayzero(dacc, 6 * nb));
@@ -356,6 +358,7 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGStepParams *d
   }
   if (!nb) PetscCall(VecCopy(T->wphi, dp));
   if (dacc && nb) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, dacc, (PetscMPIInt)(6 * nb), MPIU_REAL, MPIU_SUM, s->comm));
+  PetscCall(PetscLogEventEnd(FG_EVENT_StepTangent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -378,6 +381,8 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fg_test_break_adjoint", &broken, NULL));
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_StepAdjoint, 0, 0, 0, 0));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   FGStepParamsPointers_Private(bar, th, chif);
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
@@ -425,5 +430,6 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
   }
   if (bar) bar->nu += nub, bar->inflow += infb;
+  PetscCall(PetscLogEventEnd(FG_EVENT_StepAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
