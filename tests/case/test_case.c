@@ -754,7 +754,7 @@ static PetscErrorCode TestObjectives(void)
   CHECK(strstr(c->resolved, "objective:\n  cd:\n    kind: drag\n    body: \"cyl\"\n    time: average\n    window: [0.5, 1.5]\n    ramp: 0.25\n    weight: 2\n  cl:\n    kind: lift\n    body: \"cyl\"\n    time: final\n    weight: -0.5\n") != NULL, "resolved cd, cl:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "  dp:\n    kind: pressure_drop\n    probe: \"dp\"\n    time: instant\n    at: 1.5\n    weight: 1\n  ke:\n    kind: kinetic_energy\n    region: [6, 3, 12, 7]\n    time: average\n    ramp: 0\n    weight: 1\n  ens:\n    kind: enstrophy\n    time: average\n") != NULL, "resolved dp, ke, ens:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "  track:\n    kind: probe_tracking\n    probe: \"wake\"\n    target: [1, 0]\n    time: average\n") != NULL, "resolved track");
-  CHECK(strstr(c->resolved, "\nadjoint:\n  fields_every: 25\noutput:\n") != NULL, "resolved adjoint:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "\nadjoint:\n  mode: unsteady\n  memory: \"auto\"\n  checkpoints: 0\n  storage: auto\n  segment: 0\n  steady_tol: 1e-10\n  fields_every: 25\noutput:\n") != NULL, "resolved adjoint:\n%s", c->resolved);
   PetscCall(RoundTrip(__LINE__, "obj.yaml", c));
   {
     /* --set of the design vector (a list of strings, like the lists of numbers) and of objectives */
@@ -778,7 +778,7 @@ static PetscErrorCode TestObjectives(void)
   /* a case without them: an empty design, adjoint defaults, no objective section */
   PetscCall(LoadOK(__LINE__, "cavity.yaml", cavity, 0, NULL, c));
   CHECK(c->nobjectives == 0 && c->design.n == 0 && c->adjoint.fields_every == 0, "defaults");
-  CHECK(strstr(c->resolved, "\ndesign:\n  time_basis: 1\n  parameters: []\nadjoint:\n  fields_every: 0\noutput:\n") && !strstr(c->resolved, "objective"), "resolved defaults:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "\ndesign:\n  time_basis: 1\n  parameters: []\nadjoint:\n  mode: unsteady\n  memory: \"auto\"\n  checkpoints: 0\n  storage: auto\n  segment: 0\n  steady_tol: 1e-10\n  fields_every: 0\noutput:\n") && !strstr(c->resolved, "objective"), "resolved defaults:\n%s", c->resolved);
 
   /* probe_tracking against observations (a file that exists; its contents are the objective's business) */
   if (rank == 0) {
