@@ -101,17 +101,54 @@ PetscErrorCode FGOpAdvectionTangent(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* dst[t] += z[t] and dst[s + t] += z[t] for t in [0, n): the two faces that one flux's factor
-   is interpolated from. With s = 1 (the x direction) in gather form, dst[t] += z[t] + z[t - 1]
-   for t in [0, n], which needs the padding z[-1] = z[n] = 0. */
-static inline void FGAddPair_Private(PetscScalar *restrict dst, PetscInt s, const PetscReal *restrict z, PetscInt n)
+/* dst[t] += z[t] + z[t - 1] for t in [0, n]: the fluxes t of a row update the faces t and t + 1
+   along x (gather form, needs the padding z[-1] = z[n] = 0) */
+static inline void FGAddPairX_Private(PetscScalar *restrict dst, const PetscReal *restrict z, PetscInt n)
 {
-  if (s == 1)
-    for (PetscInt t = 0; t <= n; t++) dst[t] += z[t] + z[t - 1];
-  else {
-    for (PetscInt t = 0; t < n; t++) dst[t] += z[t];
-    for (PetscInt t = 0; t < n; t++) dst[s + t] += z[t];
-  }
+  for (PetscInt t = 0; t <= n; t++) dst[t] += z[t] + z[t - 1];
+}
+
+/* One row of the fluxes of a pair (a, a): Fbar = q (r1 - r0), u_a(c), u_a(c + e_a) += 2 Fbar P */
+static void FGAdvAdjRowSame_Private(PetscInt n, PetscReal q, const PetscReal *restrict r0, const PetscReal *restrict r1, const PetscScalar *restrict ua, PetscInt sa, PetscScalar *restrict ba, PetscReal *restrict Z)
+{
+  if (sa == 1) {
+    for (PetscInt t = 0; t < n; t++) Z[t] = 2.0 * q * (r1[t] - r0[t]) * (ua[t] + ua[t + 1]);
+    Z[-1] = Z[n] = 0;
+    FGAddPairX_Private(ba, Z, n);
+  } else
+    for (PetscInt t = 0; t < n; t++) {
+      const PetscReal v = 2.0 * q * (r1[t] - r0[t]) * (ua[t] + ua[t + sa]);
+      ba[t] += v, ba[t + sa] += v;
+    }
+}
+
+/* One row of the fluxes of a pair (a, b), a != b: Fbar = q (r1 - r0), P = u_b(c) + u_b(c + e_a),
+   Q = u_a(c) + u_a(c + e_b); u_a(c), u_a(c + e_b) += Fbar P and u_b(c), u_b(c + e_a) += Fbar Q.
+   A shift of 1 (x) goes through the row buffer Z, the others are written directly. */
+static void FGAdvAdjRowCross_Private(PetscInt n, PetscReal q, const PetscReal *restrict r0, const PetscReal *restrict r1, const PetscScalar *restrict ua, const PetscScalar *restrict ub, PetscInt sa, PetscInt sb, PetscScalar *restrict ba, PetscScalar *restrict bb, PetscReal *restrict Z)
+{
+  if (sb == 1) { /* b = x: u_a through Z */
+    for (PetscInt t = 0; t < n; t++) {
+      const PetscReal f = q * (r1[t] - r0[t]), x = f * (ua[t] + ua[t + 1]);
+      Z[t] = f * (ub[t] + ub[t + sa]);
+      bb[t] += x, bb[t + sa] += x;
+    }
+    Z[-1] = Z[n] = 0;
+    FGAddPairX_Private(ba, Z, n);
+  } else if (sa == 1) { /* a = x: u_b through Z */
+    for (PetscInt t = 0; t < n; t++) {
+      const PetscReal f = q * (r1[t] - r0[t]), y = f * (ub[t] + ub[t + 1]);
+      Z[t] = f * (ua[t] + ua[t + sb]);
+      ba[t] += y, ba[t + sb] += y;
+    }
+    Z[-1] = Z[n] = 0;
+    FGAddPairX_Private(bb, Z, n);
+  } else
+    for (PetscInt t = 0; t < n; t++) {
+      const PetscReal f = q * (r1[t] - r0[t]), x = f * (ua[t] + ua[t + sb]), y = f * (ub[t] + ub[t + sa]);
+      ba[t] += y, ba[t + sb] += y;
+      bb[t] += x, bb[t + sa] += x;
+    }
 }
 
 /*@C
@@ -121,7 +158,7 @@ static inline void FGAddPair_Private(PetscScalar *restrict dst, PetscInt s, cons
 
   Flux form: the flux F_ab(c) = P Q, P = u_b(c) + u_b(c + e_a), Q = u_a(c) + u_a(c + e_b) (the
   factor 1/4 in q), enters rhs_a(c) with -q and rhs_a(c + e_b) with +q, so its adjoint is
-  Fbar(c) = -q (rbar_a(c) - rbar_a(c + e_b)) with rbar_a taken as 0 off the interior faces, over
+  Fbar(c) = q (rbar_a(c + e_b) - rbar_a(c)) with rbar_a taken as 0 off the interior faces, over
   the fluxes c in [lo_a - e_b, hi_a). Then u_b(c), u_b(c + e_a) += Fbar Q and
   u_a(c), u_a(c + e_b) += Fbar P: four updates per flux instead of eight per face and direction.
   One sweep over the rows (j, k) does every pair (a, b), so each array streams through once.
@@ -134,13 +171,13 @@ PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
   PetscScalar       *bu[3];
   PetscInt           lo[3][3], hi[3][3], rlo[3] = {0, 0, 0}, rhi[3] = {0, 0, 0};
   PetscBool          empty[3];
-  PetscReal         *buf, *F, *X, *Y;
+  PetscReal         *buf, *R, *Z, *zero;
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_AdvectionAdjoint, 0, 0, 0, 0));
-  PetscCall(PetscMalloc1(3 * nbuf, &buf));
-  F = buf + 1, X = buf + nbuf + 1, Y = buf + 2 * nbuf + 1;
+  PetscCall(PetscCalloc1(3 * nbuf, &buf));
+  zero = buf, R = buf + nbuf, Z = buf + 2 * nbuf + 1;
   for (PetscInt d = 1; d < 3; d++) rlo[d] = PETSC_MAX_INT, rhi[d] = PETSC_MIN_INT;
   for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecGetArrayRead(ul[a], &u[a]));
@@ -165,45 +202,22 @@ PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
         for (PetscInt b = 0; b < dim; b++) {
           const PetscInt  sa = bx->s[a], sb = bx->s[b];
           const PetscReal q  = 0.25 / g->h[b];
+          const PetscReal *r0, *r1;
           PetscInt        ilo, n, c0;
           if (j < lo[a][1] - (b == 1) || j >= hi[a][1] || k < lo[a][2] - (b == 2) || k >= hi[a][2]) continue;
           ilo = lo[a][0] - (b == 0), n = hi[a][0] - ilo, c0 = FGBoxIndex(bx, ilo, j, k);
-          /* Fbar over the fluxes ilo .. hi_a[0] - 1 of this row */
-          if (b == 0) { /* the fluxes lo - 1 .. hi - 1 between the faces lo .. hi - 1 of the row */
+          if (b == 0) { /* the fluxes lo - 1 .. hi - 1 between the faces of the row, padded with zeros in R */
             const PetscScalar *rr = r[a] + FGBoxOwnedIndex(bx, lo[a][0], j, k);
-            const PetscInt     nr = n - 1;
-            F[0] = q * rr[0];
-            for (PetscInt t = 1; t < nr; t++) F[t] = q * (rr[t] - rr[t - 1]);
-            F[nr] = -q * rr[nr - 1];
-          } else { /* the fluxes between the rows idx and idx + e_b */
-            const PetscInt  o  = FGBoxOwnedIndex(bx, ilo, j, k);
-            const PetscBool i0 = (PetscBool)(idx[b] >= lo[a][b]), i1 = (PetscBool)(idx[b] + 1 < hi[a][b]);
-            if (i0 && i1) {
-              const PetscScalar *r0 = r[a] + o, *r1 = r[a] + o + bx->os[b];
-              for (PetscInt t = 0; t < n; t++) F[t] = q * (r1[t] - r0[t]);
-            } else if (i0) {
-              const PetscScalar *r0 = r[a] + o;
-              for (PetscInt t = 0; t < n; t++) F[t] = -q * r0[t];
-            } else {
-              const PetscScalar *r1 = r[a] + o + bx->os[b];
-              for (PetscInt t = 0; t < n; t++) F[t] = q * r1[t];
-            }
+            R[0] = R[n] = 0;
+            for (PetscInt t = 1; t < n; t++) R[t] = rr[t - 1];
+            r0 = R, r1 = R + 1;
+          } else { /* the fluxes between the rows idx and idx + e_b; zero off the interior */
+            const PetscInt o = FGBoxOwnedIndex(bx, ilo, j, k);
+            r0 = idx[b] >= lo[a][b] ? r[a] + o : zero;
+            r1 = idx[b] + 1 < hi[a][b] ? r[a] + o + bx->os[b] : zero;
           }
-          if (a == b) { /* P = Q: u_a(c), u_a(c + e_a) += 2 Fbar P */
-            const PetscScalar *ua = u[a] + c0;
-            for (PetscInt t = 0; t < n; t++) Y[t] = 2.0 * F[t] * (ua[t] + ua[t + sa]);
-            Y[-1] = Y[n] = 0;
-            FGAddPair_Private(bu[a] + c0, sa, Y, n);
-          } else {
-            const PetscScalar *ua = u[a] + c0, *ub = u[b] + c0;
-            for (PetscInt t = 0; t < n; t++) {
-              Y[t] = F[t] * (ub[t] + ub[t + sa]);
-              X[t] = F[t] * (ua[t] + ua[t + sb]);
-            }
-            X[-1] = X[n] = Y[-1] = Y[n] = 0;
-            FGAddPair_Private(bu[a] + c0, sb, Y, n);
-            FGAddPair_Private(bu[b] + c0, sa, X, n);
-          }
+          if (a == b) FGAdvAdjRowSame_Private(n, q, r0, r1, u[a] + c0, sa, bu[a] + c0, Z);
+          else FGAdvAdjRowCross_Private(n, q, r0, r1, u[a] + c0, u[b] + c0, sa, sb, bu[a] + c0, bu[b] + c0, Z);
         }
       }
     }

@@ -53,6 +53,50 @@ PetscErrorCode FGOpDiffusionTangent(FGGrid g, const FGBoundary *bc, PetscReal nu
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* (L^T rbar) on an interior row, at the entry t (x index lo + t) with t in [-1, n0]: rr the row
+   of rbar (n0 interior faces), m1/p1 (and in 3D m2/p2) the rows -+ e_1 (-+ e_2), or a zero row
+   where that row is off the interior; cx = -2 sum_b h2_b. */
+static inline PetscReal FGDiffAdjEntry_Private(PetscInt t, PetscInt n0, const PetscReal *rr, const PetscReal *m1, const PetscReal *p1, const PetscReal *m2, const PetscReal *p2, const PetscReal h2[3], PetscReal cx, PetscBool three)
+{
+  PetscReal v;
+  if (t < 0) return h2[0] * rr[0];
+  if (t >= n0) return h2[0] * rr[n0 - 1];
+  v = h2[0] * ((t > 0 ? rr[t - 1] : 0) + (t < n0 - 1 ? rr[t + 1] : 0)) + cx * rr[t] + h2[1] * (m1[t] + p1[t]);
+  if (three) v += h2[2] * (m2[t] + p2[t]);
+  return v;
+}
+
+/* One interior row: ba[t] += nu (L^T rbar)(t), *dn += (L^T rbar)(t) ua[t] (ua non-NULL) for t in
+   [-1, n0]; the ends apart, the middle in one loop with two partial sums. */
+static void FGDiffAdjRow_Private(PetscInt n0, const PetscReal *restrict rr, const PetscReal *restrict m1, const PetscReal *restrict p1, const PetscReal *restrict m2, const PetscReal *restrict p2, const PetscReal h2[3], PetscReal cx, PetscBool three, PetscReal nu, PetscScalar *restrict ba, const PetscScalar *restrict ua, PetscReal *dn)
+{
+  const PetscInt  ends[4] = {-1, 0, n0 - 1, n0}, ne = n0 > 1 ? 4 : 3;
+  const PetscReal h0 = h2[0], h1 = h2[1], hz = h2[2];
+  PetscReal       s0 = 0, s1 = 0;
+  for (PetscInt e = 0; e < ne; e++) {
+    const PetscInt  t = e == 2 && n0 == 1 ? n0 : ends[e];
+    const PetscReal v = FGDiffAdjEntry_Private(t, n0, rr, m1, p1, m2, p2, h2, cx, three);
+    ba[t] += nu * v;
+    if (ua) s0 += v * ua[t];
+  }
+#define FG_MID(t) (h0 * (rr[(t) - 1] + rr[(t) + 1]) + cx * rr[t] + h1 * (m1[t] + p1[t]) + (three ? hz * (m2[t] + p2[t]) : 0.0))
+  if (ua) {
+    PetscInt t = 1;
+    for (; t + 2 < n0; t += 2) {
+      const PetscReal v0 = FG_MID(t), v1 = FG_MID(t + 1);
+      ba[t] += nu * v0, ba[t + 1] += nu * v1;
+      s0 += v0 * ua[t], s1 += v1 * ua[t + 1];
+    }
+    for (; t < n0 - 1; t++) {
+      const PetscReal v = FG_MID(t);
+      ba[t] += nu * v, s0 += v * ua[t];
+    }
+  } else
+    for (PetscInt t = 1; t < n0 - 1; t++) ba[t] += nu * FG_MID(t);
+#undef FG_MID
+  *dn += s0 + s1;
+}
+
 /*@C
   FGOpDiffusionAdjoint - the transpose: ulbar += nu L^T rbar (ghosted, accumulated; see
   FGOpAdvectionAdjoint), and with nubar non-NULL, *nubar += <rbar, L(ul)> over this rank's owned
@@ -66,15 +110,15 @@ PetscErrorCode FGOpDiffusionTangent(FGGrid g, const FGBoundary *bc, PetscReal nu
 PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec ul[], Vec rbar[], Vec ulbar[], PetscReal *nubar)
 {
   const FGBox    *bx  = &g->box;
-  const PetscInt  dim = g->dim, nbuf = bx->ghi[0] - bx->glo[0] + 4;
-  PetscReal       h2[3] = {0, 0, 0}, *buf, *Z, *T;
+  const PetscInt  dim = g->dim, nbuf = bx->ghi[0] - bx->glo[0];
+  const PetscBool three = (PetscBool)(dim > 2);
+  PetscReal       h2[3] = {0, 0, 0}, cx = 0, *zero;
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
-  PetscCall(PetscMalloc1(2 * nbuf, &buf));
-  Z = buf, T = buf + nbuf;
-  for (PetscInt b = 0; b < dim; b++) h2[b] = 1.0 / (g->h[b] * g->h[b]);
+  PetscCall(PetscCalloc1(nbuf, &zero));
+  for (PetscInt b = 0; b < dim; b++) h2[b] = 1.0 / (g->h[b] * g->h[b]), cx -= 2.0 * h2[b];
   for (PetscInt a = 0; a < dim; a++) {
     const PetscScalar *r, *ua = NULL;
     PetscScalar       *ba;
@@ -93,42 +137,35 @@ PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu
       for (PetscInt k = lo[2] - e2; k < hi[2] + e2; k++)
         for (PetscInt j = lo[1] - e1; j < hi[1] + e1; j++) {
           const PetscBool jin = (PetscBool)(j >= lo[1] && j < hi[1]), kin = (PetscBool)(k >= lo[2] && k < hi[2]);
-          const PetscInt  idx[3] = {0, j, k};
-          PetscInt        ilo, n;
+          const PetscInt  c0 = FGBoxIndex(bx, lo[0], j, k), o = FGBoxOwnedIndex(bx, lo[0], j, k);
           if (!jin && !kin) continue; /* a corner row: no stencil reaches it */
           if (jin && kin) {           /* an interior row: the entries lo - 1 .. hi */
-            const PetscScalar *rr = r + FGBoxOwnedIndex(bx, lo[0], j, k);
-            ilo = lo[0] - 1, n = n0 + 2;
-            /* Z[p] = rbar at i = lo - 2 + p, zero off the interior faces */
-            Z[0] = Z[1] = Z[n0 + 2] = Z[n0 + 3] = 0;
-            for (PetscInt t = 0; t < n0; t++) Z[t + 2] = rr[t];
-            for (PetscInt t = 0; t < n; t++) T[t] = h2[0] * (Z[t] - 2.0 * Z[t + 1] + Z[t + 2]);
-            for (PetscInt b = 1; b < dim; b++) { /* the rows idx -+ e_b, where interior */
-              const PetscReal *zm = idx[b] > lo[b] ? rr - bx->os[b] : NULL, *zp = idx[b] + 1 < hi[b] ? rr + bx->os[b] : NULL;
-              PetscReal       *Tb = T + 1;
-              if (zm && zp)
-                for (PetscInt t = 0; t < n0; t++) Tb[t] += h2[b] * (zm[t] - 2.0 * rr[t] + zp[t]);
-              else if (zm)
-                for (PetscInt t = 0; t < n0; t++) Tb[t] += h2[b] * (zm[t] - 2.0 * rr[t]);
-              else if (zp)
-                for (PetscInt t = 0; t < n0; t++) Tb[t] += h2[b] * (zp[t] - 2.0 * rr[t]);
-              else
-                for (PetscInt t = 0; t < n0; t++) Tb[t] -= h2[b] * 2.0 * rr[t];
-            }
+            const PetscScalar *rr = r + o;
+            const PetscReal   *m1 = j > lo[1] ? rr - bx->os[1] : zero, *p1 = j + 1 < hi[1] ? rr + bx->os[1] : zero;
+            const PetscReal   *m2 = zero, *p2 = zero;
+            if (three) m2 = k > lo[2] ? rr - bx->os[2] : zero, p2 = k + 1 < hi[2] ? rr + bx->os[2] : zero;
+            FGDiffAdjRow_Private(n0, rr, m1, p1, m2, p2, h2, cx, three, nu, ba + c0, ua ? ua + c0 : NULL, &dn);
           } else { /* one row off the interior along b: the entries lo .. hi - 1 from its interior neighbour */
-            const PetscInt     b = jin ? 2 : 1, o = FGBoxOwnedIndex(bx, lo[0], j, k);
+            const PetscInt     b  = jin ? 2 : 1, idx[3] = {0, j, k};
             const PetscScalar *rn = idx[b] < lo[b] ? r + o + bx->os[b] : r + o - bx->os[b];
-            ilo = lo[0], n = n0;
-            for (PetscInt t = 0; t < n; t++) T[t] = h2[b] * rn[t];
-          }
-          {
-            const PetscInt c0 = FGBoxIndex(bx, ilo, j, k);
-            PetscScalar   *bo = ba + c0;
-            for (PetscInt t = 0; t < n; t++) bo[t] += nu * T[t];
+            PetscScalar       *bo = ba + c0;
+            const PetscReal    hb = h2[b];
             if (ua) {
               const PetscScalar *uo = ua + c0;
-              for (PetscInt t = 0; t < n; t++) dn += T[t] * uo[t];
-            }
+              PetscReal          s0 = 0, s1 = 0;
+              PetscInt           t = 0;
+              for (; t + 2 <= n0; t += 2) {
+                const PetscReal v0 = hb * rn[t], v1 = hb * rn[t + 1];
+                bo[t] += nu * v0, bo[t + 1] += nu * v1;
+                s0 += v0 * uo[t], s1 += v1 * uo[t + 1];
+              }
+              for (; t < n0; t++) {
+                const PetscReal v = hb * rn[t];
+                bo[t] += nu * v, s0 += v * uo[t];
+              }
+              dn += s0 + s1;
+            } else
+              for (PetscInt t = 0; t < n0; t++) bo[t] += nu * hb * rn[t];
           }
         }
     }
@@ -139,7 +176,7 @@ PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu
     PetscCall(VecRestoreArray(ulbar[a], &ba));
     PetscCall(VecRestoreArrayRead(rbar[a], &r));
   }
-  PetscCall(PetscFree(buf));
+  PetscCall(PetscFree(zero));
   PetscCall(PetscLogEventEnd(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
