@@ -209,7 +209,7 @@ PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
           if (b == 0) { /* the fluxes lo - 1 .. hi - 1 between the faces of the row, padded with zeros in R */
             const PetscScalar *rr = r[a] + FGBoxOwnedIndex(bx, lo[a][0], j, k);
             R[0] = R[n] = 0;
-            for (PetscInt t = 1; t < n; t++) R[t] = rr[t - 1];
+            PetscCall(PetscArraycpy(R + 1, rr, n - 1));
             r0 = R, r1 = R + 1;
           } else { /* the fluxes between the rows idx and idx + e_b; zero off the interior */
             const PetscInt o = FGBoxOwnedIndex(bx, ilo, j, k);
