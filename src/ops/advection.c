@@ -108,47 +108,78 @@ static inline void FGAddPairX_Private(PetscScalar *restrict dst, const PetscReal
   for (PetscInt t = 0; t <= n; t++) dst[t] += z[t] + z[t - 1];
 }
 
-/* One row of the fluxes of a pair (a, a): Fbar = q (r1 - r0), u_a(c), u_a(c + e_a) += 2 Fbar P */
+/* Fluxes of a pair (a, a) along a row: Fbar = q (r1 - r0), u_a(c), u_a(c + e_a) += 2 Fbar P; with
+   sa = 1 (x) the products go to Z (FGAddPairX_Private adds them), else straight to ba. */
 static void FGAdvAdjRowSame_Private(PetscInt n, PetscReal q, const PetscReal *restrict r0, const PetscReal *restrict r1, const PetscScalar *restrict ua, PetscInt sa, PetscScalar *restrict ba, PetscReal *restrict Z)
 {
-  if (sa == 1) {
+  if (sa == 1)
     for (PetscInt t = 0; t < n; t++) Z[t] = 2.0 * q * (r1[t] - r0[t]) * (ua[t] + ua[t + 1]);
-    Z[-1] = Z[n] = 0;
-    FGAddPairX_Private(ba, Z, n);
-  } else
+  else
     for (PetscInt t = 0; t < n; t++) {
       const PetscReal v = 2.0 * q * (r1[t] - r0[t]) * (ua[t] + ua[t + sa]);
       ba[t] += v, ba[t + sa] += v;
     }
 }
 
-/* One row of the fluxes of a pair (a, b), a != b: Fbar = q (r1 - r0), P = u_b(c) + u_b(c + e_a),
-   Q = u_a(c) + u_a(c + e_b); u_a(c), u_a(c + e_b) += Fbar P and u_b(c), u_b(c + e_a) += Fbar Q.
-   A shift of 1 (x) goes through the row buffer Z, the others are written directly. */
-static void FGAdvAdjRowCross_Private(PetscInt n, PetscReal q, const PetscReal *restrict r0, const PetscReal *restrict r1, const PetscScalar *restrict ua, const PetscScalar *restrict ub, PetscInt sa, PetscInt sb, PetscScalar *restrict ba, PetscScalar *restrict bb, PetscReal *restrict Z)
+/* Fluxes of the pairs (a, b) and (b, a), a < b, along a row. They sit at the same places and share
+   their factors: F_ab = P Q = F_ba with P = u_b(c) + u_b(c + e_a), Q = u_a(c) + u_a(c + e_b), so
+   their adjoints add: G = Fbar_ab + Fbar_ba = qb (a1 - a0) + qa (b1 - b0) (the rbar_a values at
+   the flux's two faces along b, the rbar_b ones along a, zero off the interior), then
+   u_a(c), u_a(c + e_b) += G P and u_b(c), u_b(c + e_a) += G Q. With sa = 1 (a = x) the products
+   for u_b go to Z (FGAddPairX_Private adds them), the others straight to ba, bb. */
+static void FGAdvAdjRowPair_Private(PetscInt n, PetscReal qb, const PetscReal *restrict a0, const PetscReal *restrict a1, PetscReal qa, const PetscReal *restrict b0, const PetscReal *restrict b1, const PetscScalar *restrict ua, const PetscScalar *restrict ub, PetscInt sa, PetscInt sb, PetscScalar *restrict ba, PetscScalar *restrict bb, PetscReal *restrict Z)
 {
-  if (sb == 1) { /* b = x: u_a through Z */
+  if (sa == 1)
     for (PetscInt t = 0; t < n; t++) {
-      const PetscReal f = q * (r1[t] - r0[t]), x = f * (ua[t] + ua[t + 1]);
-      Z[t] = f * (ub[t] + ub[t + sa]);
-      bb[t] += x, bb[t + sa] += x;
-    }
-    Z[-1] = Z[n] = 0;
-    FGAddPairX_Private(ba, Z, n);
-  } else if (sa == 1) { /* a = x: u_b through Z */
-    for (PetscInt t = 0; t < n; t++) {
-      const PetscReal f = q * (r1[t] - r0[t]), y = f * (ub[t] + ub[t + 1]);
-      Z[t] = f * (ua[t] + ua[t + sb]);
+      const PetscReal G = qb * (a1[t] - a0[t]) + qa * (b1[t] - b0[t]), y = G * (ub[t] + ub[t + 1]);
+      Z[t] = G * (ua[t] + ua[t + sb]);
       ba[t] += y, ba[t + sb] += y;
     }
-    Z[-1] = Z[n] = 0;
-    FGAddPairX_Private(bb, Z, n);
-  } else
+  else
     for (PetscInt t = 0; t < n; t++) {
-      const PetscReal f = q * (r1[t] - r0[t]), x = f * (ua[t] + ua[t + sb]), y = f * (ub[t] + ub[t + sa]);
+      const PetscReal G = qb * (a1[t] - a0[t]) + qa * (b1[t] - b0[t]), y = G * (ub[t] + ub[t + sa]), x = G * (ua[t] + ua[t + sb]);
       ba[t] += y, ba[t + sb] += y;
       bb[t] += x, bb[t + sa] += x;
     }
+}
+
+/* A row of rbar seen at x index i + shift: its values p[i + shift - l] on [l, h) (p NULL: a row
+   off the interior), zero elsewhere. A row is split into segments on which each one is either
+   read in place or all zero: no copies, no padding. */
+typedef struct {
+  const PetscScalar *p;
+  PetscInt           l, h, shift;
+} FGRowRef;
+
+static inline const PetscReal *FGRowSeg_Private(const FGRowRef *r, PetscInt s0, PetscInt s1, const PetscReal *zero)
+{
+  if (r->p && s0 + r->shift >= r->l && s1 + r->shift <= r->h) return r->p + (s0 + r->shift - r->l);
+  return zero;
+}
+
+/* the segment ends in [ilo, ihi) of the rows ref[0..nr): sorted, distinct, ilo first, ihi last */
+static PetscInt FGRowCuts_Private(const FGRowRef ref[], PetscInt nr, PetscInt ilo, PetscInt ihi, PetscInt cut[])
+{
+  PetscInt nc = 0;
+  cut[nc++] = ilo, cut[nc++] = ihi;
+  for (PetscInt m = 0; m < nr; m++) {
+    const PetscInt e[2] = {ref[m].l - ref[m].shift, ref[m].h - ref[m].shift};
+    if (!ref[m].p) continue;
+    for (PetscInt q = 0; q < 2; q++)
+      if (e[q] > ilo && e[q] < ihi) cut[nc++] = e[q];
+  }
+  for (PetscInt x = 1; x < nc; x++) /* insertion sort, at most 10 entries */
+    for (PetscInt y = x; y > 0 && cut[y - 1] > cut[y]; y--) {
+      const PetscInt tmp = cut[y];
+      cut[y] = cut[y - 1], cut[y - 1] = tmp;
+    }
+  {
+    PetscInt m = 1;
+    for (PetscInt x = 1; x < nc; x++)
+      if (cut[x] != cut[m - 1]) cut[m++] = cut[x];
+    nc = m;
+  }
+  return nc;
 }
 
 /*@C
@@ -160,8 +191,10 @@ static void FGAdvAdjRowCross_Private(PetscInt n, PetscReal q, const PetscReal *r
   factor 1/4 in q), enters rhs_a(c) with -q and rhs_a(c + e_b) with +q, so its adjoint is
   Fbar(c) = q (rbar_a(c + e_b) - rbar_a(c)) with rbar_a taken as 0 off the interior faces, over
   the fluxes c in [lo_a - e_b, hi_a). Then u_b(c), u_b(c + e_a) += Fbar Q and
-  u_a(c), u_a(c + e_b) += Fbar P: four updates per flux instead of eight per face and direction.
-  One sweep over the rows (j, k) does every pair (a, b), so each array streams through once.
+  u_a(c), u_a(c + e_b) += Fbar P: four updates per flux instead of eight per face and direction;
+  the pairs (a, b) and (b, a) share their fluxes, so they are done together (on the union of
+  their flux ranges). One sweep over the rows (j, k) does every pair, so each array streams
+  through once.
 @*/
 PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rbar[], Vec ulbar[])
 {
@@ -171,13 +204,13 @@ PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
   PetscScalar       *bu[3];
   PetscInt           lo[3][3], hi[3][3], rlo[3] = {0, 0, 0}, rhi[3] = {0, 0, 0};
   PetscBool          empty[3];
-  PetscReal         *buf, *R, *Z, *zero;
+  PetscReal         *buf, *Z, *zero;
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_AdvectionAdjoint, 0, 0, 0, 0));
-  PetscCall(PetscCalloc1(3 * nbuf, &buf));
-  zero = buf, R = buf + nbuf, Z = buf + 2 * nbuf + 1;
+  PetscCall(PetscCalloc1(2 * nbuf, &buf));
+  zero = buf, Z = buf + nbuf + 1;
   for (PetscInt d = 1; d < 3; d++) rlo[d] = PETSC_MAX_INT, rhi[d] = PETSC_MIN_INT;
   for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecGetArrayRead(ul[a], &u[a]));
@@ -194,33 +227,62 @@ PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
       rhi[d] = PetscMax(rhi[d], hi[a][d]);
     }
   }
+#define FG_ROW_IN(a, b) (!empty[a] && j >= lo[a][1] - ((b) == 1) && j < hi[a][1] && k >= lo[a][2] - ((b) == 2) && k < hi[a][2])
+/* the rbar_c row at (j, k) + e_d (d < 0: the row itself) seen with a shift along x, if cond */
+#define FG_ROW_REF(cond, c, d, sh) \
+  ((FGRowRef){(cond) ? r[c] + FGBoxOwnedIndex(bx, lo[c][0], j, k) + ((d) >= 0 ? bx->os[d] : 0) : NULL, lo[c][0], hi[c][0], (sh)})
   for (PetscInt k = rlo[2]; k < rhi[2]; k++)
     for (PetscInt j = rlo[1]; j < rhi[1]; j++) {
       const PetscInt idx[3] = {0, j, k};
       for (PetscInt a = 0; a < dim; a++) {
-        if (empty[a]) continue;
-        for (PetscInt b = 0; b < dim; b++) {
-          const PetscInt  sa = bx->s[a], sb = bx->s[b];
-          const PetscReal q  = 0.25 / g->h[b];
-          const PetscReal *r0, *r1;
-          PetscInt        ilo, n, c0;
-          if (j < lo[a][1] - (b == 1) || j >= hi[a][1] || k < lo[a][2] - (b == 2) || k >= hi[a][2]) continue;
-          ilo = lo[a][0] - (b == 0), n = hi[a][0] - ilo, c0 = FGBoxIndex(bx, ilo, j, k);
-          if (b == 0) { /* the fluxes lo - 1 .. hi - 1 between the faces of the row, padded with zeros in R */
-            const PetscScalar *rr = r[a] + FGBoxOwnedIndex(bx, lo[a][0], j, k);
-            R[0] = R[n] = 0;
-            PetscCall(PetscArraycpy(R + 1, rr, n - 1));
-            r0 = R, r1 = R + 1;
-          } else { /* the fluxes between the rows idx and idx + e_b; zero off the interior */
-            const PetscInt o = FGBoxOwnedIndex(bx, ilo, j, k);
-            r0 = idx[b] >= lo[a][b] ? r[a] + o : zero;
-            r1 = idx[b] + 1 < hi[a][b] ? r[a] + o + bx->os[b] : zero;
+        /* the pair (a, a): fluxes between the faces c and c + e_a */
+        if (FG_ROW_IN(a, a)) {
+          const PetscInt  sa = bx->s[a], ilo = lo[a][0] - (a == 0), ihi = hi[a][0], c0 = FGBoxIndex(bx, ilo, j, k);
+          const PetscReal q  = 0.25 / g->h[a];
+          FGRowRef        ref[2];
+          PetscInt        cut[6], nc;
+          if (a == 0) ref[0] = FG_ROW_REF(PETSC_TRUE, a, -1, 0), ref[1] = FG_ROW_REF(PETSC_TRUE, a, -1, 1);
+          else ref[0] = FG_ROW_REF(idx[a] >= lo[a][a], a, -1, 0), ref[1] = FG_ROW_REF(idx[a] + 1 < hi[a][a], a, a, 0);
+          nc = FGRowCuts_Private(ref, 2, ilo, ihi, cut);
+          for (PetscInt m = 0; m + 1 < nc; m++) {
+            const PetscInt o = cut[m] - ilo;
+            FGAdvAdjRowSame_Private(cut[m + 1] - cut[m], q, FGRowSeg_Private(&ref[0], cut[m], cut[m + 1], zero), FGRowSeg_Private(&ref[1], cut[m], cut[m + 1], zero), u[a] + c0 + o, sa, bu[a] + c0 + o, Z + o);
           }
-          if (a == b) FGAdvAdjRowSame_Private(n, q, r0, r1, u[a] + c0, sa, bu[a] + c0, Z);
-          else FGAdvAdjRowCross_Private(n, q, r0, r1, u[a] + c0, u[b] + c0, sa, sb, bu[a] + c0, bu[b] + c0, Z);
+          if (sa == 1) {
+            Z[-1] = Z[ihi - ilo] = 0;
+            FGAddPairX_Private(bu[a] + c0, Z, ihi - ilo);
+          }
+        }
+        /* the pairs (a, b) and (b, a), b > a */
+        for (PetscInt b = a + 1; b < dim; b++) {
+          const PetscBool inab = (PetscBool)FG_ROW_IN(a, b), inba = (PetscBool)FG_ROW_IN(b, a);
+          const PetscInt  sa = bx->s[a], sb = bx->s[b];
+          const PetscReal qa = 0.25 / g->h[a], qb = 0.25 / g->h[b];
+          PetscInt        ilo = PETSC_MAX_INT, ihi = PETSC_MIN_INT, c0, cut[10], nc;
+          FGRowRef        ref[4];
+          if (!inab && !inba) continue;
+          if (inab) ilo = PetscMin(ilo, lo[a][0]), ihi = PetscMax(ihi, hi[a][0]);
+          if (inba) ilo = PetscMin(ilo, lo[b][0] - (a == 0)), ihi = PetscMax(ihi, hi[b][0]);
+          c0 = FGBoxIndex(bx, ilo, j, k);
+          /* rbar_a at the rows idx and idx + e_b; rbar_b at c and c + e_a */
+          ref[0] = FG_ROW_REF(inab && idx[b] >= lo[a][b], a, -1, 0);
+          ref[1] = FG_ROW_REF(inab && idx[b] + 1 < hi[a][b], a, b, 0);
+          if (a == 0) ref[2] = FG_ROW_REF(inba, b, -1, 0), ref[3] = FG_ROW_REF(inba, b, -1, 1);
+          else ref[2] = FG_ROW_REF(inba && idx[a] >= lo[b][a], b, -1, 0), ref[3] = FG_ROW_REF(inba && idx[a] + 1 < hi[b][a], b, a, 0);
+          nc = FGRowCuts_Private(ref, 4, ilo, ihi, cut);
+          for (PetscInt m = 0; m + 1 < nc; m++) {
+            const PetscInt s0 = cut[m], s1 = cut[m + 1], o = s0 - ilo;
+            FGAdvAdjRowPair_Private(s1 - s0, qb, FGRowSeg_Private(&ref[0], s0, s1, zero), FGRowSeg_Private(&ref[1], s0, s1, zero), qa, FGRowSeg_Private(&ref[2], s0, s1, zero), FGRowSeg_Private(&ref[3], s0, s1, zero), u[a] + c0 + o, u[b] + c0 + o, sa, sb, bu[a] + c0 + o, bu[b] + c0 + o, Z + o);
+          }
+          if (sa == 1) {
+            Z[-1] = Z[ihi - ilo] = 0;
+            FGAddPairX_Private(bu[b] + c0, Z, ihi - ilo);
+          }
         }
       }
     }
+#undef FG_ROW_REF
+#undef FG_ROW_IN
   for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecRestoreArrayRead(ul[a], &u[a]));
     PetscCall(VecRestoreArrayRead(rbar[a], &r[a]));
