@@ -66,35 +66,28 @@ static inline PetscReal FGDiffAdjEntry_Private(PetscInt t, PetscInt n0, const Pe
   return v;
 }
 
-/* One interior row: ba[t] += nu (L^T rbar)(t), *dn += (L^T rbar)(t) ua[t] (ua non-NULL) for t in
-   [-1, n0]; the ends apart, the middle in one loop with two partial sums. */
-static void FGDiffAdjRow_Private(PetscInt n0, const PetscReal *restrict rr, const PetscReal *restrict m1, const PetscReal *restrict p1, const PetscReal *restrict m2, const PetscReal *restrict p2, const PetscReal h2[3], PetscReal cx, PetscBool three, PetscReal nu, PetscScalar *restrict ba, const PetscScalar *restrict ua, PetscReal *dn)
+/* One interior row: ba[t] += nu (L^T rbar)(t), and with ua non-NULL acc[t] += (L^T rbar)(t) ua[t]
+   (the terms of nubar, summed per column so that the loop vectorizes), for t in [-1, n0]: the
+   ends apart, the middle in one loop. */
+static void FGDiffAdjRow_Private(PetscInt n0, const PetscReal *restrict rr, const PetscReal *restrict m1, const PetscReal *restrict p1, const PetscReal *restrict m2, const PetscReal *restrict p2, const PetscReal h2[3], PetscReal cx, PetscBool three, PetscReal nu, PetscScalar *restrict ba, const PetscScalar *restrict ua, PetscReal *restrict acc)
 {
   const PetscInt  ends[4] = {-1, 0, n0 - 1, n0}, ne = n0 > 1 ? 4 : 3;
   const PetscReal h0 = h2[0], h1 = h2[1], hz = h2[2];
-  PetscReal       s0 = 0, s1 = 0;
   for (PetscInt e = 0; e < ne; e++) {
     const PetscInt  t = e == 2 && n0 == 1 ? n0 : ends[e];
     const PetscReal v = FGDiffAdjEntry_Private(t, n0, rr, m1, p1, m2, p2, h2, cx, three);
     ba[t] += nu * v;
-    if (ua) s0 += v * ua[t];
+    if (ua) acc[t] += v * ua[t];
   }
 #define FG_MID(t) (h0 * (rr[(t) - 1] + rr[(t) + 1]) + cx * rr[t] + h1 * (m1[t] + p1[t]) + (three ? hz * (m2[t] + p2[t]) : 0.0))
-  if (ua) {
-    PetscInt t = 1;
-    for (; t + 2 < n0; t += 2) {
-      const PetscReal v0 = FG_MID(t), v1 = FG_MID(t + 1);
-      ba[t] += nu * v0, ba[t + 1] += nu * v1;
-      s0 += v0 * ua[t], s1 += v1 * ua[t + 1];
-    }
-    for (; t < n0 - 1; t++) {
+  if (ua)
+    for (PetscInt t = 1; t < n0 - 1; t++) {
       const PetscReal v = FG_MID(t);
-      ba[t] += nu * v, s0 += v * ua[t];
+      ba[t] += nu * v, acc[t] += v * ua[t];
     }
-  } else
+  else
     for (PetscInt t = 1; t < n0 - 1; t++) ba[t] += nu * FG_MID(t);
 #undef FG_MID
-  *dn += s0 + s1;
 }
 
 /*@C
@@ -112,12 +105,13 @@ PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu
   const FGBox    *bx  = &g->box;
   const PetscInt  dim = g->dim, nbuf = bx->ghi[0] - bx->glo[0];
   const PetscBool three = (PetscBool)(dim > 2);
-  PetscReal       h2[3] = {0, 0, 0}, cx = 0, *zero;
+  PetscReal       h2[3] = {0, 0, 0}, cx = 0, *zero, *acc;
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
-  PetscCall(PetscCalloc1(nbuf, &zero));
+  PetscCall(PetscCalloc1(2 * nbuf + 4, &zero));
+  acc = zero + nbuf + 1; /* the terms of nubar per column: acc[t] at x index lo + t, t in [-1, n0] */
   for (PetscInt b = 0; b < dim; b++) h2[b] = 1.0 / (g->h[b] * g->h[b]), cx -= 2.0 * h2[b];
   for (PetscInt a = 0; a < dim; a++) {
     const PetscScalar *r, *ua = NULL;
@@ -144,7 +138,7 @@ PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu
             const PetscReal   *m1 = j > lo[1] ? rr - bx->os[1] : zero, *p1 = j + 1 < hi[1] ? rr + bx->os[1] : zero;
             const PetscReal   *m2 = zero, *p2 = zero;
             if (three) m2 = k > lo[2] ? rr - bx->os[2] : zero, p2 = k + 1 < hi[2] ? rr + bx->os[2] : zero;
-            FGDiffAdjRow_Private(n0, rr, m1, p1, m2, p2, h2, cx, three, nu, ba + c0, ua ? ua + c0 : NULL, &dn);
+            FGDiffAdjRow_Private(n0, rr, m1, p1, m2, p2, h2, cx, three, nu, ba + c0, ua ? ua + c0 : NULL, acc);
           } else { /* one row off the interior along b: the entries lo .. hi - 1 from its interior neighbour */
             const PetscInt     b  = jin ? 2 : 1, idx[3] = {0, j, k};
             const PetscScalar *rn = idx[b] < lo[b] ? r + o + bx->os[b] : r + o - bx->os[b];
@@ -152,24 +146,18 @@ PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu
             const PetscReal    hb = h2[b];
             if (ua) {
               const PetscScalar *uo = ua + c0;
-              PetscReal          s0 = 0, s1 = 0;
-              PetscInt           t = 0;
-              for (; t + 2 <= n0; t += 2) {
-                const PetscReal v0 = hb * rn[t], v1 = hb * rn[t + 1];
-                bo[t] += nu * v0, bo[t + 1] += nu * v1;
-                s0 += v0 * uo[t], s1 += v1 * uo[t + 1];
-              }
-              for (; t < n0; t++) {
+              for (PetscInt t = 0; t < n0; t++) {
                 const PetscReal v = hb * rn[t];
-                bo[t] += nu * v, s0 += v * uo[t];
+                bo[t] += nu * v, acc[t] += v * uo[t];
               }
-              dn += s0 + s1;
             } else
               for (PetscInt t = 0; t < n0; t++) bo[t] += nu * hb * rn[t];
           }
         }
     }
     if (nubar) {
+      if (!empty)
+        for (PetscInt t = -1; t <= n0; t++) dn += acc[t], acc[t] = 0;
       PetscCall(VecRestoreArrayRead(ul[a], &ua));
       *nubar += dn;
     }
