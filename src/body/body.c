@@ -1368,8 +1368,13 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
     }
     PetscCall(VecGetLocalSize(du[a], &nloc));
     for (PetscInt i = 0; i < nloc; i++) {
-      const PetscReal den = 1 + gdt * K[i], uss = (us0[i] + gdt * S[i]) / den;
-      d[i]                = (d[i] + gdt * dS[i] - gdt * uss * dK[i]) / den;
+      if (K[i] != 0) {
+        const PetscReal den = 1 + gdt * K[i], uss = (us0[i] + gdt * S[i]) / den;
+        d[i]                = (d[i] + gdt * dS[i] - gdt * uss * dK[i]) / den;
+      } else { /* the denominator is 1 exactly: the same values without the two divisions */
+        const PetscReal uss = us0[i] + gdt * S[i];
+        d[i]                = d[i] + gdt * dS[i] - gdt * uss * dK[i];
+      }
     }
     if (dacc)
       for (PetscInt b = 0; b < B->nb; b++) {

@@ -101,58 +101,194 @@ PetscErrorCode FGOpAdvectionTangent(FGGrid g, const FGBoundary *bc, Vec ul[], Ve
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* dst[t] += z[t] + z[t - 1] for t in [0, n]: the fluxes t of a row update the faces t and t + 1
+   along x (gather form, needs the padding z[-1] = z[n] = 0) */
+static inline void FGAddPairX_Private(PetscScalar *restrict dst, const PetscReal *restrict z, PetscInt n)
+{
+  for (PetscInt t = 0; t <= n; t++) dst[t] += z[t] + z[t - 1];
+}
+
+/* Fluxes of a pair (a, a) along a row: Fbar = q (r1 - r0), u_a(c), u_a(c + e_a) += 2 Fbar P; with
+   sa = 1 (x) the products go to Z (FGAddPairX_Private adds them), else straight to ba. */
+static void FGAdvAdjRowSame_Private(PetscInt n, PetscReal q, const PetscReal *restrict r0, const PetscReal *restrict r1, const PetscScalar *restrict ua, PetscInt sa, PetscScalar *restrict ba, PetscReal *restrict Z)
+{
+  if (sa == 1)
+    for (PetscInt t = 0; t < n; t++) Z[t] = 2.0 * q * (r1[t] - r0[t]) * (ua[t] + ua[t + 1]);
+  else
+    for (PetscInt t = 0; t < n; t++) {
+      const PetscReal v = 2.0 * q * (r1[t] - r0[t]) * (ua[t] + ua[t + sa]);
+      ba[t] += v, ba[t + sa] += v;
+    }
+}
+
+/* Fluxes of the pairs (a, b) and (b, a), a < b, along a row. They sit at the same places and share
+   their factors: F_ab = P Q = F_ba with P = u_b(c) + u_b(c + e_a), Q = u_a(c) + u_a(c + e_b), so
+   their adjoints add: G = Fbar_ab + Fbar_ba = qb (a1 - a0) + qa (b1 - b0) (the rbar_a values at
+   the flux's two faces along b, the rbar_b ones along a, zero off the interior), then
+   u_a(c), u_a(c + e_b) += G P and u_b(c), u_b(c + e_a) += G Q. With sa = 1 (a = x) the products
+   for u_b go to Z (FGAddPairX_Private adds them), the others straight to ba, bb. */
+static void FGAdvAdjRowPair_Private(PetscInt n, PetscReal qb, const PetscReal *restrict a0, const PetscReal *restrict a1, PetscReal qa, const PetscReal *restrict b0, const PetscReal *restrict b1, const PetscScalar *restrict ua, const PetscScalar *restrict ub, PetscInt sa, PetscInt sb, PetscScalar *restrict ba, PetscScalar *restrict bb, PetscReal *restrict Z)
+{
+  if (sa == 1)
+    for (PetscInt t = 0; t < n; t++) {
+      const PetscReal G = qb * (a1[t] - a0[t]) + qa * (b1[t] - b0[t]), y = G * (ub[t] + ub[t + 1]);
+      Z[t] = G * (ua[t] + ua[t + sb]);
+      ba[t] += y, ba[t + sb] += y;
+    }
+  else
+    for (PetscInt t = 0; t < n; t++) {
+      const PetscReal G = qb * (a1[t] - a0[t]) + qa * (b1[t] - b0[t]), y = G * (ub[t] + ub[t + sa]), x = G * (ua[t] + ua[t + sb]);
+      ba[t] += y, ba[t + sb] += y;
+      bb[t] += x, bb[t + sa] += x;
+    }
+}
+
+/* A row of rbar seen at x index i + shift: its values p[i + shift - l] on [l, h) (p NULL: a row
+   off the interior), zero elsewhere. A row is split into segments on which each one is either
+   read in place or all zero: no copies, no padding. */
+typedef struct {
+  const PetscScalar *p;
+  PetscInt           l, h, shift;
+} FGRowRef;
+
+static inline const PetscReal *FGRowSeg_Private(const FGRowRef *r, PetscInt s0, PetscInt s1, const PetscReal *zero)
+{
+  if (r->p && s0 + r->shift >= r->l && s1 + r->shift <= r->h) return r->p + (s0 + r->shift - r->l);
+  return zero;
+}
+
+/* the segment ends in [ilo, ihi) of the rows ref[0..nr): sorted, distinct, ilo first, ihi last */
+static PetscInt FGRowCuts_Private(const FGRowRef ref[], PetscInt nr, PetscInt ilo, PetscInt ihi, PetscInt cut[])
+{
+  PetscInt nc = 0;
+  cut[nc++] = ilo, cut[nc++] = ihi;
+  for (PetscInt m = 0; m < nr; m++) {
+    const PetscInt e[2] = {ref[m].l - ref[m].shift, ref[m].h - ref[m].shift};
+    if (!ref[m].p) continue;
+    for (PetscInt q = 0; q < 2; q++)
+      if (e[q] > ilo && e[q] < ihi) cut[nc++] = e[q];
+  }
+  for (PetscInt x = 1; x < nc; x++) /* insertion sort, at most 10 entries */
+    for (PetscInt y = x; y > 0 && cut[y - 1] > cut[y]; y--) {
+      const PetscInt tmp = cut[y];
+      cut[y] = cut[y - 1], cut[y - 1] = tmp;
+    }
+  {
+    PetscInt m = 1;
+    for (PetscInt x = 1; x < nc; x++)
+      if (cut[x] != cut[m - 1]) cut[m++] = cut[x];
+    nc = m;
+  }
+  return nc;
+}
+
 /*@C
   FGOpAdvectionAdjoint - the transpose of FGOpAdvectionTangent: ulbar += (-A'(ul))^T rbar, with
   rbar the adjoint of rhs (owned values, read on the interior faces) and ulbar ghosted (the
   caller zeroes it, then applies FGOpFillBoundaryAdjoint and DMLocalToGlobal with ADD_VALUES).
+
+  Flux form: the flux F_ab(c) = P Q, P = u_b(c) + u_b(c + e_a), Q = u_a(c) + u_a(c + e_b) (the
+  factor 1/4 in q), enters rhs_a(c) with -q and rhs_a(c + e_b) with +q, so its adjoint is
+  Fbar(c) = q (rbar_a(c + e_b) - rbar_a(c)) with rbar_a taken as 0 off the interior faces, over
+  the fluxes c in [lo_a - e_b, hi_a). Then u_b(c), u_b(c + e_a) += Fbar Q and
+  u_a(c), u_a(c + e_b) += Fbar P: four updates per flux instead of eight per face and direction;
+  the pairs (a, b) and (b, a) share their fluxes, so they are done together (on the union of
+  their flux ranges). One sweep over the rows (j, k) does every pair, so each array streams
+  through once.
 @*/
 PetscErrorCode FGOpAdvectionAdjoint(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rbar[], Vec ulbar[])
 {
-  const FGBox       *bx = &g->box;
-  const PetscScalar *u[3];
-  PetscScalar       *ub_[3];
+  const FGBox       *bx  = &g->box;
+  const PetscInt     dim = g->dim, nbuf = bx->ghi[0] - bx->glo[0] + 2;
+  const PetscScalar *u[3], *r[3];
+  PetscScalar       *bu[3];
+  PetscInt           lo[3][3], hi[3][3], rlo[3] = {0, 0, 0}, rhi[3] = {0, 0, 0};
+  PetscBool          empty[3];
+  PetscReal         *buf, *Z, *zero;
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_AdvectionAdjoint, 0, 0, 0, 0));
-  for (PetscInt a = 0; a < g->dim; a++) {
+  PetscCall(PetscCalloc1(2 * nbuf, &buf));
+  zero = buf, Z = buf + nbuf + 1;
+  for (PetscInt d = 1; d < 3; d++) rlo[d] = PETSC_MAX_INT, rhi[d] = PETSC_MIN_INT;
+  for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecGetArrayRead(ul[a], &u[a]));
-    PetscCall(VecGetArray(ulbar[a], &ub_[a]));
+    PetscCall(VecGetArrayRead(rbar[a], &r[a]));
+    PetscCall(VecGetArray(ulbar[a], &bu[a]));
+    FGOpInteriorFaces(g, bc, a, lo[a], hi[a]);
+    empty[a] = PETSC_FALSE;
+    for (PetscInt d = 0; d < 3; d++)
+      if (hi[a][d] <= lo[a][d]) empty[a] = PETSC_TRUE;
+    if (empty[a]) continue;
+    /* the rows of all fluxes: the union of [lo_a - e_b, hi_a) in directions 1 and 2 */
+    for (PetscInt d = 1; d < 3; d++) {
+      rlo[d] = PetscMin(rlo[d], lo[a][d] - (d < dim ? 1 : 0));
+      rhi[d] = PetscMax(rhi[d], hi[a][d]);
+    }
   }
-  for (PetscInt a = 0; a < g->dim; a++) {
-    const PetscScalar *r;
-    PetscInt           lo[3], hi[3];
-    const PetscInt     sa = bx->s[a];
-    FGOpInteriorFaces(g, bc, a, lo, hi);
-    PetscCall(VecGetArrayRead(rbar[a], &r));
-    for (PetscInt b = 0; b < g->dim; b++) {
-      const PetscScalar *ua = u[a], *ub = u[b];
-      PetscScalar       *bua = ub_[a], *bub = ub_[b];
-      const PetscInt     sb = bx->s[b];
-      const PetscReal    q  = 0.25 / g->h[b];
-      for (PetscInt k = lo[2]; k < hi[2]; k++)
-        for (PetscInt j = lo[1]; j < hi[1]; j++) {
-          const PetscInt c0 = FGBoxIndex(bx, 0, j, k), o0 = FGBoxOwnedIndex(bx, 0, j, k);
-          for (PetscInt i = lo[0]; i < hi[0]; i++) {
-            const PetscInt  c = c0 + i, m = c - sb;
-            const PetscReal w = -q * r[o0 + i];
-            const PetscReal P = ub[c] + ub[c + sa], Q = ua[c] + ua[c + sb];
-            const PetscReal Pm = ub[m] + ub[m + sa], Qm = ua[m] + ua[c];
-            /* fp = P Q */
-            bub[c] += w * Q, bub[c + sa] += w * Q;
-            bua[c] += w * P, bua[c + sb] += w * P;
-            /* -fm = -Pm Qm */
-            bub[m] -= w * Qm, bub[m + sa] -= w * Qm;
-            bua[m] -= w * Pm, bua[c] -= w * Pm;
+#define FG_ROW_IN(a, b) (!empty[a] && j >= lo[a][1] - ((b) == 1) && j < hi[a][1] && k >= lo[a][2] - ((b) == 2) && k < hi[a][2])
+/* the rbar_c row at (j, k) + e_d (d < 0: the row itself) seen with a shift along x, if cond */
+#define FG_ROW_REF(cond, c, d, sh) \
+  ((FGRowRef){(cond) ? r[c] + FGBoxOwnedIndex(bx, lo[c][0], j, k) + ((d) >= 0 ? bx->os[d] : 0) : NULL, lo[c][0], hi[c][0], (sh)})
+  for (PetscInt k = rlo[2]; k < rhi[2]; k++)
+    for (PetscInt j = rlo[1]; j < rhi[1]; j++) {
+      const PetscInt idx[3] = {0, j, k};
+      for (PetscInt a = 0; a < dim; a++) {
+        /* the pair (a, a): fluxes between the faces c and c + e_a */
+        if (FG_ROW_IN(a, a)) {
+          const PetscInt  sa = bx->s[a], ilo = lo[a][0] - (a == 0), ihi = hi[a][0], c0 = FGBoxIndex(bx, ilo, j, k);
+          const PetscReal q  = 0.25 / g->h[a];
+          FGRowRef        ref[2];
+          PetscInt        cut[6], nc;
+          if (a == 0) ref[0] = FG_ROW_REF(PETSC_TRUE, a, -1, 0), ref[1] = FG_ROW_REF(PETSC_TRUE, a, -1, 1);
+          else ref[0] = FG_ROW_REF(idx[a] >= lo[a][a], a, -1, 0), ref[1] = FG_ROW_REF(idx[a] + 1 < hi[a][a], a, a, 0);
+          nc = FGRowCuts_Private(ref, 2, ilo, ihi, cut);
+          for (PetscInt m = 0; m + 1 < nc; m++) {
+            const PetscInt o = cut[m] - ilo;
+            FGAdvAdjRowSame_Private(cut[m + 1] - cut[m], q, FGRowSeg_Private(&ref[0], cut[m], cut[m + 1], zero), FGRowSeg_Private(&ref[1], cut[m], cut[m + 1], zero), u[a] + c0 + o, sa, bu[a] + c0 + o, Z + o);
+          }
+          if (sa == 1) {
+            Z[-1] = Z[ihi - ilo] = 0;
+            FGAddPairX_Private(bu[a] + c0, Z, ihi - ilo);
           }
         }
+        /* the pairs (a, b) and (b, a), b > a */
+        for (PetscInt b = a + 1; b < dim; b++) {
+          const PetscBool inab = (PetscBool)FG_ROW_IN(a, b), inba = (PetscBool)FG_ROW_IN(b, a);
+          const PetscInt  sa = bx->s[a], sb = bx->s[b];
+          const PetscReal qa = 0.25 / g->h[a], qb = 0.25 / g->h[b];
+          PetscInt        ilo = PETSC_MAX_INT, ihi = PETSC_MIN_INT, c0, cut[10], nc;
+          FGRowRef        ref[4];
+          if (!inab && !inba) continue;
+          if (inab) ilo = PetscMin(ilo, lo[a][0]), ihi = PetscMax(ihi, hi[a][0]);
+          if (inba) ilo = PetscMin(ilo, lo[b][0] - (a == 0)), ihi = PetscMax(ihi, hi[b][0]);
+          c0 = FGBoxIndex(bx, ilo, j, k);
+          /* rbar_a at the rows idx and idx + e_b; rbar_b at c and c + e_a */
+          ref[0] = FG_ROW_REF(inab && idx[b] >= lo[a][b], a, -1, 0);
+          ref[1] = FG_ROW_REF(inab && idx[b] + 1 < hi[a][b], a, b, 0);
+          if (a == 0) ref[2] = FG_ROW_REF(inba, b, -1, 0), ref[3] = FG_ROW_REF(inba, b, -1, 1);
+          else ref[2] = FG_ROW_REF(inba && idx[a] >= lo[b][a], b, -1, 0), ref[3] = FG_ROW_REF(inba && idx[a] + 1 < hi[b][a], b, a, 0);
+          nc = FGRowCuts_Private(ref, 4, ilo, ihi, cut);
+          for (PetscInt m = 0; m + 1 < nc; m++) {
+            const PetscInt s0 = cut[m], s1 = cut[m + 1], o = s0 - ilo;
+            FGAdvAdjRowPair_Private(s1 - s0, qb, FGRowSeg_Private(&ref[0], s0, s1, zero), FGRowSeg_Private(&ref[1], s0, s1, zero), qa, FGRowSeg_Private(&ref[2], s0, s1, zero), FGRowSeg_Private(&ref[3], s0, s1, zero), u[a] + c0 + o, u[b] + c0 + o, sa, sb, bu[a] + c0 + o, bu[b] + c0 + o, Z + o);
+          }
+          if (sa == 1) {
+            Z[-1] = Z[ihi - ilo] = 0;
+            FGAddPairX_Private(bu[b] + c0, Z, ihi - ilo);
+          }
+        }
+      }
     }
-    PetscCall(VecRestoreArrayRead(rbar[a], &r));
-  }
-  for (PetscInt a = 0; a < g->dim; a++) {
+#undef FG_ROW_REF
+#undef FG_ROW_IN
+  for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecRestoreArrayRead(ul[a], &u[a]));
-    PetscCall(VecRestoreArray(ulbar[a], &ub_[a]));
+    PetscCall(VecRestoreArrayRead(rbar[a], &r[a]));
+    PetscCall(VecRestoreArray(ulbar[a], &bu[a]));
   }
+  PetscCall(PetscFree(buf));
   PetscCall(PetscLogEventEnd(FG_EVENT_AdvectionAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -53,48 +53,118 @@ PetscErrorCode FGOpDiffusionTangent(FGGrid g, const FGBoundary *bc, PetscReal nu
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* (L^T rbar) on an interior row, at the entry t (x index lo + t) with t in [-1, n0]: rr the row
+   of rbar (n0 interior faces), m1/p1 (and in 3D m2/p2) the rows -+ e_1 (-+ e_2), or a zero row
+   where that row is off the interior; cx = -2 sum_b h2_b. */
+static inline PetscReal FGDiffAdjEntry_Private(PetscInt t, PetscInt n0, const PetscReal *rr, const PetscReal *m1, const PetscReal *p1, const PetscReal *m2, const PetscReal *p2, const PetscReal h2[3], PetscReal cx, PetscBool three)
+{
+  PetscReal v;
+  if (t < 0) return h2[0] * rr[0];
+  if (t >= n0) return h2[0] * rr[n0 - 1];
+  v = h2[0] * ((t > 0 ? rr[t - 1] : 0) + (t < n0 - 1 ? rr[t + 1] : 0)) + cx * rr[t] + h2[1] * (m1[t] + p1[t]);
+  if (three) v += h2[2] * (m2[t] + p2[t]);
+  return v;
+}
+
+/* One interior row: ba[t] += nu (L^T rbar)(t), and with ua non-NULL acc[t] += (L^T rbar)(t) ua[t]
+   (the terms of nubar, summed per column so that the loop vectorizes), for t in [-1, n0]: the
+   ends apart, the middle in one loop. */
+static void FGDiffAdjRow_Private(PetscInt n0, const PetscReal *restrict rr, const PetscReal *restrict m1, const PetscReal *restrict p1, const PetscReal *restrict m2, const PetscReal *restrict p2, const PetscReal h2[3], PetscReal cx, PetscBool three, PetscReal nu, PetscScalar *restrict ba, const PetscScalar *restrict ua, PetscReal *restrict acc)
+{
+  const PetscInt  ends[4] = {-1, 0, n0 - 1, n0}, ne = n0 > 1 ? 4 : 3;
+  const PetscReal h0 = h2[0], h1 = h2[1], hz = h2[2];
+  for (PetscInt e = 0; e < ne; e++) {
+    const PetscInt  t = e == 2 && n0 == 1 ? n0 : ends[e];
+    const PetscReal v = FGDiffAdjEntry_Private(t, n0, rr, m1, p1, m2, p2, h2, cx, three);
+    ba[t] += nu * v;
+    if (ua) acc[t] += v * ua[t];
+  }
+#define FG_MID(t) (h0 * (rr[(t) - 1] + rr[(t) + 1]) + cx * rr[t] + h1 * (m1[t] + p1[t]) + (three ? hz * (m2[t] + p2[t]) : 0.0))
+  if (ua)
+    for (PetscInt t = 1; t < n0 - 1; t++) {
+      const PetscReal v = FG_MID(t);
+      ba[t] += nu * v, acc[t] += v * ua[t];
+    }
+  else
+    for (PetscInt t = 1; t < n0 - 1; t++) ba[t] += nu * FG_MID(t);
+#undef FG_MID
+}
+
 /*@C
   FGOpDiffusionAdjoint - the transpose: ulbar += nu L^T rbar (ghosted, accumulated; see
   FGOpAdvectionAdjoint), and with nubar non-NULL, *nubar += <rbar, L(ul)> over this rank's owned
   interior faces (the caller reduces).
+
+  Gather form: with rbar_a taken as 0 off the interior faces, (L^T rbar)(e) = sum_b (rbar(e - e_b)
+  - 2 rbar(e) + rbar(e + e_b)) / h_b^2 on the entries e that the stencil reaches (the interior
+  faces and their neighbours along each direction), each written once; and
+  <rbar, L ul> = <L^T rbar, ul> over the same entries, so nubar costs one product per entry.
 @*/
 PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec ul[], Vec rbar[], Vec ulbar[], PetscReal *nubar)
 {
-  const FGBox *bx = &g->box;
+  const FGBox    *bx  = &g->box;
+  const PetscInt  dim = g->dim, nbuf = bx->ghi[0] - bx->glo[0];
+  const PetscBool three = (PetscBool)(dim > 2);
+  PetscReal       h2[3] = {0, 0, 0}, cx = 0, *zero, *acc;
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
-  for (PetscInt a = 0; a < g->dim; a++) {
+  PetscCall(PetscCalloc1(2 * nbuf + 4, &zero));
+  acc = zero + nbuf + 1; /* the terms of nubar per column: acc[t] at x index lo + t, t in [-1, n0] */
+  for (PetscInt b = 0; b < dim; b++) h2[b] = 1.0 / (g->h[b] * g->h[b]), cx -= 2.0 * h2[b];
+  for (PetscInt a = 0; a < dim; a++) {
     const PetscScalar *r, *ua = NULL;
     PetscScalar       *ba;
-    PetscInt           lo[3], hi[3];
-    PetscReal          dn = 0;
+    PetscInt           lo[3], hi[3], n0;
+    PetscReal          dn    = 0;
+    PetscBool          empty = PETSC_FALSE;
     FGOpInteriorFaces(g, bc, a, lo, hi);
     PetscCall(VecGetArrayRead(rbar[a], &r));
     PetscCall(VecGetArray(ulbar[a], &ba));
     if (nubar) PetscCall(VecGetArrayRead(ul[a], &ua));
-    for (PetscInt b = 0; b < g->dim; b++) {
-      const PetscInt  sb = bx->s[b];
-      const PetscReal h2 = 1.0 / (g->h[b] * g->h[b]), q = nu * h2;
-      for (PetscInt k = lo[2]; k < hi[2]; k++)
-        for (PetscInt j = lo[1]; j < hi[1]; j++) {
-          const PetscInt c0 = FGBoxIndex(bx, 0, j, k), o0 = FGBoxOwnedIndex(bx, 0, j, k);
-          for (PetscInt i = lo[0]; i < hi[0]; i++) {
-            const PetscInt  c  = c0 + i;
-            const PetscReal rb = r[o0 + i];
-            ba[c + sb] += q * rb, ba[c] -= 2.0 * q * rb, ba[c - sb] += q * rb;
-            if (ua) dn += rb * h2 * (ua[c + sb] - 2.0 * ua[c] + ua[c - sb]);
+    for (PetscInt d = 0; d < 3; d++)
+      if (hi[d] <= lo[d]) empty = PETSC_TRUE;
+    n0 = hi[0] - lo[0];
+    if (!empty) {
+      const PetscInt e1 = dim > 1 ? 1 : 0, e2 = dim > 2 ? 1 : 0;
+      for (PetscInt k = lo[2] - e2; k < hi[2] + e2; k++)
+        for (PetscInt j = lo[1] - e1; j < hi[1] + e1; j++) {
+          const PetscBool jin = (PetscBool)(j >= lo[1] && j < hi[1]), kin = (PetscBool)(k >= lo[2] && k < hi[2]);
+          const PetscInt  c0 = FGBoxIndex(bx, lo[0], j, k), o = FGBoxOwnedIndex(bx, lo[0], j, k);
+          if (!jin && !kin) continue; /* a corner row: no stencil reaches it */
+          if (jin && kin) {           /* an interior row: the entries lo - 1 .. hi */
+            const PetscScalar *rr = r + o;
+            const PetscReal   *m1 = j > lo[1] ? rr - bx->os[1] : zero, *p1 = j + 1 < hi[1] ? rr + bx->os[1] : zero;
+            const PetscReal   *m2 = zero, *p2 = zero;
+            if (three) m2 = k > lo[2] ? rr - bx->os[2] : zero, p2 = k + 1 < hi[2] ? rr + bx->os[2] : zero;
+            FGDiffAdjRow_Private(n0, rr, m1, p1, m2, p2, h2, cx, three, nu, ba + c0, ua ? ua + c0 : NULL, acc);
+          } else { /* one row off the interior along b: the entries lo .. hi - 1 from its interior neighbour */
+            const PetscInt     b  = jin ? 2 : 1, idx[3] = {0, j, k};
+            const PetscScalar *rn = idx[b] < lo[b] ? r + o + bx->os[b] : r + o - bx->os[b];
+            PetscScalar       *bo = ba + c0;
+            const PetscReal    hb = h2[b];
+            if (ua) {
+              const PetscScalar *uo = ua + c0;
+              for (PetscInt t = 0; t < n0; t++) {
+                const PetscReal v = hb * rn[t];
+                bo[t] += nu * v, acc[t] += v * uo[t];
+              }
+            } else
+              for (PetscInt t = 0; t < n0; t++) bo[t] += nu * hb * rn[t];
           }
         }
     }
     if (nubar) {
+      if (!empty)
+        for (PetscInt t = -1; t <= n0; t++) dn += acc[t], acc[t] = 0;
       PetscCall(VecRestoreArrayRead(ul[a], &ua));
       *nubar += dn;
     }
     PetscCall(VecRestoreArray(ulbar[a], &ba));
     PetscCall(VecRestoreArrayRead(rbar[a], &r));
   }
+  PetscCall(PetscFree(zero));
   PetscCall(PetscLogEventEnd(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -423,7 +423,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
     PetscCall(FGOpAdvectionAdjoint(g, &s->bc, T->ul[k], T->wH, T->wl));
     if (broken) PetscCall(VecScale(T->wl[0], 1 + 1e-3)); /* test hook: a wrong adjoint */
-    PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->nu, T->ul[k], T->wH, T->wl, &nub));
+    PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->nu, T->ul[k], T->wH, T->wl, bar ? &nub : NULL)); /* nubar only when wanted */
     PetscCall(FGOpOutflowAdjoint(g, &s->bc, T->wH, T->wl));
     if (s->forcefn && bar) PetscCall(FGActuatorsAddForceAdjoint(s, tk, T->wH, bar->act));
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk, T->wl, &infb));
