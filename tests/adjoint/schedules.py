@@ -161,14 +161,24 @@ if a.part in ("resume", "all"):
     # a real SIGKILL from outside, once the first resume.h5 exists
     d = wd("kill9")
     shutil.copytree(os.path.join(a.workdir, "straight_disk"), d)
+    for f in ("gradient.csv", "gradient.h5", "gradient.xmf", "gradient_time.csv"):
+        os.remove(os.path.join(d, f))
     p = subprocess.Popen(cmd(d, disk + ["--set", "output.monitor_every=1"]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     rp = os.path.join(d, "adjoint", "resume.h5")
     t0 = time.time()
     while not os.path.exists(rp) and p.poll() is None and time.time() - t0 < 120:
         time.sleep(0.01)
-    os.killpg(p.pid, signal.SIGKILL)
+    # every process of the run: mpiexec's ranks are not in its process group
+    mine = "output.dir=" + d
+    for pid in os.listdir("/proc"):
+        try:
+            if pid.isdigit() and mine in open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace").split("\0"):
+                os.kill(int(pid), signal.SIGKILL)
+        except OSError:
+            pass
     p.wait()
     check(os.path.exists(rp), "kill -9: resume.h5 existed when the sweep was killed")
+    check(not os.path.exists(os.path.join(d, "gradient.csv")), "kill -9: the killed run wrote no gradient")
     run(d, disk + ["--resume"])
     same(os.path.join(a.workdir, "straight_disk"), [d])
     # refused resumes
