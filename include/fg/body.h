@@ -70,6 +70,8 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetParameterCount(FGBodies, PetscInt, PetscI
 PETSC_EXTERN PetscErrorCode FGBodiesGetParameterName(FGBodies, PetscInt, PetscInt, char[], size_t);
 PETSC_EXTERN PetscErrorCode FGBodiesGetParameterSupport(FGBodies, PetscInt, PetscInt, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetParameters(FGBodies, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesSetPlacementCapacity(FGBodies, PetscInt);
+PETSC_EXTERN PetscErrorCode FGBodiesGetPlacementBytes(FGBodies, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGBodiesSetParameters(FGBodies, PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGBodiesGetDensity(FGBodies, PetscInt, Vec *, FGDensity *);
 PETSC_EXTERN PetscErrorCode FGBodiesSetDensity(FGBodies, PetscInt, Vec);

@@ -3,7 +3,8 @@
   sweep keeps, where, and how many steps it recomputes, from the memory budget.
 
   Sizes (all ranks together): a state x_n (u, v[, w] and p) is sigma bytes; a taped step (its
-  start state plus the tape of its stage values, FGStepTape) is tau ~ 5 sigma in 2D. With the
+  start state plus the tape of its stage values, FGStepTape, and the moving bodies' placements at
+  its three stages) is tau ~ 5 sigma in 2D. With the
   budget B (adjoint.memory, or adjoint.checkpoints states):
 
     Lt = floor(B / tau) taped steps, Ls = floor(B / sigma) states fit in RAM.
@@ -166,6 +167,11 @@ PetscErrorCode FGSchedulePlan(FGSolver s, FGSchedule *sc)
   PetscCallMPI(MPI_Allreduce(loc, glob, 3, MPI_DOUBLE, MPI_SUM, s->comm));
   sc->state_bytes = (PetscReal)glob[0];
   sc->tape_bytes  = (PetscReal)glob[1];
+  { /* and the three placements of the moving bodies it keeps (FGBodiesSetPlacementCapacity) */
+    PetscReal pb;
+    PetscCall(FGBodiesGetPlacementBytes(s->bodies, &pb));
+    sc->tape_bytes += 3 * pb;
+  }
   if (c->adjoint.checkpoints > 0) {
     sc->budget = (PetscReal)c->adjoint.checkpoints * sc->state_bytes;
     sc->states = c->adjoint.checkpoints;

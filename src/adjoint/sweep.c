@@ -270,6 +270,8 @@ static PetscErrorCode FGSweepSegment_Private(FGSweep *sw, PetscInt lo, PetscInt 
 
   PetscFunctionBeginUser;
   PetscCall(FGSweepTrim_Private(sw, kind == FG_SEGMENT_BINOMIAL ? sw->sc.states : L, kind == FG_SEGMENT_TAPES ? L : 0));
+  /* moving bodies keep every stage's placement of a taped run for its adjoint steps */
+  PetscCall(FGBodiesSetPlacementCapacity(sw->s->bodies, kind == FG_SEGMENT_TAPES ? 3 * L + 1 : 0));
   switch (kind) {
   case FG_SEGMENT_TAPES:
     for (PetscInt i = 0; i < L; i++) {
@@ -488,6 +490,7 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
     sw.gtime        = NULL;
   }
   PetscCall(FGSweepClean_Internal(&sw));
+  PetscCall(FGBodiesSetPlacementCapacity(s->bodies, 0));
 
   for (PetscInt b = 0; b < sw.nb; b++)
     for (PetscInt a = 0; a < sw.dim; a++) PetscCall(VecDestroy(&sw.bar.chif[b][a]));

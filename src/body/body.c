@@ -48,6 +48,19 @@ typedef struct {
                      the list was built, as FGShapeLevelSet gives them there (the linearization's) */
 } FGFaceList;
 
+/* A body's placement at one time, kept for reuse (FGBodyPlace_Private): the adjoint step places
+   the body at the stage times its forward step placed it at (just before, when the step is
+   recomputed for its tape: 3 kept placements suffice; when a run of L steps was taped, 3 L:
+   FGBodiesSetPlacementCapacity). */
+#define FG_BODY_PLACEMENTS 3
+typedef struct {
+  PetscBool  valid;
+  PetscReal  t, volume;
+  FGFaceList f[3];
+  PetscInt   boxlo[3], boxhi[3];
+  PetscBool  boxwhole[3];
+} FGBodyPlacement;
+
 typedef struct {
   const FGBodyCase *bc;
   FGShape           shape;
@@ -74,6 +87,8 @@ typedef struct {
   PetscReal         T;
   PetscInt          np;       /* shape parameters (0 for density bodies) */
   PetscBool         allfaces; /* density bodies: list every interior face (rho is being differentiated) */
+  FGBodyPlacement  *kept; /* moving bodies: earlier placements, for reuse (nkept of them, round robin) */
+  PetscInt          nkept, nextkept;
 } FGBodyItem;
 
 struct _p_FGBodies {
@@ -308,23 +323,34 @@ static void FGFaceRange_Private(FGBodies B, PetscInt a, const PetscReal xlo[], c
   }
 }
 
-/* Place the shape at time t and collect its faces. Collective (the inside-the-domain check). */
-static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal t)
+/* Set the shape's placement (position and angle) to the body's at time t; the centre and the
+   body-frame angle (the shape's angle, ccw). */
+static PetscErrorCode FGBodyShapeAt_Private(FGBodyItem *it, PetscInt dim, PetscReal t, PetscReal xc[3], PetscReal *thb)
 {
-  FGGrid            g  = B->g;
-  const FGBodyCase *bc = it->bc;
-  const PetscInt    dim = g->dim, nj = bc->n_jets;
-  PetscReal         xc[3], V[3], th, om, p[FG_SHAPE_MAX_PARAMS], lo[3], hi[3], bl[3], bh[3];
-  PetscReal         thb; /* the body-frame angle: the shape's angle (ccw) */
-  char              msg[512] = "";
+  PetscReal V[3], th, om, p[FG_SHAPE_MAX_PARAMS];
 
   PetscFunctionBeginUser;
   FGBodyState_Private(it, dim, t, xc, V, &th, &om);
   PetscCall(FGShapeGetParameters(it->shape, p));
   for (PetscInt d = 0; d < dim; d++) p[d] = xc[d];
   p[dim] = it->airfoil ? it->angle0 - th : it->angle0 + th;
-  thb    = it->airfoil ? -p[dim] : p[dim];
+  *thb   = it->airfoil ? -p[dim] : p[dim];
   PetscCall(FGShapeSetParameters(it->shape, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Place the shape at time t and collect its faces. Collective (the inside-the-domain check). */
+static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal t)
+{
+  FGGrid            g  = B->g;
+  const FGBodyCase *bc = it->bc;
+  const PetscInt    dim = g->dim, nj = bc->n_jets;
+  PetscReal         xc[3], lo[3], hi[3], bl[3], bh[3];
+  PetscReal         thb; /* the body-frame angle: the shape's angle (ccw) */
+  char              msg[512] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(FGBodyShapeAt_Private(it, dim, t, xc, &thb));
   PetscCall(FGShapeBoundingBox(it->shape, bl, bh));
 
   /* the body and the part of its band outside it (phi < eps - delta) strictly inside the domain
@@ -416,6 +442,106 @@ static PetscErrorCode FGBodyBuild_Private(FGBodies B, FGBodyItem *it, PetscReal 
   }
   it->tbuilt = t;
   PetscCall(PetscLogEventEnd(FG_EVENT_BodyBuild, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Exchange the body's current placement with a kept one. */
+static void FGBodySwapPlacement_Private(FGBodyItem *it, FGBodyPlacement *k)
+{
+  FGBodyPlacement cur;
+  cur.valid  = PETSC_TRUE;
+  cur.t      = it->tbuilt;
+  cur.volume = it->out.volume;
+  for (PetscInt d = 0; d < 3; d++) cur.f[d] = it->f[d], cur.boxlo[d] = it->boxlo[d], cur.boxhi[d] = it->boxhi[d], cur.boxwhole[d] = it->boxwhole[d];
+  it->tbuilt     = k->t;
+  it->out.volume = k->volume;
+  for (PetscInt d = 0; d < 3; d++) it->f[d] = k->f[d], it->boxlo[d] = k->boxlo[d], it->boxhi[d] = k->boxhi[d], it->boxwhole[d] = k->boxwhole[d];
+  *k = cur;
+}
+
+/* Forget the kept placements (the body's parameters changed). */
+static void FGBodyForgetPlacements_Private(FGBodyItem *it)
+{
+  for (PetscInt i = 0; i < it->nkept; i++) it->kept[i].valid = PETSC_FALSE;
+}
+
+static PetscErrorCode FGBodyPlacementFree_Private(FGBodyPlacement *k)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < 3; a++) {
+    FGFaceList *l = &k->f[a];
+    PetscCall(PetscFree6(l->off, l->x, l->chi, l->us, l->nrm, l->jet));
+    PetscCall(PetscFree(l->geo));
+  }
+  PetscCall(PetscMemzero(k, sizeof(*k)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesSetPlacementCapacity - how many earlier placements each moving body keeps for reuse
+  (at least 3; the reverse sweep asks for 3 L + 1 while it reverses L taped steps, so that the
+  adjoint steps find every stage's placement instead of building it again).
+
+  Not collective.
+@*/
+PetscErrorCode FGBodiesSetPlacementCapacity(FGBodies B, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  n = PetscMax(n, FG_BODY_PLACEMENTS);
+  for (PetscInt b = 0; b < B->nb; b++) {
+    FGBodyItem *it = &B->b[b];
+    if (!it->moving || n == it->nkept) continue;
+    for (PetscInt i = n; i < it->nkept; i++) PetscCall(FGBodyPlacementFree_Private(&it->kept[i]));
+    PetscCall(PetscRealloc(sizeof(FGBodyPlacement) * (size_t)n, &it->kept));
+    if (n > it->nkept) PetscCall(PetscArrayzero(it->kept + it->nkept, n - it->nkept));
+    it->nkept    = n;
+    it->nextkept = it->nextkept % n;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetPlacementBytes - the memory of one placement of all moving bodies (their face lists
+  as now), summed over the ranks: what each kept placement costs.
+
+  Collective.
+@*/
+PetscErrorCode FGBodiesGetPlacementBytes(FGBodies B, PetscReal *bytes)
+{
+  double mine = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < B->nb; b++) {
+    const FGBodyItem *it = &B->b[b];
+    if (!it->moving) continue;
+    for (PetscInt a = 0; a < 3; a++) mine += (double)it->f[a].n * (double)(sizeof(PetscInt) + sizeof(PetscReal) * (3 + 1 + 1 + 3 + PetscMax(it->bc->n_jets, 1) + 6));
+  }
+  PetscCallMPI(MPI_Allreduce(&mine, bytes, 1, MPI_DOUBLE, MPI_SUM, B->g->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A moving body placed at time t: the current placement, a kept one (the same doubles: every
+   rank takes the same branch, and a placement is a function of t and the body's parameters), or
+   a new build into the oldest kept one's memory, the current placement kept in its stead. */
+static PetscErrorCode FGBodyPlace_Private(FGBodies B, FGBodyItem *it, PetscReal t)
+{
+  PetscReal xc[3], thb;
+
+  PetscFunctionBeginUser;
+  if (!it->moving || it->tbuilt == t) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!it->nkept) {
+    PetscCall(PetscCalloc1(FG_BODY_PLACEMENTS, &it->kept));
+    it->nkept = FG_BODY_PLACEMENTS;
+  }
+  for (PetscInt i = 0; i < it->nkept; i++)
+    if (it->kept[i].valid && it->kept[i].t == t) {
+      FGBodySwapPlacement_Private(it, &it->kept[i]);
+      PetscCall(FGBodyShapeAt_Private(it, B->g->dim, t, xc, &thb));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  FGBodySwapPlacement_Private(it, &it->kept[it->nextkept]); /* the current one kept; its lists reused */
+  it->nextkept = (it->nextkept + 1) % it->nkept;
+  PetscCall(FGBodyBuild_Private(B, it, t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -632,6 +758,8 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
       PetscCall(PetscFree6(B->b[b].f[a].off, B->b[b].f[a].x, B->b[b].f[a].chi, B->b[b].f[a].us, B->b[b].f[a].nrm, B->b[b].f[a].jet));
       PetscCall(PetscFree(B->b[b].f[a].geo));
     }
+    for (PetscInt i = 0; i < B->b[b].nkept; i++) PetscCall(FGBodyPlacementFree_Private(&B->b[b].kept[i]));
+    PetscCall(PetscFree(B->b[b].kept));
     PetscCall(FGShapeDestroy(&B->b[b].shape));
     PetscCall(FGDensityDestroy(&B->b[b].dens));
     PetscCall(VecDestroy(&B->b[b].rho));
@@ -687,7 +815,7 @@ PetscErrorCode FGBodiesBeginStep(FGBodies B, PetscReal t, Vec u[])
   PetscFunctionBeginUser;
   for (PetscInt b = 0; b < B->nb; b++) {
     FGBodyItem *it = &B->b[b];
-    if (it->moving && it->tbuilt != t) PetscCall(FGBodyBuild_Private(B, it, t));
+    PetscCall(FGBodyPlace_Private(B, it, t));
     /* the control volume of this step: around the body at its start */
     for (PetscInt d = 0; d < 3; d++) it->cvlo[d] = it->boxlo[d], it->cvhi[d] = it->boxhi[d], it->cvwhole[d] = it->boxwhole[d];
     PetscCall(PetscArrayzero(it->acc, 6));
@@ -720,7 +848,7 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalize, 0, 0, 0, 0));
   for (PetscInt b = 0; b < B->nb; b++)
-    if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
+    PetscCall(FGBodyPlace_Private(B, &B->b[b], t));
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar *K, *S, *ua;
     PetscInt     nloc;
@@ -949,7 +1077,7 @@ PetscErrorCode FGBodiesCellMask(FGBodies B, PetscReal t, Vec chi)
     FGBodyItem        *it   = &B->b[b];
     const PetscScalar *chic = NULL;
     PetscReal          bl[3], bh[3];
-    if (it->moving && it->tbuilt != t) PetscCall(FGBodyBuild_Private(B, it, t));
+    PetscCall(FGBodyPlace_Private(B, it, t));
     if (it->dens) PetscCall(VecGetArrayRead(it->chic, &chic));
     else {
       PetscCall(FGShapeBoundingBox(it->shape, bl, bh));
@@ -1162,6 +1290,7 @@ PetscErrorCode FGBodiesSetParameters(FGBodies B, PetscInt b, const PetscReal the
   if (!ierr) ierr = FGShapeValidate(it->shape);
   PetscCall(FGErrorCapturePop());
   PetscCheck(!ierr, B->g->comm, FG_ERR_INPUT, "%s: with the design's parameters: %s", it->bc->where, msg);
+  FGBodyForgetPlacements_Private(it);
   PetscCall(FGBodyBuild_Private(B, it, 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1331,7 +1460,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
   PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalizeTangent, 0, 0, 0, 0));
   PetscCall(FGBodiesWork_Private(B));
   for (PetscInt b = 0; b < B->nb; b++)
-    if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
+    PetscCall(FGBodyPlace_Private(B, &B->b[b], t));
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar       *dK, *dS, *d;
     const PetscScalar *K, *S, *us0;
@@ -1466,7 +1595,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
   PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalizeAdjoint, 0, 0, 0, 0));
   PetscCall(FGBodiesWork_Private(B));
   for (PetscInt b = 0; b < B->nb; b++)
-    if (B->b[b].moving && B->b[b].tbuilt != t) PetscCall(FGBodyBuild_Private(B, &B->b[b], t));
+    PetscCall(FGBodyPlace_Private(B, &B->b[b], t));
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar       *Kb, *Sb, *ub, *cb = NULL, *sb = NULL;
     const PetscScalar *K, *S, *us0;
