@@ -44,6 +44,7 @@ typedef struct {
   const char        *case_name; /* NULL: ""; at most 255 characters */
   PetscInt           nvectors;  /* optional small datasets written with the fields (gradient tables) */
   const FGIOVector  *vectors;
+  PetscBool          no_sidecar; /* no XDMF sidecar (files only flowgrad reads back: the adjoint's checkpoints) */
 } FGIOMeta;
 
 PETSC_EXTERN PetscErrorCode FGIOWriteFields(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);

@@ -141,6 +141,7 @@ PetscErrorCode FGSweepWriteState_Internal(FGSweep *sw)
   meta.step      = s->step;
   meta.case_hash = sw->hash;
   meta.case_name = s->c->name;
+  meta.no_sidecar = PETSC_TRUE;
   meta.nvectors  = v.n ? 1 : 0;
   meta.vectors   = &v;
   PetscCall(FGSweepStatePath_Private(sw, s->step, path, sizeof(path)));
@@ -249,6 +250,7 @@ PetscErrorCode FGSweepWriteResume_Internal(FGSweep *sw)
   meta.step      = sw->position;
   meta.case_hash = sw->hash;
   meta.case_name = s->c->name;
+  meta.no_sidecar = PETSC_TRUE;
   meta.nvectors  = nv;
   meta.vectors   = v;
   PetscCall(FGIOWriteFields(s->grid, sw->resume_path, &meta, nf, f));

@@ -661,7 +661,7 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   shared.step      = (PetscInt)step;
   shared.case_hash = hash;
   shared.case_name = name;
-  PetscCall(FGIOWriteXDMF(grid, path, &shared, nfields, fields));
+  if (!meta || !meta->no_sidecar) PetscCall(FGIOWriteXDMF(grid, path, &shared, nfields, fields));
   PetscCall(PetscLogEventEnd(FGIO_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -494,7 +494,7 @@ static PetscErrorCode CheckRead(void)
   const PetscBool per[3] = {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE};
   FGGrid          gw, gr, gb, g3w, g3r;
   Vec             rho, bad, nan, slack, back, rb, r3, back3;
-  FGIOMeta        meta = {0.0, 0, 0x1ULL, "density test", 0, NULL};
+  FGIOMeta        meta = {0.0, 0, 0x1ULL, "density test", 0, NULL, PETSC_FALSE};
   FGIOField       fields[4];
   PetscMPIInt     size, rank;
   PetscReal       err, mn, mx;

@@ -136,7 +136,7 @@ static PetscErrorCode Run(PetscInt *fails)
   FGGrid          g, gb, g3;
   Vec             p, pb, p3;
   FGIOField       fields[3];
-  FGIOMeta        meta = {0.5, 3, 0x1234ULL, "errors", 0, NULL}, got;
+  FGIOMeta        meta = {0.5, 3, 0x1234ULL, "errors", 0, NULL, PETSC_FALSE}, got;
   PetscMPIInt     size;
   PetscBool       exists = PETSC_FALSE;
   PetscInt        nobj;
