@@ -47,6 +47,9 @@ typedef struct {
   PetscBool          no_sidecar; /* no XDMF sidecar (files only flowgrad reads back: the adjoint's checkpoints) */
 } FGIOMeta;
 
+/* Append a state's fields to a list: u, v[, w] on their faces and p at the cells (adjoint: u_adj,
+   v_adj[, w_adj], p_adj). Not collective. */
+PETSC_EXTERN PetscErrorCode FGIOAddState(FGGrid, PetscBool, Vec[], Vec, FGIOField[], PetscInt *);
 PETSC_EXTERN PetscErrorCode FGIOWriteFields(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);
 PETSC_EXTERN PetscErrorCode FGIOReadField(FGGrid, const char *, const char *, Vec);
 PETSC_EXTERN PetscErrorCode FGIOReadMeta(MPI_Comm, const char *, FGIOMeta *, char *, size_t);

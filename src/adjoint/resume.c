@@ -128,14 +128,7 @@ PetscErrorCode FGSweepWriteState_Internal(FGSweep *sw)
   char       path[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
-  for (PetscInt a = 0; a < sw->dim; a++) {
-    f[nf].name     = (const char *[]){"u", "v", "w"}[a];
-    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-    f[nf++].vec    = s->u[a];
-  }
-  f[nf].name     = "p";
-  f[nf].location = FG_LOC_CELL;
-  f[nf++].vec    = s->p;
+  PetscCall(FGIOAddState(s->grid, PETSC_FALSE, s->u, s->p, f, &nf));
   PetscCall(FGSweepRecord_Private(sw, s->step, &rec, &v));
   meta.time      = s->t;
   meta.step      = s->step;
@@ -205,14 +198,7 @@ PetscErrorCode FGSweepWriteResume_Internal(FGSweep *sw)
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sc, FG_SWEEP_NSCALAR, MPIU_REAL, MPIU_SUM, s->comm));
   if (rank) PetscCall(PetscArrayzero(sc, FG_SWEEP_NSCALAR));
   FGSweepUnpack_Private(sc, &sw->bar); /* the sum on rank 0, 0 elsewhere: the same total */
-  for (PetscInt a = 0; a < sw->dim; a++) {
-    f[nf].name     = (const char *[]){"u_adj", "v_adj", "w_adj"}[a];
-    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-    f[nf++].vec    = sw->ubar[a];
-  }
-  f[nf].name     = "p_adj";
-  f[nf].location = FG_LOC_CELL;
-  f[nf++].vec    = sw->pbar;
+  PetscCall(FGIOAddState(s->grid, PETSC_TRUE, sw->ubar, sw->pbar, f, &nf));
   for (PetscInt a = 0; a < sw->dim; a++) {
     if (sw->bar.chibar[a]) {
       f[nf].name     = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a];

@@ -108,14 +108,7 @@ static PetscErrorCode FGAdjointWriteState_Private(FGSolver s, const char *path, 
   PetscInt  nf   = 0;
 
   PetscFunctionBeginUser;
-  for (PetscInt a = 0; a < s->grid->dim; a++) {
-    f[nf].name     = (const char *[]){"u_adj", "v_adj", "w_adj"}[a];
-    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-    f[nf++].vec    = ubar[a];
-  }
-  f[nf].name     = "p_adj";
-  f[nf].location = FG_LOC_CELL;
-  f[nf++].vec    = pbar;
+  PetscCall(FGIOAddState(s->grid, PETSC_TRUE, ubar, pbar, f, &nf));
   meta.time      = t;
   meta.step      = step;
   meta.case_hash = s->c->hash;
@@ -317,8 +310,7 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c, PetscBool resume)
     FGIOField sf[4];
     FGIOMeta  smeta = {0};
     PetscInt  nsf   = 0;
-    for (PetscInt a = 0; a < dim; a++) sf[nsf++] = (FGIOField){(const char *[]){"u", "v", "w"}[a], (FGLocation)(FG_LOC_FACE_X + a), s->u[a]};
-    sf[nsf++]       = (FGIOField){"p", FG_LOC_CELL, s->p};
+    PetscCall(FGIOAddState(s->grid, PETSC_FALSE, s->u, s->p, sf, &nsf));
     smeta.time      = s->t;
     smeta.step      = s->step;
     smeta.case_hash = c->hash;
@@ -344,14 +336,7 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c, PetscBool resume)
     f[nf].location = FG_LOC_CELL;
     f[nf++].vec    = sens;
   }
-  for (PetscInt a = 0; a < dim; a++) {
-    f[nf].name     = (const char *[]){"u_adj", "v_adj", "w_adj"}[a];
-    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-    f[nf++].vec    = out.ubar0[a];
-  }
-  f[nf].name     = "p_adj";
-  f[nf].location = FG_LOC_CELL;
-  f[nf++].vec    = out.pbar0;
+  PetscCall(FGIOAddState(s->grid, PETSC_TRUE, out.ubar0, out.pbar0, f, &nf));
   PetscCall(FGDesignGetBlocks(A.d, &nblk, &blk));
   for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++) extra[b] = NULL;
   for (PetscInt i = 0; i < nblk; i++) {

@@ -76,8 +76,7 @@ static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
     PetscCall(VecRestoreArray(ctx->uc[a], &uc));
     PetscCall(VecRestoreArrayRead(s->ul[a], &ul));
   }
-  for (PetscInt a = 0; a < s->grid->dim; a++) f[nf++] = (FGIOField){(const char *[]){"u", "v", "w"}[a], (FGLocation)(FG_LOC_FACE_X + a), s->u[a]};
-  f[nf++] = (FGIOField){"p", FG_LOC_CELL, s->p};
+  PetscCall(FGIOAddState(s->grid, PETSC_FALSE, s->u, s->p, f, &nf));
   for (PetscInt a = 0; a < s->grid->dim; a++) f[nf++] = (FGIOField){(const char *[]){"velocity_x", "velocity_y", "velocity_z"}[a], FG_LOC_CELL, ctx->uc[a]};
   if (ctx->chi) {
     PetscCall(FGBodiesCellMask(s->bodies, s->t, ctx->chi));

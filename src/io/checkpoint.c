@@ -594,8 +594,7 @@ PetscErrorCode FGCheckpointWrite(FGSolver s, const FGDtHistory *h, char *path, s
   PetscCheck(ok, comm, FG_ERR_IO_WRITE, "%s", msg);
 
   /* 1. the fields, through FGIOWriteFields (which writes part.tmp and renames it to part) */
-  for (PetscInt a = 0; a < s->grid->dim; a++) f[nf++] = (FGIOField){(const char *[]){"u", "v", "w"}[a], (FGLocation)(FG_LOC_FACE_X + a), s->u[a]};
-  f[nf++]        = (FGIOField){"p", FG_LOC_CELL, s->p};
+  PetscCall(FGIOAddState(s->grid, PETSC_FALSE, s->u, s->p, f, &nf));
   meta.time      = s->t;
   meta.step      = s->step;
   meta.case_hash = c->hash;

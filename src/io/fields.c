@@ -860,3 +860,19 @@ PetscErrorCode FGIOReadVector(MPI_Comm comm, const char *path, const char *name,
   PetscCheck(ndims == 1 && len == (hssize_t)n, comm, FG_ERR_IO_READ, "%s: dataset /%s has %lld values, expected %" PetscInt_FMT " (damaged, or written for another case?)", path, name, (long long)len, n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  FGIOAddState - append a state's fields to a field list: the velocity components on their faces
+  and the pressure at the cells, named u, v[, w], p (adjoint: u_adj, v_adj[, w_adj], p_adj).
+
+  Not collective.
+@*/
+PetscErrorCode FGIOAddState(FGGrid grid, PetscBool adjoint, Vec u[], Vec p, FGIOField f[], PetscInt *nf)
+{
+  static const char *names[2][4] = {{"u", "v", "w", "p"}, {"u_adj", "v_adj", "w_adj", "p_adj"}};
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < grid->dim; a++) f[(*nf)++] = (FGIOField){names[adjoint ? 1 : 0][a], (FGLocation)(FG_LOC_FACE_X + a), u[a]};
+  f[(*nf)++] = (FGIOField){names[adjoint ? 1 : 0][3], FG_LOC_CELL, p};
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
