@@ -201,18 +201,31 @@ PetscErrorCode FGStepParamsReduce(MPI_Comm comm, FGStepParams *p)
 
 .seealso: FGStepTapeDuplicate()
 @*/
-PetscErrorCode FGStepTapeCreate(FGSolver s, FGStepTape *tape)
+/* A tape with its recorded vectors (the stage values), without work vectors. */
+static PetscErrorCode FGStepTapeCreateRecord_Private(FGSolver s, FGStepTape *tape)
 {
   FGStepTape T;
   DM         da = s->grid->da;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&T));
-  for (PetscInt a = 0; a < s->grid->dim; a++) {
+  for (PetscInt a = 0; a < s->grid->dim; a++)
     for (PetscInt k = 0; k < 3; k++) {
       PetscCall(DMCreateLocalVector(da, &T->ul[k][a]));
       PetscCall(DMCreateGlobalVector(da, &T->ustar[k][a]));
     }
+  *tape = T;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGStepTapeCreate(FGSolver s, FGStepTape *tape)
+{
+  FGStepTape T;
+  DM         da = s->grid->da;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGStepTapeCreateRecord_Private(s, &T));
+  for (PetscInt a = 0; a < s->grid->dim; a++) {
     PetscCall(DMCreateLocalVector(da, &T->wl[a]));
     PetscCall(DMCreateGlobalVector(da, &T->wH[a]));
     PetscCall(DMCreateGlobalVector(da, &T->wHo[a]));
@@ -234,15 +247,10 @@ PetscErrorCode FGStepTapeCreate(FGSolver s, FGStepTape *tape)
 PetscErrorCode FGStepTapeDuplicate(FGSolver s, FGStepTape work, FGStepTape *tape)
 {
   FGStepTape T;
-  DM         da = s->grid->da;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&T));
+  PetscCall(FGStepTapeCreateRecord_Private(s, &T));
   for (PetscInt a = 0; a < s->grid->dim; a++) {
-    for (PetscInt k = 0; k < 3; k++) {
-      PetscCall(DMCreateLocalVector(da, &T->ul[k][a]));
-      PetscCall(DMCreateGlobalVector(da, &T->ustar[k][a]));
-    }
     T->wl[a]  = work->wl[a];
     T->wH[a]  = work->wH[a];
     T->wHo[a] = work->wHo[a];
