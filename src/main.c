@@ -63,6 +63,8 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
     PetscCall(FGCheckMain(PETSC_COMM_WORLD, c));
     break;
   case FG_CMD_OPTIMIZE:
+    PetscCall(FGOptimizeMain(PETSC_COMM_WORLD, c, cl->resume, cl->nset, cl->set));
+    break;
   default:
     PetscCall(FGNotBuilt_Private(cl->command_name));
   }

@@ -44,6 +44,7 @@ PETSC_EXTERN PetscErrorCode FGDesignGetValues(FGDesign, Vec);
 PETSC_EXTERN PetscErrorCode FGDesignApply(FGDesign, Vec);
 PETSC_EXTERN PetscErrorCode FGDesignSetInitialState(FGDesign, Vec);
 PETSC_EXTERN PetscErrorCode FGDesignGetBlocks(FGDesign, PetscInt *, const FGDesignBlock **);
+PETSC_EXTERN PetscErrorCode FGDesignBlockFields(FGDesign, PetscInt, Vec, Vec[], PetscBool);
 PETSC_EXTERN PetscErrorCode FGDesignGetScalars(FGDesign, Vec, PetscInt *, PetscReal **);
 PETSC_EXTERN PetscErrorCode FGDesignScalarName(FGDesign, PetscInt, char[], size_t);
 PETSC_EXTERN PetscErrorCode FGDesignGradient(FGDesign, const FGStepParams *, Vec[], Vec);

@@ -32,6 +32,7 @@ PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGSlurmRestartCount(MPI_Comm, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGCheckMain(MPI_Comm, FGCase *);
+PETSC_EXTERN PetscErrorCode FGOptimizeMain(MPI_Comm, FGCase *, PetscBool, PetscInt, const char *const[]);
 PETSC_EXTERN PetscErrorCode FGGridCreateFromCase(MPI_Comm, const FGCase *, FGGrid *);
 
 #endif

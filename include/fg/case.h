@@ -187,6 +187,64 @@ typedef struct {
   PetscReal       weight;
 } FGObjectiveCase;
 
+/* Constraints of `flowgrad optimize` (constraints.<name>, src/optim/): a quantity q of the design or
+   of the flow, and a relation q = v, q >= v or q <= v with v the `value` (default: q at the initial
+   design). */
+typedef enum {
+  FG_CON_AREA = 0,        /* the area (2D) of a shape body, sum chi dV on a fine sample grid */
+  FG_CON_VOLUME,          /* the volume (3D) */
+  FG_CON_CENTROID,        /* the centroid of a shape body (dim equalities) */
+  FG_CON_THICKNESS,       /* an airfoil's thickness / chord at the chord stations `at` (one row each) */
+  FG_CON_VOLUME_FRACTION, /* the fraction of the domain that a density body's `phase` fills */
+  FG_CON_LIFT,            /* a force coefficient of `body` (a flow constraint: its own adjoint) */
+  FG_CON_DRAG,
+  FG_CON_MOMENT,
+  FG_CON_NKINDS
+} FGConstraintKind;
+PETSC_EXTERN const char *const FGConstraintKindNames[];
+
+typedef enum { FG_REL_EQ = 0, FG_REL_GE, FG_REL_LE } FGRelation;
+PETSC_EXTERN const char *const FGRelationNames[];
+
+typedef enum { FG_PHASE_FLUID = 0, FG_PHASE_SOLID } FGPhase;
+PETSC_EXTERN const char *const FGPhaseNames[];
+
+#define FG_CASE_MAX_CONSTRAINTS 16
+#define FG_CASE_MAX_STATIONS    8  /* thickness stations of one constraint */
+#define FG_CASE_MAX_CONDITIONS  8  /* points (flow conditions) of a multipoint problem */
+#define FG_CASE_MAX_POINT_SETS  16 /* overrides of one point */
+#define FG_CASE_SET_LEN         256
+
+typedef struct {
+  char             name[FG_CASE_NAME_LEN];
+  char             where[PETSC_MAX_PATH_LEN + 64];
+  FGConstraintKind kind;
+  char             body[FG_CASE_NAME_LEN];
+  FGRelation       relation;
+  char             value_text[32];  /* `value` as written: a number or "initial" */
+  PetscBool        value_initial;   /* the value is q at the initial design */
+  PetscReal        value;           /* else the value */
+  PetscInt         n_at;            /* thickness: the chord stations x/c in (0, 1) */
+  PetscReal        at[FG_CASE_MAX_STATIONS];
+  FGPhase          phase;           /* volume_fraction: the phase whose fraction is constrained */
+  FGObjectiveTime  time;            /* lift, drag, moment: the time functional (as an objective's) */
+  PetscInt         n_window;
+  PetscReal        window[2];
+} FGConstraintCase;
+
+/* A flow condition of a multipoint problem (points.<name>): the case with these overrides. */
+typedef struct {
+  char      name[FG_CASE_NAME_LEN];
+  char      where[PETSC_MAX_PATH_LEN + 64];
+  PetscReal weight;
+  PetscInt  nset;
+  char      set[FG_CASE_MAX_POINT_SETS][FG_CASE_SET_LEN]; /* "key=value", as --set takes them */
+} FGPointCase;
+
+/* optimizer.type */
+typedef enum { FG_OPT_AUTO = 0, FG_OPT_BLMVM, FG_OPT_BQNLS, FG_OPT_BNCG, FG_OPT_LMVM, FG_OPT_ALMM, FG_OPT_PENALTY } FGOptimizerType;
+PETSC_EXTERN const char *const FGOptimizerTypeNames[];
+
 #define FG_CASE_MAX_DIM 3
 #define FG_FACE_LO      0
 #define FG_FACE_HI      1
@@ -251,7 +309,25 @@ typedef struct {
     char     where[FG_CASE_MAX_DESIGN][PETSC_MAX_PATH_LEN + 64]; /* "FILE:LINE: design.parameters" per entry */
     PetscInt time_basis; /* the controls (rotation rates, jet amplitudes, actuator forces) in time: 1 a constant,
                             N >= 2 piecewise linear through N values at equally spaced times over [0, steps*dt] */
+    /* optimize: bounds, trust region and scale per block (design.lower, .upper, .max_change, .scale:
+       as written, then per entry of design.parameters; has_*: the entry has one) */
+    PetscInt  n_lower, n_upper, n_max_change, n_scale;
+    char      lower_text[FG_CASE_MAX_DESIGN][32], upper_text[FG_CASE_MAX_DESIGN][32];
+    char      max_change_text[FG_CASE_MAX_DESIGN][32], scale_text[FG_CASE_MAX_DESIGN][32];
+    PetscBool has_lower[FG_CASE_MAX_DESIGN], has_upper[FG_CASE_MAX_DESIGN], has_max_change[FG_CASE_MAX_DESIGN], has_scale[FG_CASE_MAX_DESIGN];
+    PetscReal lower[FG_CASE_MAX_DESIGN], upper[FG_CASE_MAX_DESIGN], max_change[FG_CASE_MAX_DESIGN], scale[FG_CASE_MAX_DESIGN];
   } design;
+
+  PetscInt         nconstraints; /* constraints.<name> */
+  FGConstraintCase constraint[FG_CASE_MAX_CONSTRAINTS];
+  PetscInt         npoints; /* points.<name> */
+  FGPointCase      point[FG_CASE_MAX_CONDITIONS];
+
+  struct {
+    FGOptimizerType type;
+    PetscInt        max_iterations, max_evaluations, fields_every;
+    PetscReal       gatol, grtol, constraint_tol, penalty;
+  } optimizer;
 
   struct {
     FGAdjointMode    mode;         /* unsteady: reverse sweep over the time steps; steady: the fixed point's adjoint (KSP) */

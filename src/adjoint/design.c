@@ -227,6 +227,23 @@ static PetscErrorCode FGDesignField_Private(FGDesign d, const FGDesignBlock *b, 
 }
 
 /*@C
+  FGDesignBlockFields - copy field block i of the design-layout Vec p to the grid's global Vecs v
+  (one per component: density 1, initial.velocity dim), or back with to_design (p is written on
+  every rank). Collective.
+@*/
+PetscErrorCode FGDesignBlockFields(FGDesign d, PetscInt i, Vec p, Vec v[], PetscBool to_design)
+{
+  PetscScalar *arr;
+
+  PetscFunctionBeginUser;
+  PetscCheck(i >= 0 && i < d->nblocks && d->block[i].field, d->s->comm, PETSC_ERR_ARG_OUTOFRANGE, "design block %" PetscInt_FMT " is not a field block", i);
+  PetscCall(VecGetArray(p, &arr));
+  PetscCall(FGDesignField_Private(d, &d->block[i], arr, v, (PetscBool)!to_design));
+  PetscCall(VecRestoreArray(p, &arr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGDesignGetValues - the current forward inputs as a design vector (the case's values, or the
   last applied ones). Collective.
 @*/

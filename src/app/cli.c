@@ -52,6 +52,7 @@ void FGCommandLinePrintHelp(FILE *fp)
               "  --keys           (info) print every case-file key with type, default and range\n"
               "  --resume         (run) continue from the latest checkpoint in <output.dir>/checkpoints;\n"
               "                   (adjoint) continue the reverse sweep from <output.dir>/adjoint/resume.h5\n"
+              "                   (optimize) replay <output.dir>/optimization/evaluations/ and go on\n"
               "                   (automatic when SLURM_RESTART_COUNT > 0)\n"
               "  --help, -h       this text\n"
               "  --version        versions of flowgrad and of the libraries it was built with\n"
@@ -131,8 +132,8 @@ int FGCommandLineParse(int argc, char **argv, FGCommandLine *cl, char *msg, size
     } else if (!strcmp(a, "--keys") && cl->command == FG_CMD_INFO) {
       cl->keys = PETSC_TRUE;
     } else if (!strcmp(a, "--resume")) {
-      if (cl->command != FG_CMD_RUN && cl->command != FG_CMD_ADJOINT) {
-        snprintf(msg, len, "--resume applies to flowgrad run and flowgrad adjoint only");
+      if (cl->command != FG_CMD_RUN && cl->command != FG_CMD_ADJOINT && cl->command != FG_CMD_OPTIMIZE) {
+        snprintf(msg, len, "--resume applies to flowgrad run, adjoint and optimize only");
         return FG_EXIT_INPUT;
       }
       cl->resume = PETSC_TRUE;

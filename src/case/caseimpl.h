@@ -225,6 +225,20 @@ PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveAt_Internal(FGCaseCtx, const FGK
 PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveWeight_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckAdjointMemory_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckDesign_Internal(FGCaseCtx, const FGKeyRef *);
+/* validate_optim.c: the keys of flowgrad optimize */
+PETSC_INTERN PetscErrorCode FGCaseCheckDesignBounds_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckConstraintKind_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseComputeConstraintBody_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckConstraintBody_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseComputeConstraintRelation_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckConstraintRelation_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckConstraintValue_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscBool      FGCaseAppliesConstraintThickness_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesConstraintFraction_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesConstraintFlow_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscErrorCode FGCaseCheckConstraintTime_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckConstraintWindow_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckPointSet_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscBool      FGCaseKeyExists_Internal(FGCaseCtx, const FGKeyRef *);
 
 /* resolved.c */

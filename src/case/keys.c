@@ -17,6 +17,10 @@ const char *const FGObjectiveKindNames[] = {"drag", "lift", "side", "moment", "n
 const char *const FGObjectiveTimeNames[] = {"average", "final", "instant", "FGObjectiveTime", "FG_OBJ_TIME_", NULL};
 const char *const FGAdjointModeNames[]    = {"unsteady", "steady", "FGAdjointMode", "FG_ADJOINT_", NULL};
 const char *const FGAdjointStorageNames[] = {"auto", "ram", "disk", "FGAdjointStorage", "FG_STORAGE_", NULL};
+const char *const FGConstraintKindNames[]  = {"area", "volume", "centroid", "thickness", "volume_fraction", "lift", "drag", "moment", "FGConstraintKind", "FG_CON_", NULL};
+const char *const FGRelationNames[]        = {"eq", "ge", "le", "FGRelation", "FG_REL_", NULL};
+const char *const FGPhaseNames[]           = {"fluid", "solid", "FGPhase", "FG_PHASE_", NULL};
+const char *const FGOptimizerTypeNames[]   = {"auto", "blmvm", "bqnls", "bncg", "lmvm", "almm", "penalty", "FGOptimizerType", "FG_OPT_", NULL};
 static const char *const FGFaceNames[6]  = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
 
 /* The families of instances (see caseimpl.h): the faces, fixed, first (a face key's axis and side
@@ -29,6 +33,8 @@ static const FGKeyFamily FGCaseFamilies[] = {
   {.token = "<probe>", .section = "probe", .noun = "probe", .plural = "probes", .max = FG_CASE_MAX_PROBES, FG_NAMED(probe, nprobes, FGProbeCase)},
   {.token = "<actuator>", .section = "actuator", .noun = "actuator", .plural = "actuators", .max = FG_CASE_MAX_ACTUATORS, FG_NAMED(actuator, nactuators, FGActuatorCase)},
   {.token = "<objective>", .section = "objective", .noun = "objective", .plural = "objectives", .max = FG_CASE_MAX_OBJECTIVES, FG_NAMED(objective, nobjectives, FGObjectiveCase)},
+  {.token = "<constraint>", .section = "constraints", .noun = "constraint", .plural = "constraints", .max = FG_CASE_MAX_CONSTRAINTS, FG_NAMED(constraint, nconstraints, FGConstraintCase)},
+  {.token = "<point>", .section = "points", .noun = "point", .plural = "points", .max = FG_CASE_MAX_CONDITIONS, FG_NAMED(point, npoints, FGPointCase)},
 };
 #define FG_NFAMILIES (sizeof(FGCaseFamilies) / sizeof(FGCaseFamilies[0]))
 
@@ -51,6 +57,14 @@ static const FGKeyFamily FGCaseFamilies[] = {
 #define FG_STR_LIST(f, n, w, lo, hi) \
   .offset = offsetof(FGCase, f), .size = sizeof(((FGCase *)0)->f[0]), .count = offsetof(FGCase, n), .minlen = (lo), .maxlen = (hi), \
   .entry_where = offsetof(FGCase, w), .entry_wherelen = sizeof(((FGCase *)0)->w[0])
+
+/* design.lower, ...: a list of 0..FG_CASE_MAX_DESIGN strings (numbers or a word) */
+#define FG_DESIGN_TEXT(f, n) \
+  .offset = offsetof(FGCase, design.f), .size = sizeof(((FGCase *)0)->design.f[0]), .count = offsetof(FGCase, design.n), .minlen = 0, .maxlen = FG_CASE_MAX_DESIGN
+#define FG_CON(f)     .offset = offsetof(FGConstraintCase, f)
+#define FG_CON_STR(f) .offset = offsetof(FGConstraintCase, f), .size = sizeof(((FGConstraintCase *)0)->f)
+#define FG_CON_LIST(f, n, lo, hi) .offset = offsetof(FGConstraintCase, f), .count = offsetof(FGConstraintCase, n), .minlen = (lo), .maxlen = (hi)
+#define FG_POINT(f)   .offset = offsetof(FGPointCase, f)
 
 /* clang-format off */
 static const FGKeyDef FGCaseKeys[] = {
@@ -204,6 +218,15 @@ static const FGKeyDef FGCaseKeys[] = {
    .check = FGCaseCheckDesign_Internal,
    .doc = "The design vector of `adjoint`, `check` and `optimize`, by blocks: `flow.nu`, `flow.inflow_speed` (the speed of the inflow faces), `body.<body>.shape` (its shape parameters; not `density`) or one of them, `body.<body>.shape.PARAM` (the shape's name for it: `r`, `x0`, `angle`, ...), `body.<body>.rotation_rate`, `body.<body>.jet_amplitude` (a body with jets), `body.<body>.density` (a `density` body: the per-cell field), `actuator.<actuator>.force`, `initial.velocity` (the initial field); each at most once"},
 
+  {.path = "design.lower", .type = FG_KEY_STRING, FG_DESIGN_TEXT(lower_text, n_lower), FG_GE(1), .def = "[]", .check = FGCaseCheckDesignBounds_Internal,
+   .defdoc = "none", .doc = "`optimize`: lower bounds, one per entry of `design.parameters` (or one for all), each applying to every scalar of the entry: a number or `none`"},
+  {.path = "design.upper", .type = FG_KEY_STRING, FG_DESIGN_TEXT(upper_text, n_upper), FG_GE(1), .def = "[]", .check = FGCaseCheckDesignBounds_Internal,
+   .defdoc = "none", .doc = "`optimize`: upper bounds, like `lower`; lower <= upper"},
+  {.path = "design.max_change", .type = FG_KEY_STRING, FG_DESIGN_TEXT(max_change_text, n_max_change), FG_GE(1), .def = "[]", .check = FGCaseCheckDesignBounds_Internal,
+   .defdoc = "none", .doc = "`optimize`: each scalar stays within this distance of its initial value (bounds around the start, on top of `lower` and `upper`), like `lower`: a number > 0 or `none`"},
+  {.path = "design.scale", .type = FG_KEY_STRING, FG_DESIGN_TEXT(scale_text, n_scale), FG_GE(1), .def = "[]", .check = FGCaseCheckDesignBounds_Internal,
+   .defdoc = "`auto`", .doc = "`optimize`: the optimizer works on p/scale: a typical change of each scalar, like `lower`: a number > 0 or `auto` (the grid spacing for a body's position, else the initial |value|, or 1 where it is 0)"},
+
   {.path = "objective.<objective>.kind", .type = FG_KEY_ENUM, .choices = FGObjectiveKindNames, FG_OBJ(kind), .required = PETSC_TRUE, .check = FGCaseCheckObjectiveKind_Internal,
    .doc = "What objective `<objective>` (a name of your choice; at most 16) measures: `drag`, `lift`, `side` (3D), `moment`: a force coefficient of `body`; `neg_lift_drag`: -T(Cl)/T(Cd) for the time functional T; `pressure_drop`: p(at) - p(reference) of `probe`; `kinetic_energy`, `enstrophy` in `region`; `probe_tracking`: 1/2 (u(probe) - u_obs)^2; `control_cost`: 1/2 the sum of the squares of the design's controls; `field_tracking`: 1/2 the sum of (u - u_target)^2 dV over `region`. The objective J is the sum of `weight` times each"},
   {.path = "objective.<objective>.body", .type = FG_KEY_STRING, FG_OBJ_STR(body), FG_GE(1), .compute = FGCaseComputeObjectiveBody_Internal,
@@ -233,6 +256,47 @@ static const FGKeyDef FGCaseKeys[] = {
    .check = FGCaseCheckObjectiveAt_Internal, .doc = "`instant`: the time (the step that ends nearest to it), at most `steps*dt`"},
   {.path = "objective.<objective>.weight", .type = FG_KEY_REAL, FG_OBJ(weight), .def = "1", .check = FGCaseCheckObjectiveWeight_Internal,
    .doc = "The weight of this objective in J (not 0)"},
+
+  {.path = "constraints.<constraint>.kind", .type = FG_KEY_ENUM, .choices = FGConstraintKindNames, FG_CON(kind), .required = PETSC_TRUE, .check = FGCaseCheckConstraintKind_Internal,
+   .doc = "`optimize`: what constraint `<constraint>` (a name of your choice; at most 16) holds: `area` (2D) or `volume` (3D) of a shape body, its `centroid` (fixed: one equality per direction), an airfoil's `thickness` (thickness/chord at the chord stations `at`), the `volume_fraction` of a density body, or a force coefficient `lift`, `drag`, `moment` of `body` (evaluated with its own adjoint at every point)"},
+  {.path = "constraints.<constraint>.body", .type = FG_KEY_STRING, FG_CON_STR(body), FG_GE(1), .compute = FGCaseComputeConstraintBody_Internal, .check = FGCaseCheckConstraintBody_Internal,
+   .defdoc = "the case's only body", .doc = "The body (a name under `body`) it measures"},
+  {.path = "constraints.<constraint>.relation", .type = FG_KEY_ENUM, .choices = FGRelationNames, FG_CON(relation), .compute = FGCaseComputeConstraintRelation_Internal,
+   .check = FGCaseCheckConstraintRelation_Internal, .defdoc = "`eq` for area, volume, centroid and moment; `ge` for thickness and lift; `le` for volume_fraction and drag",
+   .doc = "`eq`: q = value, `ge`: q >= value, `le`: q <= value (`centroid`: `eq` only)"},
+  {.path = "constraints.<constraint>.value", .type = FG_KEY_STRING, FG_CON_STR(value_text), FG_GE(1), .def = "initial", .check = FGCaseCheckConstraintValue_Internal,
+   .doc = "The value v: a number (`volume_fraction`: in (0, 1); `thickness`: a fraction of the chord), or `initial`: q at the initial design (`centroid`: `initial` only)"},
+  {.path = "constraints.<constraint>.at", .type = FG_KEY_REAL, FG_CON_LIST(at, n_at, 1, FG_CASE_MAX_STATIONS), FG_GT(0), .max = 1, .maxb = FG_BOUND_OPEN,
+   .required = PETSC_TRUE, .applies = FGCaseAppliesConstraintThickness_Internal, .doc = "`thickness`: the chord stations x/c in (0, 1), one constraint each"},
+  {.path = "constraints.<constraint>.phase", .type = FG_KEY_ENUM, .choices = FGPhaseNames, FG_CON(phase), .def = "fluid", .applies = FGCaseAppliesConstraintFraction_Internal,
+   .doc = "`volume_fraction`: the phase whose fraction of the domain is constrained: `fluid` (1 - chi) or `solid` (chi), chi the density body's mask at the cells"},
+  {.path = "constraints.<constraint>.time", .type = FG_KEY_ENUM, .choices = FGObjectiveTimeNames, FG_CON(time), .def = "average", .applies = FGCaseAppliesConstraintFlow_Internal,
+   .check = FGCaseCheckConstraintTime_Internal, .doc = "`lift`, `drag`, `moment`: the time functional of the coefficient, as an objective's `time` (`average` or `final`; `adjoint.mode: steady`: the steady value)"},
+  {.path = "constraints.<constraint>.window", .type = FG_KEY_REAL, FG_CON_LIST(window, n_window, 2, 2), FG_GE(0), .applies = FGCaseAppliesConstraintFlow_Internal,
+   .check = FGCaseCheckConstraintWindow_Internal, .defdoc = "the whole run", .doc = "`lift`, `drag`, `moment` with `time: average`: the window `[t0, t1]`"},
+
+  {.path = "points.<point>.weight", .type = FG_KEY_REAL, FG_POINT(weight), FG_GT(0), .def = "1",
+   .doc = "`optimize`, multipoint: the weight of flow condition `<point>` (a name of your choice; at most 8) in J = sum of weight * J(point)"},
+  {.path = "points.<point>.set", .type = FG_KEY_STRING, .offset = offsetof(FGPointCase, set), .size = FG_CASE_SET_LEN, .count = offsetof(FGPointCase, nset), .minlen = 1, .maxlen = FG_CASE_MAX_POINT_SETS,
+   FG_GE(3), .required = PETSC_TRUE, .check = FGCaseCheckPointSet_Internal,
+   .doc = "The point's flow condition: `--set` overrides of this case, `[\"flow.re=200\", \"body.wing.angle=4\"]` (not of `design`, `constraints`, `optimizer`, `points`, `output`); each point runs in `output.dir/points/<point>`"},
+
+  {.path = "optimizer.type", .type = FG_KEY_ENUM, .choices = FGOptimizerTypeNames, FG_AT(optimizer.type), .def = "auto",
+   .doc = "`optimize`: the PETSc TAO method: `blmvm` (bounded limited-memory BFGS), `bqnls`, `bncg`, `lmvm` (no bounds), `almm` (augmented Lagrangian for constraints, TAO's); `penalty`: flowgrad's augmented-Lagrangian loop around `blmvm` (README, \"Optimization\"); `auto`: `blmvm` without constraints, `almm` with"},
+  {.path = "optimizer.max_iterations", .type = FG_KEY_INT, FG_AT(optimizer.max_iterations), FG_GE(0), .def = "20",
+   .doc = "Stop after this many iterations (`almm`, `penalty`: outer iterations)"},
+  {.path = "optimizer.max_evaluations", .type = FG_KEY_INT, FG_AT(optimizer.max_evaluations), FG_GE(0), .def = "0",
+   .doc = "Stop after this many evaluations of J and its gradient (0: no limit)"},
+  {.path = "optimizer.gatol", .type = FG_KEY_REAL, FG_AT(optimizer.gatol), FG_GE(0), .def = "1e-8",
+   .doc = "Converged when the projected gradient of J/|J_0| with respect to p/scale is at most this (TAO's gatol)"},
+  {.path = "optimizer.grtol", .type = FG_KEY_REAL, FG_AT(optimizer.grtol), FG_GE(0), .def = "1e-8",
+   .doc = "Converged when that gradient norm over |J/J_0| is at most this (TAO's grtol)"},
+  {.path = "optimizer.constraint_tol", .type = FG_KEY_REAL, FG_AT(optimizer.constraint_tol), FG_GT(0), .def = "1e-3",
+   .doc = "A constraint holds when its violation relative to its scale (|value|, or |q| at the start) is at most this"},
+  {.path = "optimizer.penalty", .type = FG_KEY_REAL, FG_AT(optimizer.penalty), FG_GT(0), .def = "10",
+   .doc = "`almm`, `penalty`: the initial penalty parameter of the augmented Lagrangian (on the constraints relative to their scale)"},
+  {.path = "optimizer.fields_every", .type = FG_KEY_INT, FG_AT(optimizer.fields_every), FG_GE(0), .def = "1",
+   .doc = "Write the shape/mask and gradient fields (`optimization/iter_NNNN.h5`) every K iterations (0: the first and the last only)"},
 
   {.path = "adjoint.mode", .type = FG_KEY_ENUM, .choices = FGAdjointModeNames, FG_AT(adjoint.mode), .def = "unsteady",
    .doc = "`unsteady`: the reverse sweep over the time steps; `steady`: the adjoint of the converged steady state x = F(x), solved with KSP (the forward run ends with Newton-Krylov iterations to `adjoint.steady_tol`; every objective is evaluated at the steady state)"},
@@ -586,7 +650,7 @@ static PetscErrorCode FGPrintCell_Private(FILE *fp, const char *s)
   PetscFunctionBeginUser;
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, " "));
   for (const char *p = s; *p; p++) {
-    if (*p == '|') PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\\|"));
+    if (*p == '|') PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "|"));
     else PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "%c", *p));
   }
   PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, " |"));

@@ -1,0 +1,72 @@
+/* flowgrad optimization problems (src/optim/): the objective over the flow conditions (points) of
+   a case, the constraints, and what `flowgrad optimize` (src/app/optimize.c) hands to PETSc TAO.
+
+   Problem. The design vector p (include/fg/adjoint.h) is shared by every point k = 1..K (the case
+   alone, or points.<name>: the case with that point's overrides, in output.dir/points/<name>):
+
+     J(p) = sum_k w_k J_k(p)       (J_k: the case's objective at point k; forward + adjoint each)
+
+   Constraint rows. Each constraints.<name> gives one row per scalar it constrains: area/volume,
+   volume_fraction (one), centroid (one per direction: NAME.x, NAME.y[, NAME.z]), thickness (one
+   per station: NAME@x/c), lift/drag/moment (one per point: NAME, or NAME@point with several
+   points; each its own adjoint). A row is a quantity q_i(p) with its gradient, a relation
+   (eq, ge, le) and a value v_i (given, or q_i at the initial design); its scale is
+   sigma_i = |v_i|, or |q_i(p_0)| when v_i = 0 (1 when both are 0), and its normalized value
+   h_i = (q_i - v_i)/sigma_i (ge), (v_i - q_i)/sigma_i (le), (q_i - v_i)/sigma_i (eq): the row
+   holds when h_i >= -tol (ge, le) or |h_i| <= tol (eq), tol = optimizer.constraint_tol.
+
+   Geometric rows are computed from point 1's bodies: the area (2D) / volume (3D) and centroid of a
+   shape body as sum chi dV on a sample lattice of spacing h/4 (h: the finest grid spacing;
+   anchored at the domain origin, so the sum is a smooth function of p) with the smoothed
+   Heaviside of half-width 2 h/4 (FGShapeArea, FGShapeCentroid), the thickness / chord of an
+   airfoil (FGShapeThickness), and the volume fraction of a density body as the mean over the
+   cells of chi (solid) or 1 - chi (fluid). */
+#ifndef FG_OPTIM_H
+#define FG_OPTIM_H
+
+#include <fg/adjoint.h>
+
+#define FG_OPT_MAX_ROWS 64
+
+typedef struct {
+  char             name[96];
+  FGConstraintKind kind;
+  FGRelation       relation;
+  PetscInt         con;   /* the index in case->constraint */
+  PetscInt         point; /* flow rows: the point; else -1 */
+  PetscInt         comp;  /* centroid: the direction; thickness: the station */
+  PetscReal        value, scale;
+} FGConstraintRow;
+
+/* One evaluation at a design p. */
+typedef struct {
+  PetscBool gradient;                       /* g and dq were computed */
+  PetscReal J;                              /* sum_k w_k J_k */
+  PetscReal Jk[FG_CASE_MAX_CONDITIONS];     /* per point */
+  PetscInt  nterms;                         /* the objective's terms at point 1 */
+  PetscReal term[FG_CASE_MAX_OBJECTIVES];
+  PetscReal q[FG_OPT_MAX_ROWS];             /* the constraint quantities */
+  Vec       g;                              /* dJ/dp */
+  Vec       dq[FG_OPT_MAX_ROWS];            /* dq_i/dp */
+  Vec       chibar[3], sens[3];             /* point 1: dJ/dchi and the shape sensitivity (FGAdjointOutput) */
+} FGEval;
+
+typedef struct _p_FGProblem *FGProblem;
+PETSC_EXTERN PetscErrorCode FGProblemCreate(MPI_Comm, FGCase *, PetscInt, const char *const[], FGProblem *);
+PETSC_EXTERN PetscErrorCode FGProblemDestroy(FGProblem *);
+PETSC_EXTERN PetscErrorCode FGProblemGetDesign(FGProblem, FGDesign *);
+PETSC_EXTERN PetscErrorCode FGProblemGetSolver(FGProblem, PetscInt, FGSolver *);
+PETSC_EXTERN PetscErrorCode FGProblemGetPoints(FGProblem, PetscInt *, const char *const **, const PetscReal **);
+PETSC_EXTERN PetscErrorCode FGProblemGetRows(FGProblem, PetscInt *, FGConstraintRow **);
+PETSC_EXTERN PetscErrorCode FGProblemCreateVec(FGProblem, Vec *);
+PETSC_EXTERN PetscErrorCode FGProblemEvalCreate(FGProblem, FGEval *);
+PETSC_EXTERN PetscErrorCode FGProblemEvalDestroy(FGProblem, FGEval *);
+PETSC_EXTERN PetscErrorCode FGProblemEvalCopy(FGProblem, const FGEval *, FGEval *);
+PETSC_EXTERN PetscErrorCode FGProblemEvaluate(FGProblem, Vec, PetscBool, FGEval *);
+PETSC_EXTERN PetscErrorCode FGProblemSetRowValues(FGProblem, const FGEval *);
+PETSC_EXTERN PetscReal      FGProblemRowNormalized(const FGConstraintRow *, PetscReal);
+PETSC_EXTERN PetscReal      FGProblemRowViolation(const FGConstraintRow *, PetscReal);
+PETSC_EXTERN PetscErrorCode FGProblemWriteFields(FGProblem, const char *, PetscInt, Vec, const FGEval *);
+PETSC_EXTERN PetscErrorCode FGProblemGetBounds(FGProblem, Vec, Vec, Vec, Vec);
+
+#endif
