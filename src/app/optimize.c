@@ -232,19 +232,19 @@ static PetscErrorCode FGOptLogWrite_Private(FGOpt *O, PetscInt n, Vec p, const F
   vec[nv++] = (FGIOVector){.name = "head", .n = 4, .values = head};
   vec[nv++] = (FGIOVector){.name = "Jk", .n = O->K, .values = e->Jk};
   vec[nv++] = (FGIOVector){.name = "terms", .n = e->nterms, .values = e->term};
-  vec[nv++] = (FGIOVector){.name = "q", .n = O->nrows, .values = e->q};
+  if (O->nrows) vec[nv++] = (FGIOVector){.name = "q", .n = O->nrows, .values = e->q};
   PetscCall(FGOptScalars_Private(O, p, buf));
-  vec[nv++] = (FGIOVector){.name = "p", .n = O->ns, .values = buf};
+  if (O->ns) vec[nv++] = (FGIOVector){.name = "p", .n = O->ns, .values = buf};
   PetscCall(FGOptAddBlockFields_Private(O, "p", p, f, &nf, tmp, &ntmp, names));
   if (e->gradient) {
     PetscCall(FGOptScalars_Private(O, e->g, buf + ns));
-    vec[nv++] = (FGIOVector){.name = "g", .n = O->ns, .values = buf + ns};
+    if (O->ns) vec[nv++] = (FGIOVector){.name = "g", .n = O->ns, .values = buf + ns};
     PetscCall(FGOptAddBlockFields_Private(O, "g", e->g, f, &nf, tmp, &ntmp, names));
     for (PetscInt i = 0; i < O->nrows; i++) {
       char pre[16];
       PetscCall(PetscSNPrintf(vnames[i], sizeof(vnames[i]), "dq_%" PetscInt_FMT, i));
       PetscCall(FGOptScalars_Private(O, e->dq[i], buf + (2 + i) * ns));
-      vec[nv++] = (FGIOVector){.name = vnames[i], .n = O->ns, .values = buf + (2 + i) * ns};
+      if (O->ns) vec[nv++] = (FGIOVector){.name = vnames[i], .n = O->ns, .values = buf + (2 + i) * ns};
       PetscCall(PetscSNPrintf(pre, sizeof(pre), "dq%" PetscInt_FMT, i));
       PetscCall(FGOptAddBlockFields_Private(O, pre, e->dq[i], f, &nf, tmp, &ntmp, names));
     }
@@ -281,7 +281,7 @@ static PetscErrorCode FGOptLogReadDesign_Private(FGOpt *O, PetscInt n, Vec p, Pe
   *gradient = (PetscBool)(head[1] != 0);
   *seconds  = head[2];
   PetscCall(PetscMalloc1(PetscMax(O->ns, 1), &buf));
-  PetscCall(FGIOReadVector(O->comm, path, "p", O->ns, buf));
+  if (O->ns) PetscCall(FGIOReadVector(O->comm, path, "p", O->ns, buf));
   PetscCall(VecSet(p, 0.0));
   PetscCall(FGOptSetScalars_Private(O, buf, p));
   PetscCall(PetscFree(buf));
@@ -307,7 +307,7 @@ static PetscErrorCode FGOptLogReadEval_Private(FGOpt *O, PetscInt n, FGEval *e)
   if (O->nrows) PetscCall(FGIOReadVector(O->comm, path, "q", O->nrows, e->q));
   if (!e->gradient) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(PetscMax(O->ns, 1), &buf));
-  PetscCall(FGIOReadVector(O->comm, path, "g", O->ns, buf));
+  if (O->ns) PetscCall(FGIOReadVector(O->comm, path, "g", O->ns, buf));
   PetscCall(VecSet(e->g, 0.0));
   PetscCall(FGOptSetScalars_Private(O, buf, e->g));
   PetscCall(FGOptReadBlockFields_Private(O, path, "g", e->g));
@@ -315,7 +315,7 @@ static PetscErrorCode FGOptLogReadEval_Private(FGOpt *O, PetscInt n, FGEval *e)
     char nm[16], pre[16];
     PetscCall(PetscSNPrintf(nm, sizeof(nm), "dq_%" PetscInt_FMT, i));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "dq%" PetscInt_FMT, i));
-    PetscCall(FGIOReadVector(O->comm, path, nm, O->ns, buf));
+    if (O->ns) PetscCall(FGIOReadVector(O->comm, path, nm, O->ns, buf));
     PetscCall(VecSet(e->dq[i], 0.0));
     PetscCall(FGOptSetScalars_Private(O, buf, e->dq[i]));
     PetscCall(FGOptReadBlockFields_Private(O, path, pre, e->dq[i]));

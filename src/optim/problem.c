@@ -576,7 +576,7 @@ PetscErrorCode FGProblemWriteFields(FGProblem P, const char *path, PetscInt iter
   FGIOField            f[32];
   FGIOMeta             meta = {0};
   FGIOVector           vecs[3];
-  PetscInt             nf = 0, ns, nblk, nextra = 0;
+  PetscInt             nf = 0, nv = 0, ns, nblk, nextra = 0;
   PetscReal           *sv, *pv = NULL, *gv = NULL, qv[FG_OPT_MAX_ROWS];
   char               **names = NULL, fname[2 * FG_CASE_MAX_DESIGN][FG_CASE_NAME_LEN + 16];
   const char          *rnames[FG_OPT_MAX_ROWS];
@@ -627,14 +627,16 @@ PetscErrorCode FGProblemWriteFields(FGProblem P, const char *path, PetscInt iter
     PetscCall(FGDesignScalarName(d, i, names[i], 128));
   }
   for (PetscInt i = 0; i < P->nrows; i++) qv[i] = e->q[i], rnames[i] = P->row[i].name;
-  vecs[0] = (FGIOVector){.name = "design", .n = ns, .values = pv, .labels = (const char *const *)names};
-  vecs[1] = (FGIOVector){.name = "gradient", .n = ns, .values = gv, .labels = (const char *const *)names};
-  vecs[2] = (FGIOVector){.name = "constraints", .n = P->nrows, .values = qv, .labels = rnames};
+  if (ns) { /* (HDF5 has no empty datasets here) */
+    vecs[nv++] = (FGIOVector){.name = "design", .n = ns, .values = pv, .labels = (const char *const *)names};
+    vecs[nv++] = (FGIOVector){.name = "gradient", .n = ns, .values = gv, .labels = (const char *const *)names};
+  }
+  if (P->nrows) vecs[nv++] = (FGIOVector){.name = "constraints", .n = P->nrows, .values = qv, .labels = rnames};
   meta.time      = 0;
   meta.step      = iteration;
   meta.case_hash = P->c->hash;
   meta.case_name = P->c->name;
-  meta.nvectors  = 3;
+  meta.nvectors  = nv;
   meta.vectors   = vecs;
   PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
   for (PetscInt i = 0; i < ns; i++) PetscCall(PetscFree(names[i]));
