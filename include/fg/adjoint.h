@@ -14,6 +14,8 @@
 
    Objective J = sum_i weight_i J_i (objective.<name>): each J_i a time functional (average over a
    window, optionally with sin^2 ramps; final; instant) of a quantity evaluated after every step.
+   FGObjectiveCreate takes the case's terms; FGObjectiveCreateTerms any list of FGObjectiveCase
+   (e.g. a constraint built in memory; the array must outlive the objective).
 
    Reverse sweep (FGAdjointCompute, src/adjoint/sweep.c): the adjoint steps from the last to the
    first, each about its step's tape, accumulating the gradient; the states they need come from a
@@ -54,6 +56,7 @@ PETSC_EXTERN PetscReal      FGDesignScalarScale(FGDesign, PetscInt, PetscReal);
 
 typedef struct _p_FGObjective *FGObjective;
 PETSC_EXTERN PetscErrorCode FGObjectiveCreate(FGSolver, FGDesign, FGObjective *);
+PETSC_EXTERN PetscErrorCode FGObjectiveCreateTerms(FGSolver, FGDesign, PetscInt, const FGObjectiveCase[], FGObjective *);
 PETSC_EXTERN PetscErrorCode FGObjectiveDestroy(FGObjective *);
 PETSC_EXTERN PetscErrorCode FGObjectiveReset(FGObjective);
 PETSC_EXTERN PetscErrorCode FGObjectiveRecord(FGObjective);

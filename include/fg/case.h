@@ -167,6 +167,9 @@ PETSC_EXTERN const char *const FGAdjointStorageNames[];
 #define FG_CASE_MAX_DESIGN     16 /* entries of design.parameters */
 #define FG_CASE_DESIGN_LEN     64 /* longest design parameter name + 1 */
 
+/* One objective term: objective.<name>.* in the case file, or filled in memory for
+   FGObjectiveCreateTerms (every member as the case file would set it: name, where (for messages,
+   e.g. "FILE:LINE: constraints.lift"), kind, the kind's keys, time and its keys, weight (not 0)). */
 typedef struct {
   char            name[FG_CASE_NAME_LEN];
   char            where[PETSC_MAX_PATH_LEN + 64];

@@ -136,27 +136,48 @@ static PetscErrorCode FGObjectiveReadObservations_Private(FGObjective o, FGObjTe
 }
 
 /*@C
-  FGObjectiveCreate - the case's objective terms (at least one), resolved against the solver's
-  bodies and probes. Collective.
+  FGObjectiveCreate - the case's objective terms (at least one; FGObjectiveCreateTerms with
+  s->c->objective). Collective.
 @*/
 PetscErrorCode FGObjectiveCreate(FGSolver s, FGDesign d, FGObjective *obj)
+{
+  const FGCase *c = s->c;
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->nobjectives > 0, s->comm, FG_ERR_INPUT, "%s: the case has no objective (objective.<name>: see README.md, \"Adjoint\")", c->file);
+  PetscCall(FGObjectiveCreateTerms(s, d, c->nobjectives, c->objective, obj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveCreateTerms - an objective J = sum_i J_i of the n terms given (1 <= n <=
+  FG_CASE_MAX_OBJECTIVES), e.g. a constraint built in memory (FGObjectiveCase in
+  include/fg/case.h: fill every member as the case file would, `where` for messages), resolved
+  against the solver's bodies and probes (by name: s->c->body, s->c->probe). The objective keeps
+  pointers into terms[]: the array must outlive it (FGObjectiveDestroy). What the case file's
+  validation checks for objective.<name> is the caller's business; this checks what the
+  objective needs (a body, a probe with a reference, ...) and
+  errs with FG_ERR_INPUT, naming terms[i].where. Collective.
+@*/
+PetscErrorCode FGObjectiveCreateTerms(FGSolver s, FGDesign d, PetscInt n, const FGObjectiveCase terms[], FGObjective *obj)
 {
   FGObjective   o;
   const FGCase *c = s->c;
 
   PetscFunctionBeginUser;
-  PetscCheck(c->nobjectives > 0, s->comm, FG_ERR_INPUT, "%s: the case has no objective (objective.<name>: see README.md, \"Adjoint\")", c->file);
+  PetscCheck(n >= 1 && n <= FG_CASE_MAX_OBJECTIVES, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "an objective has 1 to %d terms, not %" PetscInt_FMT, FG_CASE_MAX_OBJECTIVES, n);
   PetscCall(PetscNew(&o));
   *obj      = o;
   o->s      = s;
   o->d      = d;
-  o->nterms = c->nobjectives;
+  o->nterms = n;
   for (PetscInt i = 0; i < o->nterms; i++) {
     FGObjTerm             *tm = &o->term[i];
-    const FGObjectiveCase *oc = &c->objective[i];
+    const FGObjectiveCase *oc = &terms[i];
     tm->oc                    = oc;
     tm->body = tm->probe = -1;
-    tm->nq               = oc->kind == FG_OBJ_NEG_LIFT_DRAG ? 2 : 1;
+    PetscCheck(oc->kind >= 0 && oc->kind < FG_OBJ_NKINDS, s->comm, FG_ERR_INPUT, "%s: unknown objective kind %d", oc->where, (int)oc->kind);
+    tm->nq = oc->kind == FG_OBJ_NEG_LIFT_DRAG ? 2 : 1;
     for (PetscInt b = 0; b < c->nbodies; b++)
       if (!strcmp(c->body[b].name, oc->body)) tm->body = b;
     if (tm->body < 0 && c->nbodies == 1 && !oc->body[0]) tm->body = 0;

@@ -105,3 +105,9 @@ fg_case_expect(NAME adjoint_storage_bad NP 1 CODE 2 REGEX "adjoint.storage" ARGS
 fg_case_expect(NAME adjoint_checkpoints_negative NP 1 CODE 2 REGEX "adjoint.checkpoints" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.checkpoints=-1)
 fg_case_expect(NAME adjoint_resume_check NP 1 CODE 2 REGEX "--resume applies to flowgrad run and flowgrad adjoint only" ARGS check ${FG_TEST_DIR}/adjoint/cylinder.yaml --resume)
 include(${FG_TEST_DIR}/adjoint/steady.cmake)
+
+# FGObjectiveCreateTerms: a lift term filled in memory (as a constraint would be) gives the case's
+# lift term and the same gradient; a term without its body is an input error naming its `where`
+# (tests/adjoint/test_objective_terms.c). At 1 and 2 ranks.
+fg_add_test_exe(NAME test_objective_terms SOURCES ${FG_TEST_DIR}/adjoint/test_objective_terms.c)
+fg_add_mpi_test(NAME adjoint_objective_terms NP 1 2 COMMAND test_objective_terms -fg_fftw_planner estimate LABELS adjoint TIMEOUT 120)
