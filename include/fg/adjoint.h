@@ -12,10 +12,11 @@
    FGDesignApply() maps p to the forward inputs; the reverse sweep's parameter adjoints
    (FGStepParams) map back through the transposed maps to g = dJ/dp.
 
-   Objective J = sum_i weight_i J_i (objective.<name>): each J_i a time functional (average over a
-   window, optionally with sin^2 ramps; final; instant) of a quantity evaluated after every step.
-   FGObjectiveCreate takes the case's terms; FGObjectiveCreateTerms any list of FGObjectiveCase
-   (e.g. a constraint built in memory; the array must outlive the objective).
+   Objective J = sum_i J_i (objective.<name>): each J_i = weight_i times a statistic (value,
+   square, variance) of a time functional (average over a window, optionally with sin^2 ramps;
+   final; instant) of a quantity evaluated after every step. FGObjectiveCreate takes the case's
+   terms; FGObjectiveCreateTerms any list of FGObjectiveCase (e.g. a constraint built in memory;
+   the array must outlive the objective).
 
    Reverse sweep (FGAdjointCompute, src/adjoint/sweep.c): the adjoint steps from the last to the
    first, each about its step's tape, accumulating the gradient; the states they need come from a
