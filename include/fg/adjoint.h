@@ -12,8 +12,11 @@
    FGDesignApply() maps p to the forward inputs; the reverse sweep's parameter adjoints
    (FGStepParams) map back through the transposed maps to g = dJ/dp.
 
-   Objective J = sum_i weight_i J_i (objective.<name>): each J_i a time functional (average over a
-   window, optionally with sin^2 ramps; final; instant) of a quantity evaluated after every step.
+   Objective J = sum_i J_i (objective.<name>): each J_i = weight_i times a statistic (value,
+   square, variance) of a time functional (average over a window, optionally with sin^2 ramps;
+   final; instant) of a quantity evaluated after every step. FGObjectiveCreate takes the case's
+   terms; FGObjectiveCreateTerms any list of FGObjectiveCase (e.g. a constraint built in memory;
+   the array must outlive the objective).
 
    Reverse sweep (FGAdjointCompute, src/adjoint/sweep.c): the adjoint steps from the last to the
    first, each about its step's tape, accumulating the gradient; the states they need come from a
@@ -55,6 +58,7 @@ PETSC_EXTERN PetscReal      FGDesignScalarScale(FGDesign, PetscInt, PetscReal);
 
 typedef struct _p_FGObjective *FGObjective;
 PETSC_EXTERN PetscErrorCode FGObjectiveCreate(FGSolver, FGDesign, FGObjective *);
+PETSC_EXTERN PetscErrorCode FGObjectiveCreateTerms(FGSolver, FGDesign, PetscInt, const FGObjectiveCase[], FGObjective *);
 PETSC_EXTERN PetscErrorCode FGObjectiveDestroy(FGObjective *);
 PETSC_EXTERN PetscErrorCode FGObjectiveReset(FGObjective);
 PETSC_EXTERN PetscErrorCode FGObjectiveRecord(FGObjective);

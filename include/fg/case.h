@@ -157,6 +157,11 @@ PETSC_EXTERN const char *const FGObjectiveKindNames[];
 typedef enum { FG_OBJ_TIME_AVERAGE = 0, FG_OBJ_TIME_FINAL, FG_OBJ_TIME_INSTANT } FGObjectiveTime;
 PETSC_EXTERN const char *const FGObjectiveTimeNames[];
 
+/* What a term takes the time functional T of: value T(q), square T(q^2), variance T(q^2) - T(q)^2
+   (average only); not for neg_lift_drag and control_cost (they are value). */
+typedef enum { FG_OBJ_STAT_VALUE = 0, FG_OBJ_STAT_SQUARE, FG_OBJ_STAT_VARIANCE } FGObjectiveStatistic;
+PETSC_EXTERN const char *const FGObjectiveStatisticNames[];
+
 /* adjoint.mode and adjoint.storage (src/adjoint/schedule.c, src/adjoint/steady.c). */
 typedef enum { FG_ADJOINT_UNSTEADY, FG_ADJOINT_STEADY } FGAdjointMode;
 typedef enum { FG_STORAGE_AUTO, FG_STORAGE_RAM, FG_STORAGE_DISK } FGAdjointStorage;
@@ -167,6 +172,10 @@ PETSC_EXTERN const char *const FGAdjointStorageNames[];
 #define FG_CASE_MAX_DESIGN     16 /* entries of design.parameters */
 #define FG_CASE_DESIGN_LEN     64 /* longest design parameter name + 1 */
 
+/* One objective term: objective.<name>.* in the case file, or filled in memory for
+   FGObjectiveCreateTerms (every member as the case file would set it: name, where (for messages,
+   e.g. "FILE:LINE: constraints.lift"), kind, the kind's keys, time and its keys, statistic,
+   weight (not 0)). */
 typedef struct {
   char            name[FG_CASE_NAME_LEN];
   char            where[PETSC_MAX_PATH_LEN + 64];
@@ -184,6 +193,7 @@ typedef struct {
   PetscReal       window[2];               /* average: [t0, t1] */
   PetscReal       ramp;                    /* average: smooth window, sin^2 ramps of this length at both ends (0: a box) */
   PetscReal       at;                      /* instant: the time (the step ending nearest to it) */
+  FGObjectiveStatistic statistic;          /* value (default), square, variance (average only) */
   PetscReal       weight;
 } FGObjectiveCase;
 

@@ -7,9 +7,15 @@
              or with `ramp` R > 0, r = sin^2(pi/2 min(1, (t - t0)/R, (t1 - t)/R)) (a smooth window)
     final    omega_N = 1
     instant  omega_n = 1 for the step ending nearest to `at`
-  and J_i = weight T_i, except neg_lift_drag: J_i = -weight T(Cl)/T(Cd), and control_cost:
-  J_i = weight (t1 - t0)/2 sum_k theta_k^2 over the design's control scalars (rotation rates, jet
-  amplitudes, actuator forces), a function of p alone. J = sum_i J_i.
+  and J_i = weight S_i with the term's statistic S_i:
+    value     S = T(q)
+    square    S = T(q^2)
+    variance  S = T(q^2) - T(q)^2 (time average only, whose weights sum to 1), computed as
+              T((q - T(q))^2) (the same, without the cancellation of the first form)
+  except neg_lift_drag: J_i = -weight T(Cl)/T(Cd), and control_cost: J_i = weight (t1 - t0)/2
+  sum_k theta_k^2 over the design's control scalars (rotation rates, jet amplitudes, actuator
+  forces), a function of p alone. J = sum_i J_i. The exact derivatives with respect to q(n)
+  (FGObjectiveStepWeight_Private): weight omega_n times 1, 2 q(n), 2 (q(n) - T(q)).
 
   Quantities: force coefficients of a body (its penalty force over the step, include/fg/body.h),
   the probe pressure difference p(at) - p(reference), 1/2 sum u_a^2 dV over the faces in a box,
@@ -35,7 +41,7 @@ typedef struct {
   const FGObjectiveCase *oc;
   PetscInt               body, probe, nq; /* nq quantities: 2 for neg_lift_drag ([Cl, Cd]) */
   PetscReal             *q[2];            /* q[k][n], n = 0..N (0 unused) */
-  PetscReal              T[2], dJdT[2], value;
+  PetscReal              T[2], dJdT[2], value; /* T[k] = T(q_k); value = J_i */
   PetscInt               nobs;
   PetscReal             *tobs, *uobs; /* observations: times, velocity [nobs][dim] */
   Vec                    target[3];   /* field_tracking: the target velocity (global Vecs) */
@@ -136,27 +142,50 @@ static PetscErrorCode FGObjectiveReadObservations_Private(FGObjective o, FGObjTe
 }
 
 /*@C
-  FGObjectiveCreate - the case's objective terms (at least one), resolved against the solver's
-  bodies and probes. Collective.
+  FGObjectiveCreate - the case's objective terms (at least one; FGObjectiveCreateTerms with
+  s->c->objective). Collective.
 @*/
 PetscErrorCode FGObjectiveCreate(FGSolver s, FGDesign d, FGObjective *obj)
+{
+  const FGCase *c = s->c;
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->nobjectives > 0, s->comm, FG_ERR_INPUT, "%s: the case has no objective (objective.<name>: see README.md, \"Adjoint\")", c->file);
+  PetscCall(FGObjectiveCreateTerms(s, d, c->nobjectives, c->objective, obj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGObjectiveCreateTerms - an objective J = sum_i J_i of the n terms given (1 <= n <=
+  FG_CASE_MAX_OBJECTIVES), e.g. a constraint built in memory (FGObjectiveCase in
+  include/fg/case.h: fill every member as the case file would, `where` for messages), resolved
+  against the solver's bodies and probes (by name: s->c->body, s->c->probe). The objective keeps
+  pointers into terms[]: the array must outlive it (FGObjectiveDestroy). What the case file's
+  validation checks for objective.<name> is the caller's business; this checks what the
+  objective needs (a body, a probe with a reference, the statistic's kind and time, ...) and
+  errs with FG_ERR_INPUT, naming terms[i].where. Collective.
+@*/
+PetscErrorCode FGObjectiveCreateTerms(FGSolver s, FGDesign d, PetscInt n, const FGObjectiveCase terms[], FGObjective *obj)
 {
   FGObjective   o;
   const FGCase *c = s->c;
 
   PetscFunctionBeginUser;
-  PetscCheck(c->nobjectives > 0, s->comm, FG_ERR_INPUT, "%s: the case has no objective (objective.<name>: see README.md, \"Adjoint\")", c->file);
+  PetscCheck(n >= 1 && n <= FG_CASE_MAX_OBJECTIVES, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "an objective has 1 to %d terms, not %" PetscInt_FMT, FG_CASE_MAX_OBJECTIVES, n);
   PetscCall(PetscNew(&o));
   *obj      = o;
   o->s      = s;
   o->d      = d;
-  o->nterms = c->nobjectives;
+  o->nterms = n;
   for (PetscInt i = 0; i < o->nterms; i++) {
     FGObjTerm             *tm = &o->term[i];
-    const FGObjectiveCase *oc = &c->objective[i];
+    const FGObjectiveCase *oc = &terms[i];
     tm->oc                    = oc;
     tm->body = tm->probe = -1;
-    tm->nq               = oc->kind == FG_OBJ_NEG_LIFT_DRAG ? 2 : 1;
+    PetscCheck(oc->kind >= 0 && oc->kind < FG_OBJ_NKINDS, s->comm, FG_ERR_INPUT, "%s: unknown objective kind %d", oc->where, (int)oc->kind);
+    tm->nq = oc->kind == FG_OBJ_NEG_LIFT_DRAG ? 2 : 1;
+    PetscCheck(oc->statistic == FG_OBJ_STAT_VALUE || (oc->kind != FG_OBJ_NEG_LIFT_DRAG && oc->kind != FG_OBJ_CONTROL_COST), s->comm, FG_ERR_INPUT, "%s: statistic %s: a %s objective has no statistic (value only)", oc->where, FGObjectiveStatisticNames[oc->statistic], FGObjectiveKindNames[oc->kind]);
+    PetscCheck(oc->statistic != FG_OBJ_STAT_VARIANCE || oc->time == FG_OBJ_TIME_AVERAGE, s->comm, FG_ERR_INPUT, "%s: statistic variance needs time average, not %s", oc->where, FGObjectiveTimeNames[oc->time]);
     for (PetscInt b = 0; b < c->nbodies; b++)
       if (!strcmp(c->body[b].name, oc->body)) tm->body = b;
     if (tm->body < 0 && c->nbodies == 1 && !oc->body[0]) tm->body = 0;
@@ -233,11 +262,14 @@ PetscErrorCode FGObjectiveReset(FGObjective o)
   state x* (so the state it sees is F(x*) = x* and the forces are those of a step at x*): the
   weights are omega_N = 1 and 0 elsewhere, whatever the term's time, window and ramp (the time
   functional of a constant is the constant). The terms' weights apply as usual; control_cost keeps
-  its length (the window's, or the time of the last step).
+  its length (the window's, or the time of the last step). A term with statistic variance is an
+  error (FG_ERR_INPUT): at a steady state it is identically 0.
 @*/
 PetscErrorCode FGObjectiveSetSteady(FGObjective o, PetscBool steady)
 {
   PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < o->nterms && steady; i++)
+    PetscCheck(o->term[i].oc->statistic != FG_OBJ_STAT_VARIANCE, o->s->comm, FG_ERR_INPUT, "%s: statistic variance in steady mode (adjoint.mode steady): the objective is evaluated at the steady state, where its variance is identically 0", o->term[i].oc->where);
   o->steady = steady;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -508,7 +540,15 @@ PetscErrorCode FGObjectiveFinish(FGObjective o, Vec p, PetscReal *J)
       }
       tm->value = oc->weight * 0.5 * len * sum;
     } else {
-      tm->value   = oc->weight * tm->T[0];
+      PetscReal S = tm->T[0];
+      if (oc->statistic != FG_OBJ_STAT_VALUE) {
+        S = 0;
+        for (PetscInt n = 1; n <= o->n; n++) {
+          const PetscReal dq = oc->statistic == FG_OBJ_STAT_VARIANCE ? tm->q[0][n] - tm->T[0] : tm->q[0][n];
+          S += o->omega[i][n] * dq * dq;
+        }
+      }
+      tm->value   = oc->weight * S;
       tm->dJdT[0] = oc->weight;
     }
     o->J += tm->value;
@@ -517,12 +557,35 @@ PetscErrorCode FGObjectiveFinish(FGObjective o, Vec p, PetscReal *J)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  FGObjectiveGetTerm - term i's name and J_i (weight times its statistic of its time functional;
+  after FGObjectiveFinish). Not collective.
+@*/
 PetscErrorCode FGObjectiveGetTerm(FGObjective o, PetscInt i, const char **name, PetscReal *value)
 {
   PetscFunctionBeginUser;
   if (name) *name = o->term[i].oc->name;
   if (value) *value = o->term[i].value;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* dJ/dq_k(n) of term i: weight omega_n (dJdT[k]) times the statistic's derivative, 1 (value),
+   2 q(n) (square), 2 (q(n) - T(q)) (variance; exact as long as the weights sum to 1, i.e. to
+   round-off: d/dq(n) of sum_m omega_m (q(m) - T)^2 is 2 omega_n (q(n) - T) - 2 omega_n T (1 - sum omega)). */
+static PetscReal FGObjectiveStepWeight_Private(FGObjective o, PetscInt i, PetscInt k, PetscInt n)
+{
+  const FGObjTerm *tm = &o->term[i];
+  const PetscReal  w  = tm->dJdT[k] * o->omega[i][n];
+
+  if (w == 0) return 0;
+  switch (tm->oc->statistic) {
+  case FG_OBJ_STAT_SQUARE:
+    return 2 * w * tm->q[k][n];
+  case FG_OBJ_STAT_VARIANCE:
+    return 2 * w * (tm->q[k][n] - tm->T[k]);
+  default:
+    return w;
+  }
 }
 
 /*@C
@@ -536,27 +599,29 @@ PetscErrorCode FGObjectiveAdjointForces(FGObjective o, PetscInt n, PetscReal wac
   PetscCall(PetscArrayzero(wacc, 6 * PetscMax(c->nbodies, 1)));
   for (PetscInt i = 0; i < o->nterms; i++) {
     FGObjTerm  *tm = &o->term[i];
-    PetscReal   qref;
+    PetscReal   qref, w0, w1;
     const FGBodyCase *bc;
     if (tm->body < 0 || !o->omega[i][n]) continue;
     bc   = &c->body[tm->body];
     qref = 0.5 * bc->ref_speed * bc->ref_speed * bc->ref_area;
+    w0   = FGObjectiveStepWeight_Private(o, i, 0, n);
+    w1   = tm->nq > 1 ? FGObjectiveStepWeight_Private(o, i, 1, n) : 0;
     switch (tm->oc->kind) {
     case FG_OBJ_DRAG:
-      wacc[6 * tm->body + 0] += tm->dJdT[0] * o->omega[i][n] / qref;
+      wacc[6 * tm->body + 0] += w0 / qref;
       break;
     case FG_OBJ_LIFT:
-      wacc[6 * tm->body + 1] += tm->dJdT[0] * o->omega[i][n] / qref;
+      wacc[6 * tm->body + 1] += w0 / qref;
       break;
     case FG_OBJ_SIDE:
-      wacc[6 * tm->body + 2] += tm->dJdT[0] * o->omega[i][n] / qref;
+      wacc[6 * tm->body + 2] += w0 / qref;
       break;
     case FG_OBJ_MOMENT:
-      wacc[6 * tm->body + 5] += tm->dJdT[0] * o->omega[i][n] / (qref * bc->ref_length);
+      wacc[6 * tm->body + 5] += w0 / (qref * bc->ref_length);
       break;
     case FG_OBJ_NEG_LIFT_DRAG:
-      wacc[6 * tm->body + 1] += tm->dJdT[0] * o->omega[i][n] / qref;
-      wacc[6 * tm->body + 0] += tm->dJdT[1] * o->omega[i][n] / qref;
+      wacc[6 * tm->body + 1] += w0 / qref;
+      wacc[6 * tm->body + 0] += w1 / qref;
       break;
     default:
       break;
@@ -584,8 +649,8 @@ PetscErrorCode FGObjectiveAdjointState(FGObjective o, PetscInt n, Vec ubar[], Ve
   for (PetscInt i = 0; i < o->nterms; i++) {
     FGObjTerm             *tm = &o->term[i];
     const FGObjectiveCase *oc = tm->oc;
-    const PetscReal        w  = tm->dJdT[0] * o->omega[i][n];
-    if (w == 0) continue;
+    const PetscReal        w  = FGObjectiveStepWeight_Private(o, i, 0, n);
+    if (w == 0 || oc->kind == FG_OBJ_CONTROL_COST) continue;
     switch (oc->kind) {
     case FG_OBJ_KINETIC_ENERGY:
       PetscCall(FGObjectiveEnergy_Private(o, oc, NULL, NULL, w, ubar));

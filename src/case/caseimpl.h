@@ -209,6 +209,7 @@ PETSC_INTERN PetscBool      FGCaseAppliesObjectiveRegion_Internal(FGCaseCtx, con
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveTracking_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveTargetFile_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveTargetFile_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscBool      FGCaseAppliesObjectiveStatistic_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveAverage_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveInstant_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseComputeObjectiveBody_Internal(FGCaseCtx, const FGKeyRef *);
@@ -222,6 +223,7 @@ PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveTime_Internal(FGCaseCtx, const F
 PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveWindow_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveRamp_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveAt_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveStatistic_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveWeight_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckAdjointMemory_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckDesign_Internal(FGCaseCtx, const FGKeyRef *);

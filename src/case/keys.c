@@ -15,6 +15,7 @@ const char *const FGInitialTypeNames[]   = {"rest", "uniform", "taylor_green", "
 const char *const FGBodyShapeNames[]     = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
 const char *const FGObjectiveKindNames[] = {"drag", "lift", "side", "moment", "neg_lift_drag", "pressure_drop", "kinetic_energy", "enstrophy", "probe_tracking", "control_cost", "field_tracking", "FGObjectiveKind", "FG_OBJ_", NULL};
 const char *const FGObjectiveTimeNames[] = {"average", "final", "instant", "FGObjectiveTime", "FG_OBJ_TIME_", NULL};
+const char *const FGObjectiveStatisticNames[] = {"value", "square", "variance", "FGObjectiveStatistic", "FG_OBJ_STAT_", NULL};
 const char *const FGAdjointModeNames[]    = {"unsteady", "steady", "FGAdjointMode", "FG_ADJOINT_", NULL};
 const char *const FGAdjointStorageNames[] = {"auto", "ram", "disk", "FGAdjointStorage", "FG_STORAGE_", NULL};
 const char *const FGConstraintKindNames[]  = {"area", "volume", "centroid", "thickness", "volume_fraction", "lift", "drag", "moment", "FGConstraintKind", "FG_CON_", NULL};
@@ -254,6 +255,9 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "`average`: a smooth window: sin^2 ramps of this duration at both of its ends (0: a box); at most half the window (`window`, or `steps*dt` without one)"},
   {.path = "objective.<objective>.at", .type = FG_KEY_REAL, FG_OBJ(at), .required = PETSC_TRUE, FG_GE(0), .applies = FGCaseAppliesObjectiveInstant_Internal,
    .check = FGCaseCheckObjectiveAt_Internal, .doc = "`instant`: the time (the step that ends nearest to it), at most `steps*dt`"},
+  {.path = "objective.<objective>.statistic", .type = FG_KEY_ENUM, .choices = FGObjectiveStatisticNames, FG_OBJ(statistic), .def = "value", .applies = FGCaseAppliesObjectiveStatistic_Internal,
+   .check = FGCaseCheckObjectiveStatistic_Internal,
+   .doc = "What the term takes of its quantity q (after every step) with the time functional T: `value` T(q), `square` T(q^2), or `variance` T(q^2) - T(q)^2 (`time: average` only; not with `adjoint.mode: steady`, where it is 0); the term is `weight` times it. Not for `neg_lift_drag` and `control_cost`"},
   {.path = "objective.<objective>.weight", .type = FG_KEY_REAL, FG_OBJ(weight), .def = "1", .check = FGCaseCheckObjectiveWeight_Internal,
    .doc = "The weight of this objective in J (not 0)"},
 

@@ -476,6 +476,13 @@ PetscBool FGCaseAppliesObjectiveTargetFile_Internal(FGCaseCtx ctx, const FGKeyRe
   return FGCaseObjectiveIs_Private(ctx, ref, FG_KIND(FG_OBJ_FIELD_TRACKING), "field_tracking", why, len);
 }
 
+/* statistic: every kind with one quantity and a time functional of it (not neg_lift_drag, a ratio
+   of two time functionals, nor control_cost, a function of the design alone). */
+PetscBool FGCaseAppliesObjectiveStatistic_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseObjectiveIs_Private(ctx, ref, (FG_KIND(FG_OBJ_NKINDS) - 1u) & ~(FG_KIND(FG_OBJ_NEG_LIFT_DRAG) | FG_KIND(FG_OBJ_CONTROL_COST)), "all but neg_lift_drag and control_cost", why, len);
+}
+
 PetscBool FGCaseAppliesObjectiveAverage_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {
   return FGCaseObjectiveTimeIs_Private(ctx, ref, FG_OBJ_TIME_AVERAGE, why, len);
@@ -752,6 +759,21 @@ PetscErrorCode FGCaseCheckObjectiveAt_Internal(FGCaseCtx ctx, const FGKeyRef *re
   PetscCall(FGCaseFormatReal_Internal(o->at, sa, sizeof(sa)));
   snprintf(se, sizeof(se), "%g", (double)end); /* computed: rounded, not to be read back */
   SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %s is after the end of the run (steps*dt = %s)", where, sa, se);
+}
+
+/* variance is T(q^2) - T(q)^2: a time average only (the final or instant value of one step has none),
+   and not in steady mode (the objective is the steady state's value: its variance is 0). */
+PetscErrorCode FGCaseCheckObjectiveStatistic_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGObjectiveCase *o = FGCaseObjective_Private(ctx, ref);
+  char                   where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (o->statistic != FG_OBJ_STAT_VARIANCE) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  PetscCheck(o->time == FG_OBJ_TIME_AVERAGE, ctx->comm, FG_ERR_INPUT, "%s: variance is T(q^2) - T(q)^2 over a time average, and objective.%s has time %s (one step's value has no variance)", where, o->name, FGObjectiveTimeNames[o->time]);
+  PetscCheck(ctx->c->adjoint.mode != FG_ADJOINT_STEADY, ctx->comm, FG_ERR_INPUT, "%s: variance with adjoint.mode steady: the objective is evaluated at the steady state, where its variance is identically 0", where);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A zero weight would keep an objective that contributes nothing. */

@@ -105,3 +105,41 @@ fg_case_expect(NAME adjoint_storage_bad NP 1 CODE 2 REGEX "adjoint.storage" ARGS
 fg_case_expect(NAME adjoint_checkpoints_negative NP 1 CODE 2 REGEX "adjoint.checkpoints" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.checkpoints=-1)
 fg_case_expect(NAME adjoint_resume_check NP 1 CODE 2 REGEX "--resume applies to flowgrad run and flowgrad adjoint only" ARGS check ${FG_TEST_DIR}/adjoint/cylinder.yaml --resume)
 include(${FG_TEST_DIR}/adjoint/steady.cmake)
+
+# FGObjectiveCreateTerms: a lift term filled in memory (as a constraint would be) gives the case's
+# lift term and the same gradient; a term without its body is an input error naming its `where`
+# (tests/adjoint/test_objective_terms.c). At 1 and 2 ranks.
+fg_add_test_exe(NAME test_objective_terms SOURCES ${FG_TEST_DIR}/adjoint/test_objective_terms.c)
+fg_add_mpi_test(NAME adjoint_objective_terms NP 1 2 COMMAND test_objective_terms -fg_fftw_planner estimate LABELS adjoint TIMEOUT 120)
+
+# objective.<name>.statistic on the shedding cylinder (the fixture above): the variance of the
+# lift over [0.5, 8] with ramps (Cl swings between -0.25 and 0.34; measured J_lift = 0.5 var =
+# 0.02047, equal to the windowed variance of history.csv's cyl_cl to 1e-15) and the mean square
+# drag: flowgrad check, 20 checks (measured: central differences <= 3.0e-8, Taylor orders 1.998-2.000).
+set(FG_ADJ_STAT --set objective.lift.statistic=variance --set objective.lift.window=[0.5,8] --set objective.lift.ramp=0.5
+                --set objective.drag.statistic=square)
+fg_case_expect(NAME adjoint_check_statistic NP 2 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/cylinder_shedding.yaml ${FG_ADJ_STAT} --set output.dir=adjoint_check_statistic -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_statistic_np2 PROPERTIES FIXTURES_REQUIRED fg_adjoint_shedding TIMEOUT 300 LABELS "mpi;adjoint")
+# ... and the resumable sweep keeps its record: stopped by SIGUSR1 at step 100 of the reverse sweep
+# (disk storage), resumed, the same gradient.csv as the straight run (byte for byte).
+add_test(NAME adjoint_statistic_resume
+         COMMAND /bin/sh -c "set -ef; \"$0\" adjoint \"$1\" $2 --set output.dir=statistic_resume_a >/dev/null; \
+                             rc=0; \"$0\" adjoint \"$1\" $2 --set output.dir=statistic_resume_b -fg_test_adjoint_signal_at 100 >/dev/null || rc=$?; \
+                             test $rc -eq 75; \"$0\" adjoint \"$1\" $2 --set output.dir=statistic_resume_b --resume >/dev/null; \
+                             cmp statistic_resume_a/gradient.csv statistic_resume_b/gradient.csv"
+                 $<TARGET_FILE:flowgrad> ${FG_TEST_DIR}/adjoint/cylinder_shedding.yaml
+                 "--set objective.lift.statistic=variance --set objective.lift.window=[0.5,8] --set objective.lift.ramp=0.5 --set objective.drag.statistic=square --set adjoint.storage=disk --set adjoint.segment=40 -fg_fftw_planner estimate"
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_statistic_resume PROPERTIES FIXTURES_REQUIRED fg_adjoint_shedding TIMEOUT 300 LABELS adjoint)
+# bad statistics: exit 2 naming file:line:key (variance of a final value; a statistic of
+# neg_lift_drag; variance in steady mode, where it is 0)
+fg_case_expect(NAME adjoint_bad_variance_final NP 1 2 CODE 2
+               REGEX [=[objective_variance_final\.yaml:11: objective\.cl\.statistic: variance is T\(q\^2\) - T\(q\)\^2 over a time average, and objective\.cl has time final]=]
+               ARGS info ${FG_TEST_DIR}/case/bad/objective_variance_final.yaml)
+fg_case_expect(NAME adjoint_bad_statistic_ratio NP 1 2 CODE 2
+               REGEX [=[objective_statistic_ratio\.yaml:8: objective\.glide\.statistic: statistic applies to all but neg_lift_drag and control_cost objectives; objective\.glide is a neg_lift_drag objective]=]
+               ARGS info ${FG_TEST_DIR}/case/bad/objective_statistic_ratio.yaml)
+fg_case_expect(NAME adjoint_bad_variance_steady NP 1 CODE 2
+               REGEX [=[--set objective\.drag\.statistic=variance: variance with adjoint\.mode steady: the objective is evaluated at the steady state, where its variance is identically 0]=]
+               ARGS info ${FG_TEST_DIR}/adjoint/steady.yaml --set objective.drag.time=average --set objective.drag.statistic=variance --set output.dir=adjoint_bad_variance_steady)

@@ -751,9 +751,11 @@ static PetscErrorCode TestObjectives(void)
   CHECK(c->adjoint.fields_every == 25, "adjoint.fields_every %d", (int)c->adjoint.fields_every);
   /* the resolved case: the keys of each kind and time functional only, the computed body, no window without one */
   CHECK(strstr(c->resolved, "design:\n  time_basis: 1\n  parameters: [\"body.cyl.shape\", \"flow.nu\", \"actuator.push.force\", \"flow.inflow_speed\", \"body.cyl.jet_amplitude\", \"initial.velocity\"]\nobjective:\n") != NULL, "resolved design:\n%s", c->resolved);
-  CHECK(strstr(c->resolved, "objective:\n  cd:\n    kind: drag\n    body: \"cyl\"\n    time: average\n    window: [0.5, 1.5]\n    ramp: 0.25\n    weight: 2\n  cl:\n    kind: lift\n    body: \"cyl\"\n    time: final\n    weight: -0.5\n") != NULL, "resolved cd, cl:\n%s", c->resolved);
-  CHECK(strstr(c->resolved, "  dp:\n    kind: pressure_drop\n    probe: \"dp\"\n    time: instant\n    at: 1.5\n    weight: 1\n  ke:\n    kind: kinetic_energy\n    region: [6, 3, 12, 7]\n    time: average\n    ramp: 0\n    weight: 1\n  ens:\n    kind: enstrophy\n    time: average\n") != NULL, "resolved dp, ke, ens:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "objective:\n  cd:\n    kind: drag\n    body: \"cyl\"\n    time: average\n    window: [0.5, 1.5]\n    ramp: 0.25\n    statistic: value\n    weight: 2\n  cl:\n    kind: lift\n    body: \"cyl\"\n    time: final\n    statistic: value\n    weight: -0.5\n") != NULL, "resolved cd, cl:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "  dp:\n    kind: pressure_drop\n    probe: \"dp\"\n    time: instant\n    at: 1.5\n    statistic: value\n    weight: 1\n  ke:\n    kind: kinetic_energy\n    region: [6, 3, 12, 7]\n    time: average\n    ramp: 0\n    statistic: value\n    weight: 1\n  ens:\n    kind: enstrophy\n    time: average\n") != NULL, "resolved dp, ke, ens:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "  track:\n    kind: probe_tracking\n    probe: \"wake\"\n    target: [1, 0]\n    time: average\n") != NULL, "resolved track");
+  CHECK(strstr(c->resolved, "  cost:\n") && !strstr(strstr(c->resolved, "  cost:\n"), "statistic"), "resolved cost: no statistic (control_cost has none)");
+  CHECK(c->objective[0].statistic == FG_OBJ_STAT_VALUE && c->objective[6].statistic == FG_OBJ_STAT_VALUE, "statistic: value by default");
   CHECK(strstr(c->resolved, "\nadjoint:\n  mode: unsteady\n  memory: \"auto\"\n  checkpoints: 0\n  storage: auto\n  segment: 0\n  steady_tol: 1e-10\n  fields_every: 25\noutput:\n") != NULL, "resolved adjoint:\n%s", c->resolved);
   PetscCall(RoundTrip(__LINE__, "obj.yaml", c));
   {
