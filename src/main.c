@@ -16,12 +16,6 @@
 
 static const char help[] = "flowgrad: see flowgrad --help\n";
 
-static PetscErrorCode FGNotBuilt_Private(const char *command)
-{
-  PetscFunctionBeginUser;
-  SETERRQ(PETSC_COMM_WORLD, FG_ERR_INPUT, "flowgrad %s is not available in this version (%s); it arrives with a later release", command, FG_VERSION_STRING);
-}
-
 /* A PETSc option that nothing read is most likely misspelled: say so (rank 0). */
 static PetscErrorCode FGWarnUnusedOptions_Private(void)
 {
@@ -66,7 +60,7 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
     PetscCall(FGOptimizeMain(PETSC_COMM_WORLD, c, cl->resume, cl->nset, cl->set));
     break;
   default:
-    PetscCall(FGNotBuilt_Private(cl->command_name));
+    SETERRQ(PETSC_COMM_WORLD, FG_ERR_INPUT, "flowgrad: no command");
   }
   PetscCall(PetscFree(c));
   if (cl->command != FG_CMD_INFO) PetscCall(FGWarnUnusedOptions_Private());

@@ -764,7 +764,7 @@ static PetscErrorCode FGOptRecord_Private(FGOpt *O, PetscInt it, Vec p, const FG
   h->evals   = O->nevals;
   h->J       = e->J;
   h->gnorm   = gnorm;
-  h->step    = step;
+  h->step    = it ? step : 0; /* (TAO reports its initial value at iteration 0) */
   h->viol    = FGOptViolation_Private(O, e);
   h->seconds = O->seconds;
   for (PetscInt i = 0; i < O->nrows; i++) O->hq[O->nhist * O->nrows + i] = e->q[i];

@@ -15,9 +15,6 @@
 #include <fg/io.h>
 #include <string.h>
 
-/* until the objective module provides it (branch obj) */
-PETSC_EXTERN PetscErrorCode FGObjectiveCreateTerms(FGSolver, FGDesign, PetscInt, const FGObjectiveCase[], FGObjective *) __attribute__((weak));
-
 typedef struct {
   FGCase         *c;
   PetscBool       own;
@@ -155,7 +152,6 @@ PetscErrorCode FGProblemCreate(MPI_Comm comm, FGCase *c, PetscInt nset, const ch
         t->window[0] = k->window[0];
         t->window[1] = k->window[1];
         t->weight   = 1;
-        PetscCheck(FGObjectiveCreateTerms, comm, PETSC_ERR_SUP, "flow constraints need FGObjectiveCreateTerms");
         PetscCall(FGObjectiveCreateTerms(pt->s, pt->d, 1, t, &pt->orow[P->nrows]));
         PetscCall(FGProblemAddRow_Private(P, k, i, pk, 0));
       }
@@ -508,7 +504,8 @@ PetscReal FGProblemRowViolation(const FGConstraintRow *r, PetscReal q)
 
 /*@C
   FGProblemGetBounds - the bounds and scale of every design entry (design.lower, .upper,
-  .max_change around p0, .scale; PETSC_NINFINITY/PETSC_INFINITY where there is none). Errors
+  .max_change around p0, .scale; PETSC_NINFINITY/PETSC_INFINITY where there is none; flow.nu and
+  flow.inflow_speed at least 1e-3 of their initial value, so that they stay positive). Errors
   (FG_ERR_INPUT) when p0 is outside its bounds.
 @*/
 PetscErrorCode FGProblemGetBounds(FGProblem P, Vec p0, Vec lo, Vec hi, Vec scale)
@@ -540,6 +537,7 @@ PetscErrorCode FGProblemGetBounds(FGProblem P, Vec p0, Vec lo, Vec hi, Vec scale
       const PetscReal v = PetscRealPart(x[j]);
       PetscReal       L = c->design.has_lower[i] ? c->design.lower[i] : PETSC_NINFINITY, U = c->design.has_upper[i] ? c->design.upper[i] : PETSC_INFINITY;
       if (c->design.has_max_change[i]) L = PetscMax(L, v - c->design.max_change[i]), U = PetscMin(U, v + c->design.max_change[i]);
+      if ((b->kind == FG_DESIGN_NU || b->kind == FG_DESIGN_INFLOW) && v > 0) L = PetscMax(L, 1e-3 * v); /* they stay positive */
       l[j] = L, u[j] = U;
       if (c->design.has_scale[i]) sc[j] = c->design.scale[i];
       else sc[j] = b->field ? 1.0 : FGDesignScalarScale(d, j, v);

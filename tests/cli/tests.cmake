@@ -11,10 +11,9 @@ fg_case_expect(NAME cli_unknown_option NP 1 CODE 2 REGEX "unknown option '--frob
 fg_case_expect(NAME cli_no_case_file NP 1 CODE 2 REGEX "flowgrad run: no case file given" ARGS run)
 fg_case_expect(NAME cli_two_case_files NP 1 CODE 2 REGEX "unexpected argument" ARGS run ${FG_CAVITY} ${FG_CAVITY})
 fg_case_expect(NAME cli_set_missing_value NP 1 CODE 2 REGEX "--set needs an argument" ARGS run ${FG_CAVITY} --set)
-foreach(cmd optimize)
-  fg_case_expect(NAME cli_${cmd}_not_built NP 1 2 CODE 2 REGEX "flowgrad ${cmd} is not available in this version"
-                 ARGS ${cmd} ${FG_CAVITY} --set output.dir=cli_${cmd})
-endforeach()
+# optimize on a case without a design: exit 2 naming design.parameters
+fg_case_expect(NAME cli_optimize_no_design NP 1 2 CODE 2 REGEX "cavity\\.yaml: design\\.parameters is empty: flowgrad optimize has nothing to optimize"
+               ARGS optimize ${FG_CAVITY} --set "design.parameters=[]" --set output.dir=cli_optimize)
 fg_case_expect(NAME cli_unused_petsc_option NP 1 CODE 0 REGEX "PETSc option -poisson_ksp_rtoll was not used"
                ARGS run ${FG_CAVITY} --set time.steps=2 --set output.dir=cli_unused -poisson_ksp_rtoll 1e-3)
 

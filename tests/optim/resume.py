@@ -23,7 +23,7 @@ a, extra = p.parse_known_args()
 
 
 def run(outdir, *args, expect=0):
-    cmd = [a.mpiexec, "-n", str(a.np)] + a.mpiexec_flags.split() + [a.flowgrad, "optimize", a.case, "--set", f"output.dir={outdir}", "-fg_fftw_planner", "estimate"] + extra + list(args)
+    cmd = [a.mpiexec, "-n", str(a.np)] + [f for f in re.split(r"[;\s]+", a.mpiexec_flags) if f] + [a.flowgrad, "optimize", a.case, "--set", f"output.dir={outdir}", "-fg_fftw_planner", "estimate"] + extra + list(args)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=a.workdir)
     print(f"$ {' '.join(cmd)}\n  exit {r.returncode}")
     if expect is not None and r.returncode != expect:
