@@ -963,7 +963,7 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscI
     PetscCall(FGProblemEvalCreate(O.P, &O.cache[i]));
     PetscCall(VecDuplicate(O.p0, &O.cachep[i]));
   }
-  if (type == FG_OPT_AUTO) type = O.nrows ? FG_OPT_ALMM : FG_OPT_BLMVM;
+  if (type == FG_OPT_AUTO) type = O.nrows ? FG_OPT_PENALTY : FG_OPT_BLMVM;
   PetscCheck(!(O.nrows && type != FG_OPT_ALMM && type != FG_OPT_PENALTY), comm, FG_ERR_INPUT, "%s: optimizer.type %s cannot handle the %" PetscInt_FMT " constraint rows: use almm or penalty (or auto)", c->file, FGOptimizerTypeNames[type], O.nrows);
   O.penalty = (PetscBool)(type == FG_OPT_PENALTY);
   taotype   = type == FG_OPT_BLMVM || type == FG_OPT_PENALTY ? TAOBLMVM : type == FG_OPT_BQNLS ? TAOBQNLS : type == FG_OPT_BNCG ? TAOBNCG : type == FG_OPT_LMVM ? TAOLMVM : TAOALMM;
@@ -1016,7 +1016,8 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscI
   PetscCall(PetscTime(&O.t0));
 
   /* the initial design: J_0, the constraints' values */
-  PetscCall(FGOptEvaluate_Private(&O, O.p0, PETSC_TRUE, &e0));
+  PetscCall(FGOptToDesign_Private(&O, x)); /* p_0 as TAO will see it (x_0 scale, to round-off) */
+  PetscCall(FGOptEvaluate_Private(&O, O.p, PETSC_TRUE, &e0));
   O.J0s = PetscAbsReal(e0->J) > 0 ? PetscAbsReal(e0->J) : 1.0;
   PetscCall(FGProblemSetRowValues(O.P, e0));
   for (PetscInt i = 0; i < O.nrows; i++) {

@@ -286,7 +286,7 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "The point's flow condition: `--set` overrides of this case, `[\"flow.re=200\", \"body.wing.angle=4\"]` (not of `design`, `constraints`, `optimizer`, `points`, `output`); each point runs in `output.dir/points/<point>`"},
 
   {.path = "optimizer.type", .type = FG_KEY_ENUM, .choices = FGOptimizerTypeNames, FG_AT(optimizer.type), .def = "auto",
-   .doc = "`optimize`: the PETSc TAO method: `blmvm` (bounded limited-memory BFGS), `bqnls`, `bncg`, `lmvm` (no bounds), `almm` (augmented Lagrangian for constraints, TAO's); `penalty`: flowgrad's augmented-Lagrangian loop around `blmvm` (README, \"Optimization\"); `auto`: `blmvm` without constraints, `almm` with"},
+   .doc = "`optimize`: the PETSc TAO method: `blmvm` (bounded limited-memory BFGS), `bqnls`, `bncg`, `lmvm` (no bounds), `almm` (augmented Lagrangian for constraints, TAO's); `penalty`: flowgrad's augmented-Lagrangian loop around `blmvm` (README, \"Optimization\"); `auto`: `blmvm` without constraints, `penalty` with (it needs fewer evaluations than `almm`)"},
   {.path = "optimizer.max_iterations", .type = FG_KEY_INT, FG_AT(optimizer.max_iterations), FG_GE(0), .def = "20",
    .doc = "Stop after this many iterations (`almm`, `penalty`: outer iterations)"},
   {.path = "optimizer.max_evaluations", .type = FG_KEY_INT, FG_AT(optimizer.max_evaluations), FG_GE(0), .def = "0",
@@ -297,7 +297,7 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "Converged when that gradient norm over |J/J_0| is at most this (TAO's grtol)"},
   {.path = "optimizer.constraint_tol", .type = FG_KEY_REAL, FG_AT(optimizer.constraint_tol), FG_GT(0), .def = "1e-3",
    .doc = "A constraint holds when its violation relative to its scale (|value|, or |q| at the start) is at most this"},
-  {.path = "optimizer.penalty", .type = FG_KEY_REAL, FG_AT(optimizer.penalty), FG_GT(0), .def = "10",
+  {.path = "optimizer.penalty", .type = FG_KEY_REAL, FG_AT(optimizer.penalty), FG_GT(0), .def = "100",
    .doc = "`almm`, `penalty`: the initial penalty parameter of the augmented Lagrangian (on the constraints relative to their scale)"},
   {.path = "optimizer.fields_every", .type = FG_KEY_INT, FG_AT(optimizer.fields_every), FG_GE(0), .def = "1",
    .doc = "Write the shape/mask and gradient fields (`optimization/iter_NNNN.h5`) every K iterations (0: the first and the last only)"},
