@@ -150,6 +150,7 @@ typedef enum {
   FG_OBJ_PROBE_TRACKING, /* 1/2 |u(probe) - u_obs(t)|^2: `target` (constant) or `observations` (a history.csv) */
   FG_OBJ_CONTROL_COST,   /* 1/2 (t1 - t0) sum of the squares of the design's control parameters */
   FG_OBJ_FIELD_TRACKING, /* 1/2 sum |u - u_target|^2 dV over the faces in `region`, u_target from `target_file` */
+  FG_OBJ_DISSIPATION,    /* the net inflow of mechanical energy -sum (p + |u|^2/2) u.n dA over the inflow and outflow faces */
   FG_OBJ_NKINDS
 } FGObjectiveKind;
 PETSC_EXTERN const char *const FGObjectiveKindNames[];

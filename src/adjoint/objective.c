@@ -22,7 +22,9 @@
   the enstrophy 1/2 sum omega^2 dV over the cell edges in a box (FGObjectiveEnstrophy_Private),
   1/2 sum (u_a - u_target,a)^2 dV over the faces in a box (u_target from a fields file),
   1/2 |u(probe) - u_obs(t_n)|^2 with u_obs constant (target) or interpolated linearly in time from
-  a history.csv (observations: columns time and PROBE_u, PROBE_v[, PROBE_w]).
+  a history.csv (observations: columns time and PROBE_u, PROBE_v[, PROBE_w]), and the dissipated
+  power P = -sum (p + |u|^2/2) u.n dA over the inflow and outflow faces
+  (FGObjectiveDissipation_Private).
 
   The reverse sweep asks for dJ/dq_i(n) times dq/d(state at step n) (FGObjectiveAdjointState) and
   dq/d(step n's forces) (FGObjectiveAdjointForces).
@@ -56,6 +58,7 @@ struct _p_FGObjective {
   PetscReal *omega[FG_CASE_MAX_OBJECTIVES];
   PetscReal J;
   Vec       ul[3], pl;
+  Vec       pw;     /* dissipation: the pressure with its ghosts (local work vector) */
   PetscBool steady; /* FGObjectiveSetSteady */
 };
 
@@ -168,7 +171,8 @@ PetscErrorCode FGObjectiveCreate(FGSolver s, FGDesign d, FGObjective *obj)
 PetscErrorCode FGObjectiveCreateTerms(FGSolver s, FGDesign d, PetscInt n, const FGObjectiveCase terms[], FGObjective *obj)
 {
   FGObjective   o;
-  const FGCase *c = s->c;
+  const FGCase *c    = s->c;
+  PetscBool     diss = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCheck(n >= 1 && n <= FG_CASE_MAX_OBJECTIVES, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "an objective has 1 to %d terms, not %" PetscInt_FMT, FG_CASE_MAX_OBJECTIVES, n);
@@ -220,12 +224,21 @@ PetscErrorCode FGObjectiveCreateTerms(FGSolver s, FGDesign d, PetscInt n, const 
         PetscCall(FGIOReadField(s->grid, oc->target_file, (const char *[]){"u", "v", "w"}[a], tm->target[a]));
       }
       break;
+    case FG_OBJ_DISSIPATION: {
+      PetscBool open = PETSC_FALSE;
+      for (PetscInt dd = 0; dd < s->grid->dim; dd++)
+        for (PetscInt side = 0; side < 2; side++)
+          if (!s->grid->periodic[dd] && (s->bc.kind[dd][side] == FG_BC_INFLOW || s->bc.kind[dd][side] == FG_BC_OUTFLOW)) open = PETSC_TRUE;
+      PetscCheck(open, s->comm, FG_ERR_INPUT, "%s: dissipation is the net inflow of mechanical energy through the inflow and outflow faces, and the case has none (it would be 0)", oc->where);
+      diss = PETSC_TRUE;
+    } break;
     default:
       break;
     }
   }
   for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(DMCreateLocalVector(s->grid->da, &o->ul[a]));
   PetscCall(DMCreateLocalVector(s->grid->da, &o->pl));
+  if (diss) PetscCall(DMCreateLocalVector(s->grid->da, &o->pw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -245,6 +258,7 @@ PetscErrorCode FGObjectiveDestroy(FGObjective *obj)
   PetscCall(PetscFree(o->t));
   for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&o->ul[a]));
   PetscCall(VecDestroy(&o->pl));
+  PetscCall(VecDestroy(&o->pw));
   PetscCall(PetscFree(*obj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -390,6 +404,104 @@ static PetscErrorCode FGObjectiveEnstrophy_Private(FGObjective o, const FGObject
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The dissipated power, the net inflow of mechanical energy through the domain's boundary:
+
+     P = - sum over the boundary faces of (p_b + |u_b|^2/2) (u_b . n) dA      (n outward)
+
+   over the faces of the inflow and outflow sides only (u.n = 0 on wall, lid and slip faces;
+   periodic directions have no boundary), from the boundary-filled velocity at s->t and the
+   pressure state s->p (kinematic; without bodies the last stage's phi). On the face of cell c
+   (the cell next to the boundary along d, c_in the next one inward, c_g the ghost cell beyond):
+     u_b . n = +-u_d on the face itself (the lower face: the filled ghost value; the upper one: owned)
+     p_b     = (3 p(c) - p(c_in)) / 2, linear extrapolation from the two nearest cell centres
+               along the normal (the Poisson closure is no help here: Neumann at inflow faces
+               would give p(c), first order; Dirichlet at outflow faces 0, whereas a fully
+               developed outflow has p(c) = 0 itself: both would shorten the domain by h/2)
+     u_b,a   = the mean of the 4 values of u_a (a tangential) around the face centre: at the
+               face indices j_a - 1, j_a of c and of c_g (inflow: the prescribed u_a; outflow:
+               the zero-gradient ghosts give the interior values)
+   and dA = prod_{t != d} h_t. Reduced over the ranks into *P; or, with ulbar (ghosted, the
+   caller applies the fill's adjoint) and plbar (ghosted), += w dP/d(ul, p). The pressure is the
+   only gauge-dependent part and sum u.n dA = 0 (a divergence-free field), so a constant added
+   to p leaves P unchanged. */
+static PetscErrorCode FGObjectiveDissipation_Private(FGObjective o, PetscReal *P, PetscReal w, Vec ulbar[], Vec plbar)
+{
+  FGSolver           s   = o->s;
+  FGGrid             g   = s->grid;
+  const FGBox       *bx  = &g->box;
+  const PetscInt     dim = g->dim;
+  const PetscScalar *U[3], *pr;
+  PetscScalar       *Ub[3] = {NULL, NULL, NULL}, *Pb = NULL;
+  PetscReal          sum = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGSolverFillGhosts(s, s->u, s->t));
+  PetscCall(DMGlobalToLocal(g->da, s->p, INSERT_VALUES, o->pw));
+  PetscCall(VecGetArrayRead(o->pw, &pr));
+  if (plbar) PetscCall(VecGetArray(plbar, &Pb));
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecGetArrayRead(s->ul[a], &U[a]));
+    if (ulbar) PetscCall(VecGetArray(ulbar[a], &Ub[a]));
+  }
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscReal dA = 1;
+    if (g->periodic[d]) continue;
+    for (PetscInt t = 0; t < dim; t++)
+      if (t != d) dA *= g->h[t];
+    for (PetscInt side = 0; side < 2; side++) {
+      const FGBCKind  kind = s->bc.kind[d][side];
+      const PetscReal sgn  = side == FG_FACE_LO ? -1.0 : 1.0; /* u.n = sgn u_d */
+      const PetscInt  sd = bx->s[d], in = side == FG_FACE_LO ? sd : -sd;
+      PetscInt        lo[3], hi[3];
+      if (kind != FG_BC_INFLOW && kind != FG_BC_OUTFLOW) continue;
+      if (side == FG_FACE_LO ? bx->lo[d] != 0 : bx->hi[d] != g->n[d]) continue;
+      for (PetscInt e = 0; e < 3; e++) lo[e] = bx->lo[e], hi[e] = bx->hi[e];
+      lo[d] = side == FG_FACE_LO ? 0 : g->n[d] - 1;
+      hi[d] = lo[d] + 1;
+      for (PetscInt k = lo[2]; k < hi[2]; k++)
+        for (PetscInt j = lo[1]; j < hi[1]; j++)
+          for (PetscInt i = lo[0]; i < hi[0]; i++) {
+            const PetscInt  c  = FGBoxIndex(bx, i, j, k);
+            const PetscInt  cg = c - in;                           /* the ghost cell beyond the face */
+            const PetscInt  cf = side == FG_FACE_LO ? c - sd : c; /* the face's normal velocity */
+            const PetscReal un = PetscRealPart(U[d][cf]);
+            const PetscReal pb = 1.5 * PetscRealPart(pr[c]) - 0.5 * PetscRealPart(pr[c + in]);
+            PetscReal       ut[3] = {0, 0, 0}, K = 0.5 * un * un;
+            for (PetscInt a = 0; a < dim; a++) {
+              const PetscInt sa = bx->s[a];
+              if (a == d) continue;
+              ut[a] = 0.25 * PetscRealPart(U[a][c] + U[a][c - sa] + U[a][cg] + U[a][cg - sa]);
+              K += 0.5 * ut[a] * ut[a];
+            }
+            if (!ulbar) {
+              sum -= (pb + K) * sgn * un * dA;
+              continue;
+            }
+            {
+              const PetscReal f = -w * sgn * dA; /* w dP/d(un) = f (pb + K + un^2) */
+              Ub[d][cf] += f * (pb + K + un * un);
+              Pb[c] += 1.5 * f * un;
+              Pb[c + in] -= 0.5 * f * un;
+              for (PetscInt a = 0; a < dim; a++) {
+                const PetscInt  sa = bx->s[a];
+                const PetscReal ga = 0.25 * f * un * ut[a];
+                if (a == d) continue;
+                Ub[a][c] += ga, Ub[a][c - sa] += ga, Ub[a][cg] += ga, Ub[a][cg - sa] += ga;
+              }
+            }
+          }
+    }
+  }
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecRestoreArrayRead(s->ul[a], &U[a]));
+    if (ulbar) PetscCall(VecRestoreArray(ulbar[a], &Ub[a]));
+  }
+  if (plbar) PetscCall(VecRestoreArray(plbar, &Pb));
+  PetscCall(VecRestoreArrayRead(o->pw, &pr));
+  if (P) PetscCallMPI(MPI_Allreduce(&sum, P, 1, MPIU_REAL, MPIU_SUM, s->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGObjectiveRecord - evaluate every term's quantity at the solver's state after step s->step.
   Collective.
@@ -451,6 +563,9 @@ PetscErrorCode FGObjectiveRecord(FGObjective o)
       break;
     case FG_OBJ_ENSTROPHY:
       PetscCall(FGObjectiveEnstrophy_Private(o, tm->oc, &q, 0, NULL));
+      break;
+    case FG_OBJ_DISSIPATION:
+      PetscCall(FGObjectiveDissipation_Private(o, &q, 0, NULL, NULL));
       break;
     case FG_OBJ_PROBE_TRACKING: {
       PetscReal uo[3];
@@ -679,6 +794,10 @@ PetscErrorCode FGObjectiveAdjointState(FGObjective o, PetscInt n, Vec ubar[], Ve
       for (PetscInt a = 0; a < dim; a++) PetscCall(FGProbeInterpolateAdjoint(g, (FGLocation)(FG_LOC_FACE_X + a), pc->at, w * (vals[off + a] - uo[a]), o->ul[a]));
       vel = PETSC_TRUE;
     } break;
+    case FG_OBJ_DISSIPATION:
+      PetscCall(FGObjectiveDissipation_Private(o, NULL, w, o->ul, o->pl));
+      vel = pres = PETSC_TRUE;
+      break;
     default:
       break;
     }

@@ -13,7 +13,7 @@ const char *const FGProfileNames[]       = {"uniform", "parabolic", "exact", "FG
 const char *const FGPoissonTypeNames[]   = {"fftw", "ksp", "FGPoissonType", "FG_POISSON_", NULL};
 const char *const FGInitialTypeNames[]   = {"rest", "uniform", "taylor_green", "abc", "kovasznay", "file", "FGInitialType", "FG_IC_", NULL};
 const char *const FGBodyShapeNames[]     = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
-const char *const FGObjectiveKindNames[] = {"drag", "lift", "side", "moment", "neg_lift_drag", "pressure_drop", "kinetic_energy", "enstrophy", "probe_tracking", "control_cost", "field_tracking", "FGObjectiveKind", "FG_OBJ_", NULL};
+const char *const FGObjectiveKindNames[] = {"drag", "lift", "side", "moment", "neg_lift_drag", "pressure_drop", "kinetic_energy", "enstrophy", "probe_tracking", "control_cost", "field_tracking", "dissipation", "FGObjectiveKind", "FG_OBJ_", NULL};
 const char *const FGObjectiveTimeNames[] = {"average", "final", "instant", "FGObjectiveTime", "FG_OBJ_TIME_", NULL};
 const char *const FGObjectiveStatisticNames[] = {"value", "square", "variance", "FGObjectiveStatistic", "FG_OBJ_STAT_", NULL};
 const char *const FGAdjointModeNames[]    = {"unsteady", "steady", "FGAdjointMode", "FG_ADJOINT_", NULL};
@@ -229,7 +229,7 @@ static const FGKeyDef FGCaseKeys[] = {
    .defdoc = "`auto`", .doc = "`optimize`: the optimizer works on p/scale: a typical change of each scalar, like `lower`: a number > 0 or `auto` (the grid spacing for a body's position, else the initial |value|, or 1 where it is 0)"},
 
   {.path = "objective.<objective>.kind", .type = FG_KEY_ENUM, .choices = FGObjectiveKindNames, FG_OBJ(kind), .required = PETSC_TRUE, .check = FGCaseCheckObjectiveKind_Internal,
-   .doc = "What objective `<objective>` (a name of your choice; at most 16) measures: `drag`, `lift`, `side` (3D), `moment`: a force coefficient of `body`; `neg_lift_drag`: -T(Cl)/T(Cd) for the time functional T; `pressure_drop`: p(at) - p(reference) of `probe`; `kinetic_energy`, `enstrophy` in `region`; `probe_tracking`: 1/2 (u(probe) - u_obs)^2; `control_cost`: 1/2 the sum of the squares of the design's controls; `field_tracking`: 1/2 the sum of (u - u_target)^2 dV over `region`. The objective J is the sum of `weight` times each"},
+   .doc = "What objective `<objective>` (a name of your choice; at most 16) measures: `drag`, `lift`, `side` (3D), `moment`: a force coefficient of `body`; `neg_lift_drag`: -T(Cl)/T(Cd) for the time functional T; `pressure_drop`: p(at) - p(reference) of `probe`; `kinetic_energy`, `enstrophy` in `region`; `probe_tracking`: 1/2 (u(probe) - u_obs)^2; `control_cost`: 1/2 the sum of the squares of the design's controls; `field_tracking`: 1/2 the sum of (u - u_target)^2 dV over `region`; `dissipation`: the power the flow dissipates, the net inflow of mechanical energy -sum (p + |u|^2/2) u.n dA over the inflow and outflow faces. The objective J is the sum of `weight` times each"},
   {.path = "objective.<objective>.body", .type = FG_KEY_STRING, FG_OBJ_STR(body), FG_GE(1), .compute = FGCaseComputeObjectiveBody_Internal,
    .check = FGCaseCheckObjectiveBody_Internal, .applies = FGCaseAppliesObjectiveBody_Internal, .defdoc = "the case's only body",
    .doc = "`drag`, `lift`, `side`, `moment`, `neg_lift_drag`: the body (a name under `body`) whose force coefficients are measured"},

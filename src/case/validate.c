@@ -552,13 +552,22 @@ PetscErrorCode FGCaseComputeObjectiveBody_Internal(FGCaseCtx ctx, const FGKeyRef
   SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: missing required key: the case has %" PetscInt_FMT " bodies (%s); name the one whose force the %s objective measures", where, ctx->c->nbodies, names, FGObjectiveKindNames[o->kind]);
 }
 
-/* side is the force along z. */
+/* side is the force along z; dissipation is a flux through the inflow and outflow faces, so the
+   case needs one (elsewhere u.n = 0: it would be identically 0). */
 PetscErrorCode FGCaseCheckObjectiveKind_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 {
-  char where[FG_CASE_WHERE_LEN];
+  const FGObjectiveCase *o = FGCaseObjective_Private(ctx, ref);
+  char                   where[FG_CASE_WHERE_LEN];
 
   PetscFunctionBeginUser;
-  if (FGCaseObjective_Private(ctx, ref)->kind != FG_OBJ_SIDE || ctx->dim == 3) PetscFunctionReturn(PETSC_SUCCESS);
+  if (o->kind == FG_OBJ_DISSIPATION) {
+    for (PetscInt d = 0; d < ctx->dim; d++)
+      for (PetscInt side = 0; side < 2; side++)
+        if (ctx->c->boundary[d][side].kind == FG_BC_INFLOW || ctx->c->boundary[d][side].kind == FG_BC_OUTFLOW) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: dissipation is the net inflow of mechanical energy through the inflow and outflow faces, and the case has none (it would be 0)", where);
+  }
+  if (o->kind != FG_OBJ_SIDE || ctx->dim == 3) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
   SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: side is the force coefficient along z, and this case is %" PetscInt_FMT "D", where, ctx->dim);
 }

@@ -143,3 +143,50 @@ fg_case_expect(NAME adjoint_bad_statistic_ratio NP 1 2 CODE 2
 fg_case_expect(NAME adjoint_bad_variance_steady NP 1 CODE 2
                REGEX [=[--set objective\.drag\.statistic=variance: variance with adjoint\.mode steady: the objective is evaluated at the steady state, where its variance is identically 0]=]
                ARGS info ${FG_TEST_DIR}/adjoint/steady.yaml --set objective.drag.time=average --set objective.drag.statistic=variance --set output.dir=adjoint_bad_variance_steady)
+
+# The dissipation objective (the net inflow of mechanical energy, -sum (p + |u|^2/2) u.n dA over
+# the inflow and outflow faces). flowgrad check (dot products, Taylor, central differences at
+# 1e-6) on:
+#  - tests/adjoint/dissipation.yaml, unsteady: the density blob in a channel with a modulated
+#    parabolic inflow (a tangential component too), its mean over a ramped window, its value at an
+#    instant and its mean square; rho, nu, the inflow speed and the initial velocity as the design
+#    (15 checks; measured: central differences <= 2.1e-8, Taylor orders 2.000), at 1 and 3 ranks;
+set(FG_ADJ_DISS ${FG_TEST_DIR}/adjoint/dissipation)
+fg_case_expect(NAME adjoint_check_dissipation NP 1 3 CODE 0 REGEX "^flowgrad check: 15 checks, 0 failed"
+               ARGS check ${FG_ADJ_DISS}.yaml --set output.dir=adjoint_check_dissipation -fg_fftw_planner estimate)
+#  - tests/adjoint/dissipation_channel.yaml, steady, no body (the pressure is the step's output):
+#    plane Poiseuille flow; nu and the inflow speed (12 checks; measured <= 7.1e-10), 1 and 3 ranks;
+fg_case_expect(NAME adjoint_check_dissipation_channel NP 1 3 CODE 0 REGEX "^flowgrad check: 12 checks, 0 failed"
+               ARGS check ${FG_ADJ_DISS}_channel.yaml --set output.dir=adjoint_check_dissipation_channel -fg_fftw_planner estimate)
+#  - tests/adjoint/dissipation_cylinder.yaml, steady with a body (the pressure is a state): the
+#    cylinder's shape, nu and the inflow speed (17 checks; measured <= 3.4e-8), 1 and 3 ranks;
+fg_case_expect(NAME adjoint_check_dissipation_cylinder NP 1 3 CODE 0 REGEX "^flowgrad check: 17 checks, 0 failed"
+               ARGS check ${FG_ADJ_DISS}_cylinder.yaml --set output.dir=adjoint_check_dissipation_cylinder -fg_fftw_planner estimate)
+#  - tests/adjoint/dissipation_3d.yaml, unsteady 3D: a sphere in a duct, an inflow with all three
+#    components (19 checks; measured <= 1.1e-7), 1 and 2 ranks.
+fg_case_expect(NAME adjoint_check_dissipation_3d NP 1 2 CODE 0 REGEX "^flowgrad check: 19 checks, 0 failed"
+               ARGS check ${FG_ADJ_DISS}_3d.yaml --set output.dir=adjoint_check_dissipation_3d -fg_fftw_planner estimate)
+foreach(t dissipation_np1 dissipation_np3 dissipation_channel_np1 dissipation_channel_np3 dissipation_cylinder_np1
+          dissipation_cylinder_np3 dissipation_3d_np1 dissipation_3d_np2)
+  set_tests_properties(case_adjoint_check_${t} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+endforeach()
+foreach(np 1 3)
+  set_tests_properties(case_adjoint_check_dissipation_np${np} PROPERTIES FIXTURES_REQUIRED fg_adjoint_density)
+endforeach()
+# Physics: at a steady state P is the dissipated power. Plane Poiseuille flow against 12 nu U^2 L/H
+# on three grids (second order; 9.8e-4 on the finest), and P against the viscous plus Brinkman
+# dissipation computed from steady.h5, without and with a cylinder (tests/adjoint/dissipation.py
+# gives the measured numbers and the tolerances).
+add_test(NAME adjoint_dissipation_physics
+         COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/adjoint/dissipation.py --flowgrad $<TARGET_FILE:flowgrad>
+                 --channel ${FG_ADJ_DISS}_channel.yaml --cylinder ${FG_ADJ_DISS}_cylinder.yaml
+                 --workdir ${CMAKE_CURRENT_BINARY_DIR}/adjoint_dissipation_physics
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_dissipation_physics PROPERTIES TIMEOUT 300 LABELS adjoint)
+# Bad input: dissipation in a closed domain (identically 0), with a region: exit 2 naming the key.
+fg_case_expect(NAME adjoint_bad_dissipation_closed NP 1 2 CODE 2
+               REGEX [=[objective_dissipation_closed\.yaml:9: objective\.power\.kind: dissipation is the net inflow of mechanical energy through the inflow and outflow faces, and the case has none]=]
+               ARGS info ${FG_TEST_DIR}/case/bad/objective_dissipation_closed.yaml)
+fg_case_expect(NAME adjoint_bad_dissipation_region NP 1 CODE 2
+               REGEX [=[--set objective\.power\.region=\[0,0,1,1\]: region applies to kinetic_energy, enstrophy and field_tracking objectives; objective\.power is a dissipation objective]=]
+               ARGS info ${FG_ADJ_DISS}_channel.yaml --set objective.power.region=[0,0,1,1] --set output.dir=adjoint_bad_dissipation_region)

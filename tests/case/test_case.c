@@ -843,7 +843,7 @@ static PetscErrorCode TestObjectiveErrors(void)
 {
   PetscFunctionBeginUser;
   /* kinds and the keys they have */
-  PetscCall(BAD(O2 "  o: {kind: dragg}\n", "t.yaml:15: objective.o.kind: expected one of drag, lift, side, moment, neg_lift_drag, pressure_drop, kinetic_energy, enstrophy, probe_tracking, control_cost, field_tracking; got 'dragg' (did you mean drag?)"));
+  PetscCall(BAD(O2 "  o: {kind: dragg}\n", "t.yaml:15: objective.o.kind: expected one of drag, lift, side, moment, neg_lift_drag, pressure_drop, kinetic_energy, enstrophy, probe_tracking, control_cost, field_tracking, dissipation; got 'dragg' (did you mean drag?)"));
   PetscCall(BAD(O2 "  o: {weight: 2}\n", "t.yaml:15: objective.o.kind: missing required key (section objective.o has no kind)"));
   PetscCall(BAD(O2 "  o: {kind: side}\n", "t.yaml:15: objective.o.kind: side is the force coefficient along z, and this case is 2D"));
   PetscCall(BAD(O2 "  o: {kind: drag, radius: 1}\n", "t.yaml:15: objective.o.radius: unknown key"));
