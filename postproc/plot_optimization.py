@@ -88,8 +88,9 @@ def main():
             x = o[0] + (np.arange(nx) + 0.5) * h[0]
             y = o[1] + (np.arange(ny) + 0.5) * h[1]
             last = (x, y, chi)
-            ax.contour(x, y, chi, levels=[0.5], colors=[f"C{k % 10}"], linewidths=1.5)
-            ax.plot([], [], color=f"C{k % 10}", label=f"iteration {n}")
+            if chi.min() < 0.5 < chi.max():  # (a uniform 0.5, a density start, has no outline)
+                ax.contour(x, y, chi, levels=[0.5], colors=[f"C{k % 10}"], linewidths=1.5)
+                ax.plot([], [], color=f"C{k % 10}", label=f"iteration {n}")
     if last is not None:
         x, y, chi = last
         ys, xs = np.nonzero(chi > 0.05)

@@ -603,7 +603,7 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
     FGIOGetW_Private(tmp, vmem, H5Screate_simple, (1, rank == 0 ? &nv : &zero, NULL));
     if (rank) FGIOCallW_Private(tmp, H5Sselect_none, (vsel));
     FGIOGetW_Private(tmp, dset, H5Dcreate2, (fid, vec->name, H5T_IEEE_F64LE, vspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    FGIOCallW_Private(tmp, H5Dwrite, (dset, H5T_NATIVE_DOUBLE, vmem, vsel, dxpl, vec->values));
+    if (nv) FGIOCallW_Private(tmp, H5Dwrite, (dset, H5T_NATIVE_DOUBLE, vmem, vsel, dxpl, vec->values)); /* (an empty one: created, nothing to write) */
     FGIOCallW_Private(tmp, H5Dclose, (dset));
     if (vec->labels) {
       char  lname[160], *buf;
@@ -615,7 +615,7 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
       FGIOCallW_Private(tmp, H5Tset_size, (st, 128));
       FGIOCallW_Private(tmp, H5Tset_strpad, (st, H5T_STR_NULLTERM));
       FGIOGetW_Private(tmp, dset, H5Dcreate2, (fid, lname, st, vspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-      FGIOCallW_Private(tmp, H5Dwrite, (dset, st, vmem, vsel, dxpl, buf));
+      if (nv) FGIOCallW_Private(tmp, H5Dwrite, (dset, st, vmem, vsel, dxpl, buf));
       FGIOCallW_Private(tmp, H5Dclose, (dset));
       FGIOCallW_Private(tmp, H5Tclose, (st));
       PetscCall(PetscFree(buf));
