@@ -242,9 +242,12 @@ static PetscErrorCode FGBoundaryFaces_Private(FGGrid g, const FGBoundary *bc, Pe
     PetscScalar *a;
     PetscInt     lo[3], hi[3], idx[3];
     PetscBool    scaled = (PetscBool)(bc->kind[d][FG_FACE_HI] == FG_BC_INFLOW && bc->profile[d][FG_FACE_HI] != FG_PROFILE_EXACT);
-    if (g->periodic[d] || b->hi[d] != g->n[d] || bc->kind[d][FG_FACE_HI] == FG_BC_OUTFLOW) continue;
+    if (g->periodic[d] || bc->kind[d][FG_FACE_HI] == FG_BC_OUTFLOW) continue;
     for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
     lo[d] = g->n[d] - 1;
+    if (b->hi[d] != g->n[d]) hi[d] = lo[d]; /* not this rank's face: no entries, but the access below is on
+                                              every rank (a write access drops PETSc's cached norms, which
+                                              must stay alike on all ranks for a later VecNorm) */
     PetscCall(VecGetArray(u[d], &a));
     for (idx[2] = lo[2]; idx[2] < hi[2]; idx[2]++)
       for (idx[1] = lo[1]; idx[1] < hi[1]; idx[1]++)
@@ -316,9 +319,10 @@ PetscErrorCode FGOpOutflow(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rhs[])
     PetscScalar       *r;
     PetscInt           lo[3], hi[3];
     const PetscReal    coef = -bc->convective_speed / g->h[d];
-    if (g->periodic[d] || bc->kind[d][FG_FACE_HI] != FG_BC_OUTFLOW || b->hi[d] != g->n[d]) continue;
+    if (g->periodic[d] || bc->kind[d][FG_FACE_HI] != FG_BC_OUTFLOW) continue;
     for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
     lo[d] = g->n[d] - 1;
+    if (b->hi[d] != g->n[d]) hi[d] = lo[d]; /* not this rank's face: the write access on every rank all the same */
     PetscCall(VecGetArrayRead(ul[d], &v));
     PetscCall(VecGetArray(rhs[d], &r));
     for (PetscInt k = lo[2]; k < hi[2]; k++)
@@ -356,9 +360,10 @@ PetscErrorCode FGOpOutflowAdjoint(FGGrid g, const FGBoundary *bc, Vec rbar[], Ve
     PetscScalar       *v;
     PetscInt           lo[3], hi[3];
     const PetscReal    coef = -bc->convective_speed / g->h[d];
-    if (g->periodic[d] || bc->kind[d][FG_FACE_HI] != FG_BC_OUTFLOW || b->hi[d] != g->n[d]) continue;
+    if (g->periodic[d] || bc->kind[d][FG_FACE_HI] != FG_BC_OUTFLOW) continue;
     for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
     lo[d] = g->n[d] - 1;
+    if (b->hi[d] != g->n[d]) hi[d] = lo[d]; /* not this rank's face: the write access on every rank all the same */
     PetscCall(VecGetArray(ulbar[d], &v));
     PetscCall(VecGetArrayRead(rbar[d], &r));
     for (PetscInt k = lo[2]; k < hi[2]; k++)

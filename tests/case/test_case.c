@@ -329,7 +329,7 @@ static PetscErrorCode TestErrors(void)
   PetscCall(BAD("grids:\n  cells: [4, 4]\n", "t.yaml:1: grids: unknown key (did you mean grid?)"));
   PetscCall(BAD(OK2 "dt: 0.1\n", "t.yaml:9: dt: unknown key (did you mean time.dt?)"));
   PetscCall(BAD(OK2 "body:\n  shape: circle\n", "t.yaml:10: body.shape: expected a section (the keys of body shape), got a scalar 'circle'; body: holds named bodies"));
-  PetscCall(BAD(OK2 "bodies: {}\n", "t.yaml:9: bodies: unknown key (top-level keys: name, description, grid, flow, time, initial, boundary, poisson, body, probe, actuator, design, objective, adjoint, output)"));
+  PetscCall(BAD(OK2 "bodies: {}\n", "t.yaml:9: bodies: unknown key (top-level keys: name, description, grid, flow, time, initial, boundary, poisson, body, probe, actuator, design, objective, constraints, points, optimizer, adjoint, output)"));
   PetscCall(BAD(OK2 "grid.dim: 2\n", "t.yaml:9: grid.dim: unknown key (dotted keys are for --set"));
   PetscCall(BAD(OK2 "boundary:\n  x_lo:\n    kind: wall\n", "t.yaml:11: boundary.x_lo.kind: unknown key"));
   PetscCall(BAD(OK2 "? [a, b]\n: 1\n", "t.yaml:9: a key must be a name, got a list"));
@@ -750,7 +750,7 @@ static PetscErrorCode TestObjectives(void)
   CHECK(!strcmp(c->design.where[0], "obj.yaml:16: design.parameters") && !strcmp(c->design.where[5], "obj.yaml:21: design.parameters") && !c->design.where[6][0], "design where: %s / %s", c->design.where[0], c->design.where[5]);
   CHECK(c->adjoint.fields_every == 25, "adjoint.fields_every %d", (int)c->adjoint.fields_every);
   /* the resolved case: the keys of each kind and time functional only, the computed body, no window without one */
-  CHECK(strstr(c->resolved, "design:\n  time_basis: 1\n  parameters: [\"body.cyl.shape\", \"flow.nu\", \"actuator.push.force\", \"flow.inflow_speed\", \"body.cyl.jet_amplitude\", \"initial.velocity\"]\nobjective:\n") != NULL, "resolved design:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "design:\n  time_basis: 1\n  parameters: [\"body.cyl.shape\", \"flow.nu\", \"actuator.push.force\", \"flow.inflow_speed\", \"body.cyl.jet_amplitude\", \"initial.velocity\"]\n  lower: []\n  upper: []\n  max_change: []\n  scale: []\nobjective:\n") != NULL, "resolved design:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "objective:\n  cd:\n    kind: drag\n    body: \"cyl\"\n    time: average\n    window: [0.5, 1.5]\n    ramp: 0.25\n    statistic: value\n    weight: 2\n  cl:\n    kind: lift\n    body: \"cyl\"\n    time: final\n    statistic: value\n    weight: -0.5\n") != NULL, "resolved cd, cl:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "  dp:\n    kind: pressure_drop\n    probe: \"dp\"\n    time: instant\n    at: 1.5\n    statistic: value\n    weight: 1\n  ke:\n    kind: kinetic_energy\n    region: [6, 3, 12, 7]\n    time: average\n    ramp: 0\n    statistic: value\n    weight: 1\n  ens:\n    kind: enstrophy\n    time: average\n") != NULL, "resolved dp, ke, ens:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "  track:\n    kind: probe_tracking\n    probe: \"wake\"\n    target: [1, 0]\n    time: average\n") != NULL, "resolved track");
@@ -780,7 +780,7 @@ static PetscErrorCode TestObjectives(void)
   /* a case without them: an empty design, adjoint defaults, no objective section */
   PetscCall(LoadOK(__LINE__, "cavity.yaml", cavity, 0, NULL, c));
   CHECK(c->nobjectives == 0 && c->design.n == 0 && c->adjoint.fields_every == 0, "defaults");
-  CHECK(strstr(c->resolved, "\ndesign:\n  time_basis: 1\n  parameters: []\nadjoint:\n  mode: unsteady\n  memory: \"auto\"\n  checkpoints: 0\n  storage: auto\n  segment: 0\n  steady_tol: 1e-10\n  fields_every: 0\noutput:\n") && !strstr(c->resolved, "objective"), "resolved defaults:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "\ndesign:\n  time_basis: 1\n  parameters: []\n  lower: []\n  upper: []\n  max_change: []\n  scale: []\noptimizer:\n  type: auto\n  max_iterations: 20\n  max_evaluations: 0\n  gatol: 1e-08\n  grtol: 1e-08\n  constraint_tol: 0.001\n  penalty: 100\n  fields_every: 1\nadjoint:\n  mode: unsteady\n  memory: \"auto\"\n  checkpoints: 0\n  storage: auto\n  segment: 0\n  steady_tol: 1e-10\n  fields_every: 0\noutput:\n") && !strstr(c->resolved, "objective") && !strstr(c->resolved, "\nconstraints:") && !strstr(c->resolved, "\npoints:"), "resolved defaults:\n%s", c->resolved);
 
   /* probe_tracking against observations (a file that exists; its contents are the objective's business) */
   if (rank == 0) {
@@ -929,7 +929,7 @@ static PetscErrorCode TestDesignErrors(void)
   PetscCall(BAD(D2 "  parameters: [\"\"]\n", "t.yaml:13: design.parameters[0]: must not be empty"));
   PetscCall(BAD(D2 "  parameters: [body.a_very_long_body_name_that_is_long.rotation_rate_of_it_and_more]\n", "t.yaml:13: design.parameters[0]: too long (68 bytes; at most 63)"));
   PetscCall(BAD(D2 "  parameters: [flow.nu, initial.velocity, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o]\n", "t.yaml:13: design.parameters: 17 entries; at most 16"));
-  PetscCall(BAD(D2 "  params: [flow.nu]\n", "t.yaml:13: design.params: unknown key (keys of design: time_basis, parameters)"));
+  PetscCall(BAD(D2 "  params: [flow.nu]\n", "t.yaml:13: design.params: unknown key (keys of design: time_basis, parameters, lower, upper, max_change, scale)"));
   PetscCall(BADSET(D2 "  parameters: [flow.nu]\n", 1, (const char *const[]){"design.parameters=[flow.nu,flow.nu]"}, "--set design.parameters=[flow.nu,flow.nu]: flow.nu is listed twice (entries 1 and 2)"));
   PetscCall(BADSET(D2 "  parameters: [flow.nu]\n", 1, (const char *const[]){"design.parameters=[body.c.density]"}, "--set design.parameters=[body.c.density]: body.c.density: body.c is a circle body"));
   PetscCall(BAD(OK2 "adjoint:\n  fields_every: -1\n", "t.yaml:10: adjoint.fields_every: -1 is out of range (must be >= 0)"));
