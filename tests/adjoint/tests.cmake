@@ -103,7 +103,7 @@ fg_case_expect(NAME adjoint_memory_word NP 1 CODE 2 REGEX "'lots' is not a memor
 fg_case_expect(NAME adjoint_memory_tiny NP 1 CODE 2 REGEX "adjoint.memory: 1K holds no state" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.memory=1K)
 fg_case_expect(NAME adjoint_storage_bad NP 1 CODE 2 REGEX "adjoint.storage" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.storage=tape)
 fg_case_expect(NAME adjoint_checkpoints_negative NP 1 CODE 2 REGEX "adjoint.checkpoints" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.checkpoints=-1)
-fg_case_expect(NAME adjoint_resume_check NP 1 CODE 2 REGEX "--resume applies to flowgrad run and flowgrad adjoint only" ARGS check ${FG_TEST_DIR}/adjoint/cylinder.yaml --resume)
+fg_case_expect(NAME adjoint_resume_check NP 1 CODE 2 REGEX "--resume applies to flowgrad run, adjoint and optimize only" ARGS check ${FG_TEST_DIR}/adjoint/cylinder.yaml --resume)
 include(${FG_TEST_DIR}/adjoint/steady.cmake)
 
 # FGObjectiveCreateTerms: a lift term filled in memory (as a constraint would be) gives the case's

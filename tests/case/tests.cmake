@@ -43,7 +43,7 @@ endif()
 
 # keys, types and ranges
 fg_case_bad(unknown_key      "1;2" [=[unknown_key\.yaml:3: grid\.cels: unknown key \(did you mean grid\.cells\?\)]=])
-fg_case_bad(unknown_section  1     [=[unknown_section\.yaml:4: optimiser: unknown key \(top-level keys: name, ]=])
+fg_case_bad(unknown_section  1     [=[unknown_section\.yaml:4: optimiser: unknown key \(did you mean optimizer\?\)]=])
 fg_case_bad(duplicate_key    "1;2" [=[duplicate_key\.yaml:4: grid\.cells: duplicate key \(first at line 2\)]=])
 fg_case_bad(string_for_int   1     [=[string_for_int\.yaml:5: time\.steps: expected an integer, got 'ten']=])
 fg_case_bad(quoted_number    1     [=[quoted_number\.yaml:4: time\.dt: expected a real number, got the quoted string "0\.01"]=])

@@ -80,7 +80,7 @@ fg_restart_expect(NAME past_steps NP 2 CODE 2 DIR good ARGS --set time.steps=10
   REGEX "checkpoint_000020\\.h5 is at step 20, after time\\.steps = 10; to continue, raise it")
 fg_restart_expect(NAME no_checkpoint NP 1 2 CODE 2 DIR empty
   REGEX "^flowgrad: error: --resume: no checkpoint in .*restart_damaged/empty/checkpoints to resume from \\(run without --resume to start from t = 0\\)$")
-fg_case_expect(NAME restart_resume_not_run NP 1 CODE 2 REGEX "--resume applies to flowgrad run and flowgrad adjoint only"
+fg_case_expect(NAME restart_resume_not_run NP 1 CODE 2 REGEX "--resume applies to flowgrad run, adjoint and optimize only"
                ARGS info ${FG_RESTART_CASE} --resume)
 
 # FFTW wisdom: with the default planner (measure), a resumed run reuses the plans of the run it
