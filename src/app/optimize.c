@@ -1063,6 +1063,7 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscI
   /* the result */
   PetscCall(FGOptToDesign_Private(&O, x));
   PetscCall(FGOptEvaluate_Private(&O, O.p, PETSC_TRUE, &ef));
+  if (!O.nhist) PetscCall(FGOptRecord_Private(&O, 0, O.p, ef, 0, 0)); /* optimizer.max_iterations 0: the start alone */
   {
     const FGHistRow *last = &O.hist[O.nhist - 1];
     PetscCall(FGOptWriteIterFields_Private(&O, last->it, O.p, ef));
