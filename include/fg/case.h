@@ -62,6 +62,7 @@ PETSC_EXTERN const char *const FGBodyShapeNames[];
 #define FG_CASE_MAX_COEFFS    24 /* Fourier modes; CST coefficients per side */
 #define FG_CASE_MAX_POINTS    64 /* B-spline control points */
 #define FG_CASE_MAX_JETS      8
+#define FG_CASE_MAX_TIME_BASIS 16 /* design.time_basis */
 
 /* One body: body.<name>.* in the case file. Angles in degrees. */
 typedef struct {
@@ -100,6 +101,10 @@ typedef struct {
   PetscReal rotation_rate;
   PetscReal rotation_amplitude;
   PetscReal rotation_frequency;
+  /* design.time_basis N >= 2: the rate's N values at t_k = k T/(N - 1) in place of rotation_rate at
+     every one (n_rate_values = N), or none (0) */
+  PetscInt  n_rate_values;
+  PetscReal rotation_rate_values[FG_CASE_MAX_TIME_BASIS];
 
   /* surface jets: jet j at polar angle jet_angles[j] (degrees, body frame, about position), footprint
      width jet_width (degrees), normal velocity jet_amplitude[j] (+: blowing), times sin(2 pi jet_frequency t + pi/2)
@@ -109,6 +114,10 @@ typedef struct {
   PetscReal jet_amplitude[FG_CASE_MAX_JETS];
   PetscReal jet_width;
   PetscReal jet_frequency;
+  /* design.time_basis N >= 2: jet j's N values jet_amplitude_values[j N + k] in place of
+     jet_amplitude[j] (n_jet_values = n_jets N), or none (0) */
+  PetscInt  n_jet_values;
+  PetscReal jet_amplitude_values[FG_CASE_MAX_JETS * FG_CASE_MAX_TIME_BASIS];
 
   /* force coefficients C = F / (1/2 rho ref_speed^2 ref_area), moment coefficient with ref_area*ref_length */
   PetscReal ref_length; /* default flow.l_ref */

@@ -726,9 +726,9 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     it->reach  = 2 * it->eps + hmax;
     it->nbasis = PetscMax(c->design.time_basis, 1);
     it->T      = (PetscReal)c->time.steps * c->time.dt;
-    for (PetscInt k = 0; k < it->nbasis; k++) {
-      it->ratec[k] = bc->rotation_rate;
-      for (PetscInt j = 0; j < bc->n_jets; j++) it->jetc[j][k] = bc->jet_amplitude[j];
+    for (PetscInt k = 0; k < it->nbasis; k++) { /* the case's constants, or its values in time (validated: nbasis each) */
+      it->ratec[k] = bc->n_rate_values ? bc->rotation_rate_values[k] : bc->rotation_rate;
+      for (PetscInt j = 0; j < bc->n_jets; j++) it->jetc[j][k] = bc->n_jet_values ? bc->jet_amplitude_values[j * it->nbasis + k] : bc->jet_amplitude[j];
     }
     it->moving = FGBodyMoves_Private(bc, FGBodyRateZero_Private(it) ? 0.0 : 1.0);
     PetscCall(FGShapeGetNumParameters(it->shape, &it->np));

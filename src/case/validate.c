@@ -398,6 +398,25 @@ PetscErrorCode FGCaseCheckBodyNaca_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* rotation_rate_values, jet_amplitude_values: the control's values at the nodes of the time basis,
+   so they need design.time_basis >= 2 and N values per control (rotation: N; jets: n_jets N). */
+PetscErrorCode FGCaseCheckBodyControlValues_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGBodyCase *b    = FGCaseBody_Private(ctx, ref);
+  const PetscBool   jets = (PetscBool)!strcmp(strrchr(ref->path, '.') + 1, "jet_amplitude_values");
+  const PetscInt    n    = jets ? b->n_jet_values : b->n_rate_values, N = ctx->c->design.time_basis;
+  const PetscInt    want = jets ? b->n_jets * N : N;
+  char              where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  PetscCheck(N >= 2, ctx->comm, FG_ERR_INPUT, "%s: values in time need design.time_basis >= 2 (it is %" PetscInt_FMT "; a constant control is body.%s.%s)", where, N, b->name, jets ? "jet_amplitude" : "rotation_rate");
+  if (jets) PetscCheck(n == want, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, expected %" PetscInt_FMT ": design.time_basis = %" PetscInt_FMT " values for each of the %" PetscInt_FMT " jets (jet_angles), jet by jet", where, n, want, N, b->n_jets);
+  else PetscCheck(n == want, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, expected design.time_basis = %" PetscInt_FMT, where, n, N);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Records whether the probe has a reference point (an optional key without a default). */
 PetscErrorCode FGCaseCheckProbeReference_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 {

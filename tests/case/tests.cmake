@@ -212,6 +212,13 @@ fg_case_bad(design_density_circle             1     [=[design_density_circle\.ya
 fg_case_bad(design_no_jets                    1     [=[design_no_jets\.yaml:10: design\.parameters: body\.cyl\.jet_amplitude: body\.cyl has no jets]=])
 fg_case_bad(design_duplicate                  1     [=[design_duplicate\.yaml:11: design\.parameters: body\.cyl\.shape is listed twice \(entries 1 and 3\)]=])
 fg_case_bad(design_inflow_speed               1     [=[design_inflow_speed\.yaml:8: design\.parameters: flow\.inflow_speed: the case has no inflow face with a nonzero velocity]=])
+# controls in time given by their values at the basis' nodes (body.<b>.rotation_rate_values, jet_amplitude_values)
+fg_case_expect(NAME control_values_basis NP 1 2 CODE 2 REGEX [=[--set body\.cyl\.rotation_rate_values=\[1,2\]: values in time need design\.time_basis >= 2 \(it is 1; a constant control is body\.cyl\.rotation_rate\)]=]
+               ARGS info ${FG_CASE_OBJECTIVES} --set body.cyl.rotation_rate_values=[1,2])
+fg_case_expect(NAME control_values_length NP 1 CODE 2 REGEX [=[--set body\.cyl\.rotation_rate_values=\[1,2\]: 2 entries, expected design\.time_basis = 3]=]
+               ARGS info ${FG_CASE_OBJECTIVES} --set design.time_basis=3 --set body.cyl.rotation_rate_values=[1,2])
+fg_case_expect(NAME control_values_jets NP 1 CODE 2 REGEX [=[--set body\.cyl\.jet_amplitude_values=\[1,2,3\]: 3 entries, expected 4: design\.time_basis = 2 values for each of the 2 jets]=]
+               ARGS info ${FG_CASE_OBJECTIVES} --set design.time_basis=2 --set body.cyl.jet_amplitude_values=[1,2,3])
 fg_case_expect(NAME set_design_bad NP 1 2 CODE 2 REGEX [=[--set design\.parameters=\[flow\.nu,body\.cyl\.density\]: body\.cyl\.density: body\.cyl is a circle body]=]
                ARGS info ${FG_CASE_OBJECTIVES} --set design.parameters=[flow.nu,body.cyl.density])
 fg_case_expect(NAME set_objective_not_applies NP 1 CODE 2 REGEX [=[--set objective\.cl\.ramp=0\.1: ramp applies to time average only; objective\.cl has time final]=]
