@@ -502,6 +502,24 @@ static PetscErrorCode FGObjectiveDissipation_Private(FGObjective o, PetscReal *P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Room for the records of steps 0..cap-1; the new entries are zero (steady mode records one step,
+   N + 1, and the time functionals skip the steps without weight). */
+static PetscErrorCode FGObjectiveGrow_Private(FGObjective o, PetscInt cap)
+{
+  const PetscInt old = o->cap;
+
+  PetscFunctionBeginUser;
+  o->cap = cap;
+  PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->t));
+  PetscCall(PetscArrayzero(o->t + old, cap - old));
+  for (PetscInt i = 0; i < o->nterms; i++)
+    for (PetscInt k = 0; k < o->term[i].nq; k++) {
+      PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->term[i].q[k]));
+      PetscCall(PetscArrayzero(o->term[i].q[k] + old, cap - old));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGObjectiveRecord - evaluate every term's quantity at the solver's state after step s->step.
   Collective.
@@ -514,12 +532,7 @@ PetscErrorCode FGObjectiveRecord(FGObjective o)
   PetscBool      probes = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  if (n + 1 > o->cap) {
-    o->cap = PetscMax(2 * o->cap, n + 64);
-    PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->t));
-    for (PetscInt i = 0; i < o->nterms; i++)
-      for (PetscInt k = 0; k < o->term[i].nq; k++) PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->term[i].q[k]));
-  }
+  if (n + 1 > o->cap) PetscCall(FGObjectiveGrow_Private(o, PetscMax(2 * o->cap, n + 64)));
   o->n    = n;
   o->t[n] = s->t;
   for (PetscInt i = 0; i < o->nterms; i++) {
@@ -637,7 +650,8 @@ PetscErrorCode FGObjectiveFinish(FGObjective o, Vec p, PetscReal *J)
     for (PetscInt k = 0; k < tm->nq; k++) {
       tm->T[k] = 0;
       if (oc->kind != FG_OBJ_CONTROL_COST)
-        for (PetscInt n = 1; n <= o->n; n++) tm->T[k] += o->omega[i][n] * tm->q[k][n];
+        for (PetscInt n = 1; n <= o->n; n++)
+          if (o->omega[i][n] != 0) tm->T[k] += o->omega[i][n] * tm->q[k][n]; /* (steps without weight may hold no record: steady mode) */
     }
     if (oc->kind == FG_OBJ_NEG_LIFT_DRAG) {
       PetscCheck(tm->T[1] != 0, o->s->comm, FG_ERR_NUMERIC, "%s: the drag (time functional) is 0: -lift/drag is undefined", oc->where);
@@ -660,7 +674,7 @@ PetscErrorCode FGObjectiveFinish(FGObjective o, Vec p, PetscReal *J)
         S = 0;
         for (PetscInt n = 1; n <= o->n; n++) {
           const PetscReal dq = oc->statistic == FG_OBJ_STAT_VARIANCE ? tm->q[0][n] - tm->T[0] : tm->q[0][n];
-          S += o->omega[i][n] * dq * dq;
+          if (o->omega[i][n] != 0) S += o->omega[i][n] * dq * dq;
         }
       }
       tm->value   = oc->weight * S;
@@ -884,12 +898,7 @@ PetscErrorCode FGObjectiveSetRecord(FGObjective o, PetscInt n, const PetscReal b
   PetscInt j = 0;
 
   PetscFunctionBeginUser;
-  if (n + 1 > o->cap) {
-    o->cap = n + 64;
-    PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->t));
-    for (PetscInt i = 0; i < o->nterms; i++)
-      for (PetscInt k = 0; k < o->term[i].nq; k++) PetscCall(PetscRealloc(sizeof(PetscReal) * o->cap, &o->term[i].q[k]));
-  }
+  if (n + 1 > o->cap) PetscCall(FGObjectiveGrow_Private(o, n + 64));
   o->n = n;
   for (PetscInt m = 1; m <= n; m++) {
     o->t[m] = buf[j++];
