@@ -68,5 +68,6 @@ PETSC_EXTERN PetscReal      FGProblemRowNormalized(const FGConstraintRow *, Pets
 PETSC_EXTERN PetscReal      FGProblemRowViolation(const FGConstraintRow *, PetscReal);
 PETSC_EXTERN PetscErrorCode FGProblemWriteFields(FGProblem, const char *, PetscInt, Vec, const FGEval *);
 PETSC_EXTERN PetscErrorCode FGProblemGetBounds(FGProblem, Vec, Vec, Vec, Vec);
+PETSC_EXTERN PetscErrorCode FGProblemCheckRows(FGProblem, Vec, PetscReal, PetscReal, PetscInt *, PetscInt *);
 
 #endif

@@ -37,6 +37,7 @@
 */
 #include <fg/app.h>
 #include <fg/adjoint.h>
+#include <fg/optim.h>
 #include <fg/io.h>
 #include <stdio.h>
 #include <string.h>
@@ -492,6 +493,15 @@ PetscErrorCode FGCheckMain(MPI_Comm comm, FGCase *c)
       PetscCall(PetscPrintf(comm, "   %-36s %+20.12e %+20.12e %10.2e  %s\n", r->name, (double)r->adjoint, (double)r->fd, (double)rel, ok ? (tiny && rel > fd_rtol ? "ok (both at round-off)" : "ok") : "FAIL"));
     }
     PetscCall(PetscFree(fres));
+  }
+  /* 4. the geometric constraint rows of flowgrad optimize */
+  if (c->nconstraints) {
+    FGProblem P;
+    PetscInt  nc, nf;
+    PetscCall(FGProblemCreate(comm, c, 0, NULL, &P));
+    PetscCall(FGProblemCheckRows(P, A.p, fd_step, fd_rtol, &nc, &nf));
+    PetscCall(FGProblemDestroy(&P));
+    nchecks += nc, nfail += nf;
   }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(FGAdjointAppDestroy_Private(&A));

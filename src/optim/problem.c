@@ -475,6 +475,133 @@ PetscErrorCode FGProblemEvaluate(FGProblem P, Vec p, PetscBool gradient, FGEval 
 }
 
 /*@C
+  FGProblemCheckRows - central differences of the geometric constraint rows against their
+  gradients at p (flow rows are the adjoint's, which flowgrad check verifies as J): per design
+  scalar, step hrel times its scale (FGDesignScalarScale), and per field block its entry with the
+  largest |dq/dp|; a difference passes at rtol relative, or when both are below what q resolves
+  (|dq/dp| h <= 1e-12 max(|q|, 1)). Prints a table; returns the number of checks and failures.
+  Collective.
+@*/
+PetscErrorCode FGProblemCheckRows(FGProblem P, Vec p, PetscReal hrel, PetscReal rtol, PetscInt *nchecks, PetscInt *nfail)
+{
+  FGDesign             d = P->pt[0].d;
+  FGEval               e, ep;
+  Vec                  pp;
+  PetscInt             ns, nblk;
+  PetscReal           *v, qs[FG_OPT_MAX_ROWS];
+  const FGDesignBlock *blk;
+
+  PetscFunctionBeginUser;
+  *nchecks = *nfail = 0;
+  PetscCall(FGProblemEvalCreate(P, &e));
+  PetscCall(FGProblemEvalCreate(P, &ep));
+  PetscCall(VecDuplicate(p, &pp));
+  PetscCall(FGDesignApply(d, p));
+  for (PetscInt i = 0; i < P->nrows; i++)
+    if (!FGProblemRowIsFlow_Private(&P->row[i])) PetscCall(FGProblemGeometricRow_Private(P, i, PETSC_TRUE, &e));
+  PetscCall(PetscPrintf(P->comm, "\n4. constraint rows: central differences (step %g relative) against their gradients, relative tolerance %g\n", (double)hrel, (double)rtol));
+  PetscCall(PetscPrintf(P->comm, "   %-18s %-34s %20s %20s %10s\n", "row", "parameter", "gradient", "central difference", "rel"));
+  PetscCall(FGDesignGetScalars(d, p, &ns, &v));
+  PetscCall(FGDesignGetBlocks(d, &nblk, &blk));
+  /* the entries to perturb: every scalar, then one entry per field block and row */
+  for (PetscInt i = 0; i < P->nrows; i++) {
+    PetscReal gmax = 0; /* the row's largest change over a typical change of one scalar */
+    if (FGProblemRowIsFlow_Private(&P->row[i])) continue;
+    {
+      PetscReal *gs, *pv;
+      PetscCall(PetscMalloc1(PetscMax(ns, 1), &pv));
+      PetscCall(FGDesignGetScalars(d, p, &ns, &v));
+      PetscCall(PetscArraycpy(pv, v, ns));
+      PetscCall(FGDesignGetScalars(d, e.dq[i], &ns, &gs));
+      for (PetscInt j = 0; j < ns; j++) gmax = PetscMax(gmax, PetscAbsReal(gs[j]) * FGDesignScalarScale(d, j, pv[j]));
+      PetscCall(PetscFree(pv));
+    }
+    for (PetscInt j = -nblk; j < ns; j++) {
+      PetscInt    gi = -1; /* the global index of the entry */
+      PetscReal   h, g = 0, q[2], fd, mx, rel;
+      char        name[128];
+      PetscBool   ok, tiny;
+      PetscMPIInt rank;
+      PetscCallMPI(MPI_Comm_rank(P->comm, &rank));
+      if (j < 0) { /* field block -j-1: its entry of largest |dq| */
+        const FGDesignBlock *b = &blk[-j - 1];
+        PetscInt             lo, loc;
+        PetscReal            mxv;
+        if (!b->field) continue;
+        PetscCall(VecGetOwnershipRange(e.dq[i], &lo, NULL));
+        {
+          const PetscScalar *a;
+          PetscInt           nloc, nc = b->kind == FG_DESIGN_INITIAL ? P->pt[0].s->grid->dim : 1, n1;
+          struct {
+            double v;
+            int    i; /* (MPI_DOUBLE_INT) */
+          } in = {-1, -1}, out;
+          PetscCall(VecGetLocalSize(P->pt[0].s->p, &n1));
+          nloc = nc * n1;
+          PetscCall(VecGetArrayRead(e.dq[i], &a));
+          for (PetscInt k = 0; k < nloc; k++)
+            if (PetscAbsReal(PetscRealPart(a[b->offset + k])) > in.v) in.v = (double)PetscAbsReal(PetscRealPart(a[b->offset + k])), in.i = (int)(lo + b->offset + k);
+          PetscCall(VecRestoreArrayRead(e.dq[i], &a));
+          PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, P->comm));
+          gi  = (PetscInt)out.i;
+          mxv = (PetscReal)out.v;
+          loc = gi;
+        }
+        (void)mxv, (void)loc;
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s[%" PetscInt_FMT "]", b->name, gi));
+      } else {
+        gi = j; /* scalars: rank 0's first entries */
+        PetscCall(FGDesignScalarName(d, j, name, sizeof(name)));
+      }
+      {
+        PetscReal pv = 0;
+        PetscInt  lo, hi;
+        PetscCall(VecGetOwnershipRange(p, &lo, &hi));
+        if (gi >= lo && gi < hi) {
+          const PetscScalar *a;
+          PetscCall(VecGetArrayRead(p, &a));
+          pv = PetscRealPart(a[gi - lo]);
+          PetscCall(VecRestoreArrayRead(p, &a));
+          PetscCall(VecGetArrayRead(e.dq[i], &a));
+          g = PetscRealPart(a[gi - lo]);
+          PetscCall(VecRestoreArrayRead(e.dq[i], &a));
+        }
+        PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &pv, 1, MPIU_REAL, MPIU_SUM, P->comm));
+        PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &g, 1, MPIU_REAL, MPIU_SUM, P->comm));
+        h = hrel * (j < 0 ? 1.0 : FGDesignScalarScale(d, j, pv));
+        for (PetscInt side = 0; side < 2; side++) {
+          PetscCall(VecCopy(p, pp));
+          if (!rank) PetscCall(VecSetValue(pp, gi, side ? -h : h, ADD_VALUES)); /* (once: added up in the assembly) */
+          PetscCall(VecAssemblyBegin(pp));
+          PetscCall(VecAssemblyEnd(pp));
+          PetscCall(FGDesignApply(d, pp));
+          PetscCall(FGProblemGeometricRow_Private(P, i, PETSC_FALSE, &ep));
+          q[side] = ep.q[i];
+        }
+      }
+      fd   = (q[0] - q[1]) / (2 * h);
+      mx   = PetscMax(PetscAbsReal(g), PetscAbsReal(fd));
+      rel  = mx > 0 ? PetscAbsReal(g - fd) / mx : 0;
+      /* at round-off, or small against the row's largest derivative (a derivative that vanishes
+         analytically, like the area's with respect to a translation, is a lattice sum's round-off) */
+      tiny = (PetscBool)(mx * h <= 1e-12 * PetscMax(PetscAbsReal(e.q[i]), 1.0) || PetscAbsReal(g - fd) * (h / hrel) <= rtol * gmax);
+      ok   = (PetscBool)(rel <= rtol || tiny);
+      (*nchecks)++;
+      if (!ok) (*nfail)++;
+      PetscCall(PetscPrintf(P->comm, "   %-18s %-34s %+20.12e %+20.12e %10.2e  %s\n", P->row[i].name, name, (double)g, (double)fd, (double)rel, ok ? (tiny && rel > rtol ? "ok (both at round-off)" : "ok") : "FAIL"));
+    }
+  }
+  for (PetscInt i = 0; i < P->nrows; i++)
+    if (FGProblemRowIsFlow_Private(&P->row[i])) PetscCall(PetscPrintf(P->comm, "   %-18s (a flow row: its gradient is an adjoint's, verified as J's above)\n", P->row[i].name));
+  PetscCall(FGDesignApply(d, p));
+  (void)qs;
+  PetscCall(VecDestroy(&pp));
+  PetscCall(FGProblemEvalDestroy(P, &e));
+  PetscCall(FGProblemEvalDestroy(P, &ep));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGProblemSetRowValues - each row's value (the constraint's `value`, or its quantity in e, the
   evaluation at the initial design) and scale.
 @*/

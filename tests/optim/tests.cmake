@@ -155,3 +155,18 @@ if(FLOWGRAD_SANITIZE)
   set_tests_properties(optim_cylinder_control_setup PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
   set_property(TEST optim_cylinder_control_script APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 endif()
+
+# flowgrad check, part 4: the geometric constraint rows' gradients against central differences
+# (1e-6): the area and centroid of a Fourier body and the thickness of a CST section at three
+# stations (tests/optim/geometry.yaml; 95 checks with J's), and the volume fraction of the
+# topology example's density (its largest-gradient cell; Taylor steps from 0.05, since J = 77 is
+# large against the change a small step makes), at 1 and 2 ranks.
+fg_case_expect(NAME optim_check_geometry NP 1 2 CODE 0 REGEX "^flowgrad check: 95 checks, 0 failed"
+               ARGS check ${FG_OPT_DIR}/geometry.yaml --set output.dir=optim_check_geometry -fg_fftw_planner estimate)
+fg_case_expect(NAME optim_check_fraction NP 1 2 CODE 0 REGEX "^flowgrad check: 13 checks, 0 failed"
+               ARGS check ${PROJECT_SOURCE_DIR}/cases/topology_bend/topology_bend.yaml --set "grid.cells=[24,24]" --set time.dt=0.005 --set time.steps=400
+                    --set body.topo.density_file=optim_topology_rho0.h5 --set output.dir=optim_check_fraction -fg_fftw_planner estimate -fg_check_taylor_eps 0.05)
+foreach(np 1 2)
+  set_tests_properties(case_optim_check_geometry_np${np} case_optim_check_fraction_np${np} PROPERTIES TIMEOUT 300 LABELS "mpi;optim")
+  set_tests_properties(case_optim_check_fraction_np${np} PROPERTIES FIXTURES_REQUIRED fg_optim_topology)
+endforeach()
