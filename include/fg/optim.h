@@ -11,7 +11,8 @@
    per station: NAME@x/c), lift/drag/moment (one per point: NAME, or NAME@point with several
    points; each its own adjoint). A row is a quantity q_i(p) with its gradient, a relation
    (eq, ge, le) and a value v_i (given, or q_i at the initial design); its scale is
-   sigma_i = |v_i|, or |q_i(p_0)| when v_i = 0 (1 when both are 0), and its normalized value
+   sigma_i = |v_i|, at least the body's reference length (centroid) or 0.01 (force coefficients),
+   else |q_i(p_0)| when v_i = 0 (1 when both are 0), and its normalized value
    h_i = (q_i - v_i)/sigma_i (ge), (v_i - q_i)/sigma_i (le), (q_i - v_i)/sigma_i (eq): the row
    holds when h_i >= -tol (ge, le) or |h_i| <= tol (eq), tol = optimizer.constraint_tol.
 

@@ -41,8 +41,9 @@
   Signals. SIGUSR1/SIGTERM stop the run after the current evaluation (its log written; an unsteady
   adjoint sweep stops at its next step), exit 75; --resume continues.
 
-  Test hook: -fg_test_optimize_kill_at N kills every rank with SIGKILL right after the N-th
-  evaluation of this run is logged.
+  Test hooks: -fg_test_optimize_kill_at N kills every rank with SIGKILL right after the N-th
+  evaluation of this run is logged; -fg_test_optimize_signal_at N sends every rank SIGUSR1 there
+  (the run stops with exit 75).
 */
 #include <fg/app.h>
 #include <fg/optim.h>
@@ -80,7 +81,7 @@ typedef struct {
   Vec       cachep[FG_OPT_NCACHE];
   PetscBool cacheset[FG_OPT_NCACHE];
   PetscInt  cnext;
-  PetscInt  nevals, nlog, nreal, kill_at;
+  PetscInt  nevals, nlog, nreal, kill_at, signal_at;
   PetscReal seconds; /* evaluation time so far (replayed ones as logged) */
   /* history */
   PetscInt   nhist, caphist;
@@ -216,17 +217,19 @@ static PetscErrorCode FGOptSetScalars_Private(FGOpt *O, const PetscReal v[], Vec
 static PetscErrorCode FGOptLogWrite_Private(FGOpt *O, PetscInt n, Vec p, const FGEval *e, PetscReal seconds)
 {
   FGSolver    s;
-  FGIOField   f[64];
+  FGIOField  *f;
   FGIOVector  vec[8 + FG_OPT_MAX_ROWS];
   FGIOMeta    meta = {0};
-  PetscInt    nf = 0, nv = 0, ntmp = 0;
-  Vec         tmp[64];
-  char        names[64][48], vnames[FG_OPT_MAX_ROWS][16], path[PETSC_MAX_PATH_LEN];
+  PetscInt    nf = 0, nv = 0, ntmp = 0, nfmax;
+  Vec        *tmp;
+  char      (*names)[48], vnames[FG_OPT_MAX_ROWS][16], path[PETSC_MAX_PATH_LEN];
   PetscReal  *buf, head[4];
   const PetscInt ns = PetscMax(O->ns, 1);
 
   PetscFunctionBeginUser;
   PetscCall(FGProblemGetSolver(O->P, 0, &s));
+  nfmax = 3 * (2 + O->nrows) * FG_CASE_MAX_DESIGN + 6; /* field components of p, g and each dq; chibar, sens */
+  PetscCall(PetscMalloc3(nfmax, &f, nfmax, &tmp, nfmax, &names));
   PetscCall(PetscMalloc1((size_t)ns * (2 + O->nrows), &buf));
   head[0] = e->J, head[1] = e->gradient ? 1 : 0, head[2] = seconds, head[3] = (PetscReal)e->nterms;
   vec[nv++] = (FGIOVector){.name = "head", .n = 4, .values = head};
@@ -263,6 +266,7 @@ static PetscErrorCode FGOptLogWrite_Private(FGOpt *O, PetscInt n, Vec p, const F
   PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
   for (PetscInt i = 0; i < ntmp; i++) PetscCall(VecDestroy(&tmp[i]));
   PetscCall(PetscFree(buf));
+  PetscCall(PetscFree3(f, tmp, names));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -276,7 +280,7 @@ static PetscErrorCode FGOptLogReadDesign_Private(FGOpt *O, PetscInt n, Vec p, Pe
   PetscFunctionBeginUser;
   PetscCall(FGOptEvalPath_Private(O, n, path, sizeof(path)));
   PetscCall(FGIOReadMeta(O->comm, path, &meta, msg, sizeof(msg)));
-  PetscCheck(meta.case_hash == O->hash, O->comm, FG_ERR_INPUT, "%s was written for another case (hash %016llx, this one %016llx): run `flowgrad optimize` without --resume to start over (it removes the log)", path, meta.case_hash, O->hash);
+  PetscCheck(meta.case_hash == O->hash, O->comm, FG_ERR_INPUT, "%s was written for another case (hash %016llx, this one %016llx): to start over, run `flowgrad optimize` without --resume (it removes the log), or remove %s (a requeued SLURM job always resumes)", path, meta.case_hash, O->hash, O->evdir);
   PetscCall(FGIOReadVector(O->comm, path, "head", 4, head));
   *gradient = (PetscBool)(head[1] != 0);
   *seconds  = head[2];
@@ -399,10 +403,12 @@ static PetscErrorCode FGOptEvaluate_Private(FGOpt *O, Vec p, PetscBool gradient,
     PetscBool lg  = PETSC_FALSE;
     PetscReal d, nrm, sec = 0;
     PetscCall(FGOptLogReadDesign_Private(O, O->nevals, O->cachep[slot], &lg, &sec));
-    PetscCall(VecAXPY(O->cachep[slot], -1.0, p));
+    PetscCall(VecAXPY(O->cachep[slot], -1.0, p)); /* the difference in x = p/scale, entry by entry */
+    PetscCall(VecPointwiseDivide(O->cachep[slot], O->cachep[slot], O->scale));
     PetscCall(VecNorm(O->cachep[slot], NORM_INFINITY, &d));
-    PetscCall(VecNorm(p, NORM_INFINITY, &nrm));
-    if (d <= 1e-12 * PetscMax(nrm, PETSC_SMALL) && (lg || !gradient)) {
+    PetscCall(VecPointwiseDivide(O->cachep[slot], p, O->scale));
+    PetscCall(VecNorm(O->cachep[slot], NORM_INFINITY, &nrm));
+    if (d <= 1e-12 * PetscMax(nrm, 1.0) && (lg || !gradient)) {
       PetscCall(FGOptLogReadEval_Private(O, O->nevals, &O->cache[slot]));
       PetscCall(VecCopy(p, O->cachep[slot]));
       O->cacheset[slot] = PETSC_TRUE;
@@ -429,16 +435,14 @@ static PetscErrorCode FGOptEvaluate_Private(FGOpt *O, Vec p, PetscBool gradient,
     O->seconds += (PetscReal)(w1 - w0);
     PetscCall(FGOptPrintEval_Private(O, &O->cache[slot], "", (PetscReal)(w1 - w0)));
     O->nevals++, O->nlog = O->nevals, O->nreal++;
+    if (O->signal_at > 0 && O->nreal == O->signal_at) (void)raise(SIGUSR1); /* test hook: every rank, as SLURM's signal */
     if (O->kill_at > 0 && O->nreal == O->kill_at) {
       PetscCall(PetscPrintf(O->comm, "flowgrad optimize: test hook: SIGKILL after evaluation %" PetscInt_FMT "\n", O->nevals - 1));
       PetscCallMPI(MPI_Barrier(O->comm));
       (void)raise(SIGKILL);
     }
     PetscCall(FGSignalAgree(O->comm, &sig));
-    if (sig) {
-      PetscCall(PetscPrintf(O->comm, "flowgrad optimize: stopped by %s after evaluation %" PetscInt_FMT " (logged in %s); rerun with --resume to continue\n", FGSignalName(sig), O->nevals - 1, O->evdir));
-      PetscCall(FGSignalRaise(sig));
-    }
+    PetscCheck(!sig, O->comm, FG_ERR_SIGNAL, "flowgrad optimize: stopped by %s after evaluation %" PetscInt_FMT " (logged in %s); rerun with --resume to continue (exit code 75: requeue)", FGSignalName(sig), O->nevals - 1, O->evdir);
   }
   *out = &O->cache[slot];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -633,7 +637,7 @@ static PetscErrorCode FGOptWriteCSV_Private(FGOpt *O)
       fprintf(f, "\n");
       for (PetscInt r = 0; r < O->nhist; r++) {
         const FGHistRow *h = &O->hist[r];
-        fprintf(f, "%" PetscInt_FMT ",%" PetscInt_FMT ",%.17g,%.17g,%.17g,%.17g,%.17g,%.3f", h->it, h->evals, (double)h->J, (double)(h->J / O->hist[0].J), (double)h->gnorm, (double)h->step, (double)h->viol, (double)h->seconds);
+        fprintf(f, "%" PetscInt_FMT ",%" PetscInt_FMT ",%.17g,%.17g,%.17g,%.17g,%.17g,%.3f", h->it, h->evals, (double)h->J, (double)(h->J / (O->hist[0].J != 0 ? O->hist[0].J : 1.0)), (double)h->gnorm, (double)h->step, (double)h->viol, (double)h->seconds);
         for (PetscInt k = 0; O->K > 1 && k < O->K; k++) fprintf(f, ",%.17g", (double)O->hJk[r * O->K + k]);
         for (PetscInt i = 0; i < O->nrows; i++) fprintf(f, ",%.17g", (double)O->hq[r * O->nrows + i]);
         for (PetscInt i = 0; i < O->ns; i++) fprintf(f, ",%.17g", (double)O->hp[r * O->ns + i]);
@@ -776,7 +780,7 @@ static PetscErrorCode FGOptRecord_Private(FGOpt *O, PetscInt it, Vec p, const FG
   if (it == 0 || (O->c->optimizer.fields_every && it % O->c->optimizer.fields_every == 0)) PetscCall(FGOptWriteIterFields_Private(O, it, p, e));
   {
     const PetscReal per = it ? O->seconds / it : 0, left = per * (PetscReal)PetscMax(O->maxits - it, 0);
-    PetscCall(PetscPrintf(O->comm, "iteration %3" PetscInt_FMT ": J = %.10e (%+.3f%%)  |g| = %.3e  step = %.3e%s", it, (double)e->J, (double)(100 * (e->J / O->hist[0].J - 1)), (double)gnorm, (double)step, O->nrows ? "  violation = " : ""));
+    PetscCall(PetscPrintf(O->comm, "iteration %3" PetscInt_FMT ": J = %.10e (%+.3f%%)  |g| = %.3e  step = %.3e%s", it, (double)e->J, (double)(100 * (e->J - O->hist[0].J) / O->J0s), (double)gnorm, (double)step, O->nrows ? "  violation = " : ""));
     if (O->nrows) PetscCall(PetscPrintf(O->comm, "%.2e", (double)h->viol));
     PetscCall(PetscPrintf(O->comm, "  evals %" PetscInt_FMT "  %.0f s", O->nevals, (double)O->seconds));
     if (it) PetscCall(PetscPrintf(O->comm, "  ETA <= %.0f s (%" PetscInt_FMT " more iterations at most)", (double)left, PetscMax(O->maxits - it, 0)));
@@ -825,7 +829,8 @@ static PetscErrorCode FGOptSetUpTao_Private(FGOpt *O, Tao *tao, Vec x, const cha
   if (bounded) PetscCall(TaoSetVariableBounds(*tao, O->xlo, O->xhi));
   PetscCall(TaoSetTolerances(*tao, c->optimizer.gatol, c->optimizer.grtol, 0.0));
   PetscCall(TaoSetMaximumIterations(*tao, maxits));
-  PetscCall(TaoSetMaximumFunctionEvaluations(*tao, c->optimizer.max_evaluations ? c->optimizer.max_evaluations : 1000000));
+  /* the evaluations left of optimizer.max_evaluations (the penalty loop's inner solves share them) */
+  PetscCall(TaoSetMaximumFunctionEvaluations(*tao, c->optimizer.max_evaluations ? PetscMax(c->optimizer.max_evaluations - O->nevals, 1) : 1000000));
   /* the monitor's context is a PetscContainer: ALMM hands the monitor to its subsolver and takes a
      reference to the context as to a PetscObject */
   {
@@ -921,6 +926,7 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscI
   FGOptimizerType   type = c->optimizer.type;
   const char       *taotype;
   TaoConvergedReason reason = TAO_CONTINUE_ITERATING;
+  PetscBool          penalty_done = PETSC_FALSE; /* penalty: feasible and the last inner solve converged */
   PetscInt          slurm, nblk;
   const FGDesignBlock *blk;
 
@@ -930,6 +936,7 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscI
   O.c    = c;
   O.kill_at = 0;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_optimize_kill_at", &O.kill_at, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_optimize_signal_at", &O.signal_at, NULL));
   PetscCheck(c->design.n > 0, comm, FG_ERR_INPUT, "%s: design.parameters is empty: flowgrad optimize has nothing to optimize (see README.md, \"Optimization\")", c->file);
   PetscCall(FGCaseWriteResolved(comm, c));
   { /* FFT plans kept as wisdom in output.dir, as flowgrad adjoint does */
@@ -956,18 +963,39 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscI
   PetscCall(VecDuplicate(O.p0, &O.p));
   PetscCall(VecDuplicate(O.p0, &x));
   PetscCall(FGProblemGetBounds(O.P, O.p0, O.plo, O.phi, O.scale));
-  PetscCall(VecPointwiseDivide(O.xlo, O.plo, O.scale));
-  PetscCall(VecPointwiseDivide(O.xhi, O.phi, O.scale));
-  PetscCall(VecPointwiseDivide(x, O.p0, O.scale));
-  for (PetscInt i = 0; i < FG_OPT_NCACHE; i++) {
-    PetscCall(FGProblemEvalCreate(O.P, &O.cache[i]));
-    PetscCall(VecDuplicate(O.p0, &O.cachep[i]));
-  }
   if (type == FG_OPT_AUTO) type = O.nrows ? FG_OPT_PENALTY : FG_OPT_BLMVM;
   PetscCheck(!(O.nrows && type != FG_OPT_ALMM && type != FG_OPT_PENALTY), comm, FG_ERR_INPUT, "%s: optimizer.type %s cannot handle the %" PetscInt_FMT " constraint rows: use almm or penalty (or auto)", c->file, FGOptimizerTypeNames[type], O.nrows);
   O.penalty = (PetscBool)(type == FG_OPT_PENALTY);
   taotype   = type == FG_OPT_BLMVM || type == FG_OPT_PENALTY ? TAOBLMVM : type == FG_OPT_BQNLS ? TAOBQNLS : type == FG_OPT_BNCG ? TAOBNCG : type == FG_OPT_LMVM ? TAOLMVM : TAOALMM;
   O.maxits  = c->optimizer.max_iterations;
+  { /* x-space bounds; "none" stays PETSc's infinity */
+    const PetscScalar *l, *u, *sc;
+    PetscScalar       *xl, *xu;
+    PetscInt           n, nb = 0;
+    PetscCall(VecGetLocalSize(O.p0, &n));
+    PetscCall(VecGetArrayRead(O.plo, &l));
+    PetscCall(VecGetArrayRead(O.phi, &u));
+    PetscCall(VecGetArrayRead(O.scale, &sc));
+    PetscCall(VecGetArray(O.xlo, &xl));
+    PetscCall(VecGetArray(O.xhi, &xu));
+    for (PetscInt i = 0; i < n; i++) {
+      xl[i] = PetscRealPart(l[i]) <= PETSC_NINFINITY ? PETSC_NINFINITY : l[i] / sc[i];
+      xu[i] = PetscRealPart(u[i]) >= PETSC_INFINITY ? PETSC_INFINITY : u[i] / sc[i];
+      if (PetscRealPart(l[i]) > PETSC_NINFINITY || PetscRealPart(u[i]) < PETSC_INFINITY) nb++;
+    }
+    PetscCall(VecRestoreArrayRead(O.plo, &l));
+    PetscCall(VecRestoreArrayRead(O.phi, &u));
+    PetscCall(VecRestoreArrayRead(O.scale, &sc));
+    PetscCall(VecRestoreArray(O.xlo, &xl));
+    PetscCall(VecRestoreArray(O.xhi, &xu));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nb, 1, MPIU_INT, MPI_SUM, comm));
+    PetscCheck(!(type == FG_OPT_LMVM && nb), comm, FG_ERR_INPUT, "%s: optimizer.type lmvm ignores bounds, and %" PetscInt_FMT " design entries have one (design.lower, .upper, .max_change; flow.nu and flow.inflow_speed always): use blmvm", c->file, nb);
+  }
+  PetscCall(VecPointwiseDivide(x, O.p0, O.scale));
+  for (PetscInt i = 0; i < FG_OPT_NCACHE; i++) {
+    PetscCall(FGProblemEvalCreate(O.P, &O.cache[i]));
+    PetscCall(VecDuplicate(O.p0, &O.cachep[i]));
+  }
 
   /* the directories, the log */
   PetscCall(PetscSNPrintf(O.dir, sizeof(O.dir), "%s/optimization", c->output.dir));
@@ -1035,7 +1063,7 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscI
     PetscReal viol_prev = PETSC_MAX_REAL;
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_penalty_inner_its", &inner, NULL));
     O.mu = c->optimizer.penalty;
-    for (PetscInt outer = 0; outer < 50 && used < O.maxits; outer++) {
+    for (PetscInt outer = 0; outer < 50 && used < O.maxits && !(c->optimizer.max_evaluations && O.nevals >= c->optimizer.max_evaluations); outer++) {
       FGEval   *e;
       PetscReal viol;
       PetscInt  its;
@@ -1050,7 +1078,10 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscI
       PetscCall(FGOptEvaluate_Private(&O, O.p, PETSC_TRUE, &e));
       viol = FGOptViolation_Private(&O, e);
       PetscCall(PetscPrintf(comm, "augmented Lagrangian: outer iteration %" PetscInt_FMT ": violation %.3e, penalty %g, inner solve %s\n", outer, (double)viol, (double)O.mu, TaoConvergedReasons[reason]));
-      if (viol <= c->optimizer.constraint_tol && reason > 0) break;
+      if (viol <= c->optimizer.constraint_tol && reason > 0) {
+        penalty_done = PETSC_TRUE;
+        break;
+      }
       for (PetscInt i = 0; i < O.nrows; i++) {
         const PetscReal h = FGProblemRowNormalized(&O.rows[i], e->q[i]);
         O.lambda[i]       = O.rows[i].relation == FG_REL_EQ ? O.lambda[i] + O.mu * h : PetscMax(0.0, O.lambda[i] - O.mu * h);
@@ -1068,8 +1099,10 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscI
     const FGHistRow *last = &O.hist[O.nhist - 1];
     PetscCall(FGOptWriteIterFields_Private(&O, last->it, O.p, ef));
     PetscCall(FGOptWriteResult_Private(&O, O.p));
-    PetscCall(PetscPrintf(comm, "\nflowgrad optimize: %s after %" PetscInt_FMT " iterations, %" PetscInt_FMT " evaluations (%.0f s of evaluations)\n", TaoConvergedReasons[reason], last->it, O.nevals, (double)O.seconds));
-    PetscCall(PetscPrintf(comm, "  J: %.10e -> %.10e (%+.3f%%)\n", (double)O.hist[0].J, (double)ef->J, (double)(100 * (ef->J / O.hist[0].J - 1))));
+    const char *outcome = TaoConvergedReasons[reason];
+    if (O.penalty) outcome = penalty_done ? "CONVERGED (the constraints hold and the last inner solve converged)" : last->it >= O.maxits ? "STOPPED at optimizer.max_iterations" : "STOPPED (evaluation or outer-iteration limit)";
+    PetscCall(PetscPrintf(comm, "\nflowgrad optimize: %s after %" PetscInt_FMT " iterations, %" PetscInt_FMT " evaluations (%.0f s of evaluations)\n", outcome, last->it, O.nevals, (double)O.seconds));
+    PetscCall(PetscPrintf(comm, "  J: %.10e -> %.10e (%+.3f%%)\n", (double)O.hist[0].J, (double)ef->J, (double)(100 * (ef->J - O.hist[0].J) / O.J0s)));
     for (PetscInt i = 0; i < O.nrows; i++) {
       const FGConstraintRow *r = &O.rows[i];
       PetscReal              v = FGProblemRowViolation(r, ef->q[i]);

@@ -294,7 +294,7 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "optimizer.type", .type = FG_KEY_ENUM, .choices = FGOptimizerTypeNames, FG_AT(optimizer.type), .def = "auto",
    .doc = "`optimize`: the PETSc TAO method: `blmvm` (bounded limited-memory BFGS), `bqnls`, `bncg`, `lmvm` (no bounds), `almm` (augmented Lagrangian for constraints, TAO's); `penalty`: flowgrad's augmented-Lagrangian loop around `blmvm` (README, \"Optimization\"); `auto`: `blmvm` without constraints, `penalty` with (it needs fewer evaluations than `almm`)"},
   {.path = "optimizer.max_iterations", .type = FG_KEY_INT, FG_AT(optimizer.max_iterations), FG_GE(0), .def = "20",
-   .doc = "Stop after this many iterations (`almm`, `penalty`: outer iterations)"},
+   .doc = "Stop after this many iterations (`almm`: outer iterations; `penalty`: the inner iterations of all its outer iterations)"},
   {.path = "optimizer.max_evaluations", .type = FG_KEY_INT, FG_AT(optimizer.max_evaluations), FG_GE(0), .def = "0",
    .doc = "Stop after this many evaluations of J and its gradient (0: no limit)"},
   {.path = "optimizer.gatol", .type = FG_KEY_REAL, FG_AT(optimizer.gatol), FG_GE(0), .def = "1e-8",

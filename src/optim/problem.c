@@ -125,6 +125,39 @@ PetscErrorCode FGProblemCreate(MPI_Comm comm, FGCase *c, PetscInt nset, const ch
       PetscCheck(N == nd && nloc == nl, comm, FG_ERR_INPUT, "%s: point %s has a design of %" PetscInt_FMT " entries, point %s one of %" PetscInt_FMT " (the points must share the grid and the design)", c->file, pt->name, N, P->pt[0].name, nd);
     }
   }
+  /* the points' own design values must be point 1's: the shared design would override a point's
+     condition set on a design entry (flow.re with flow.nu in the design, an angle with the shape) */
+  if (P->K > 1) {
+    Vec       v0, vk;
+    PetscInt  ns;
+    PetscReal *a, *b;
+    PetscCall(FGDesignCreateVec(P->pt[0].d, &v0));
+    PetscCall(FGDesignGetValues(P->pt[0].d, v0));
+    PetscCall(VecDuplicate(v0, &vk));
+    for (PetscInt k = 1; k < P->K; k++) {
+      PetscReal diff, nrm;
+      PetscCall(FGDesignGetValues(P->pt[k].d, vk));
+      PetscCall(FGDesignGetScalars(P->pt[0].d, v0, &ns, &a));
+      PetscCall(PetscMalloc1(PetscMax(ns, 1), &b));
+      PetscCall(PetscArraycpy(b, a, ns));
+      PetscCall(FGDesignGetScalars(P->pt[k].d, vk, &ns, &a));
+      for (PetscInt j = 0; j < ns; j++)
+        if (a[j] != b[j]) {
+          char name[128];
+          PetscCall(FGDesignScalarName(P->pt[0].d, j, name, sizeof(name)));
+          PetscCall(PetscFree(b));
+          SETERRQ(comm, FG_ERR_INPUT, "%s: the point sets design entry %s (%g, the case: %g): the design is shared by the points and would override it; set a condition that is not in design.parameters", c->point[k].where, name, (double)a[j], (double)b[j]);
+        }
+      PetscCall(PetscFree(b));
+      PetscCall(VecAXPY(vk, -1.0, v0));
+      PetscCall(VecNorm(vk, NORM_INFINITY, &diff));
+      PetscCall(VecNorm(v0, NORM_INFINITY, &nrm));
+      PetscCheck(diff <= 0, comm, FG_ERR_INPUT, "%s: the point changes a field block of the design (a density or the initial velocity): the design is shared by the points and would override it", c->point[k].where);
+      (void)nrm;
+    }
+    PetscCall(VecDestroy(&v0));
+    PetscCall(VecDestroy(&vk));
+  }
   /* the constraint rows */
   for (PetscInt i = 0; i < c->nconstraints; i++) {
     const FGConstraintCase *k   = &c->constraint[i];
@@ -141,7 +174,9 @@ PetscErrorCode FGProblemCreate(MPI_Comm comm, FGCase *c, PetscInt nset, const ch
     case FG_CON_MOMENT:
       for (PetscInt pk = 0; pk < P->K; pk++) {
         FGPoint         *pt = &P->pt[pk];
-        FGObjectiveCase *t  = &pt->term[P->nrows];
+        FGObjectiveCase *t;
+        PetscCheck(P->nrows < FG_OPT_MAX_ROWS, comm, FG_ERR_INPUT, "%s: more than %d constraint rows in all (a flow constraint has one per point)", k->where, FG_OPT_MAX_ROWS);
+        t = &pt->term[P->nrows];
         PetscCall(PetscMemzero(t, sizeof(*t)));
         PetscCall(PetscStrncpy(t->name, k->name, sizeof(t->name)));
         PetscCall(PetscStrncpy(t->where, k->where, sizeof(t->where)));
@@ -611,8 +646,16 @@ PetscErrorCode FGProblemSetRowValues(FGProblem P, const FGEval *e)
   for (PetscInt i = 0; i < P->nrows; i++) {
     FGConstraintRow        *r = &P->row[i];
     const FGConstraintCase *k = &P->c->constraint[r->con];
-    r->value                  = k->value_initial ? e->q[i] : k->value;
-    r->scale                  = PetscAbsReal(r->value) > 0 ? PetscAbsReal(r->value) : PetscAbsReal(e->q[i]) > 0 ? PetscAbsReal(e->q[i]) : 1.0;
+    PetscReal               floor_ = 0;
+    r->value                         = k->value_initial ? e->q[i] : k->value;
+    /* the scale: |v|, not below a size of the quantity (a centroid near the origin, a lift at a
+       symmetric start): the body's reference length, 0.01 for force coefficients */
+    if (r->kind == FG_CON_CENTROID)
+      for (PetscInt b = 0; b < P->c->nbodies; b++)
+        if (!strcmp(P->c->body[b].name, k->body)) floor_ = P->c->body[b].ref_length;
+    if (FGProblemRowIsFlow_Private(r)) floor_ = 0.01;
+    r->scale = PetscMax(PetscAbsReal(r->value), floor_);
+    if (r->scale == 0) r->scale = PetscAbsReal(e->q[i]) > 0 ? PetscAbsReal(e->q[i]) : 1.0;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -654,9 +697,12 @@ PetscErrorCode FGProblemGetBounds(FGProblem P, Vec p0, Vec lo, Vec hi, Vec scale
   PetscCall(VecGetArray(lo, &l));
   PetscCall(VecGetArray(hi, &u));
   PetscCall(VecGetArray(scale, &sc));
-  for (PetscInt i = 0; i < nblk; i++) {
-    const FGDesignBlock *b = &blk[i];
-    PetscInt             e0, n;
+  for (PetscInt ib = 0; ib < nblk; ib++) {
+    const FGDesignBlock *b = &blk[ib];
+    PetscInt             e0, n, i = -1; /* i: the block's entry in design.parameters (the blocks are ordered scalars first) */
+    for (PetscInt j = 0; j < c->design.n; j++)
+      if (!strcmp(c->design.parameters[j], b->name)) i = j;
+    PetscCheck(i >= 0, P->comm, PETSC_ERR_PLIB, "design block %s is not in design.parameters", b->name);
     if (b->field) e0 = b->offset, n = (b->kind == FG_DESIGN_INITIAL ? P->pt[0].s->grid->dim : 1) * nloc;
     else if (!rank) e0 = b->offset, n = b->n;
     else continue;

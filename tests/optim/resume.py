@@ -16,6 +16,7 @@ p.add_argument("--mpiexec-flags", default="")
 p.add_argument("--np", type=int, default=1)
 p.add_argument("--case", required=True)
 p.add_argument("--kill-at", type=int, required=True)
+p.add_argument("--signal", action="store_true", help="stop with SIGUSR1 (exit 75) instead of SIGKILL")
 p.add_argument("--workdir", required=True)
 p.add_argument("--rtol", type=float, default=1e-8)
 p.add_argument("--python", default=sys.executable)
@@ -34,12 +35,20 @@ def run(outdir, *args, expect=0):
 
 tag = f"optim_resume_np{a.np}"
 ref = run(f"{tag}_ref")
-killed = run(f"{tag}_kill", "-fg_test_optimize_kill_at", str(a.kill_at), expect=None)
-if killed.returncode == 0:
-    sys.exit("FAIL: the killed run exited 0")
-if f"SIGKILL after evaluation {a.kill_at - 1}" not in killed.stdout:
-    print(killed.stdout[-3000:])
-    sys.exit("FAIL: the test hook did not fire")
+if a.signal:  # SIGUSR1 on every rank after the K-th evaluation: exit 75 with the notice
+    tag += "_signal"
+    ref = run(f"{tag}_ref")
+    killed = run(f"{tag}_kill", "-fg_test_optimize_signal_at", str(a.kill_at), expect=75)
+    if f"stopped by SIGUSR1 after evaluation {a.kill_at - 1}" not in killed.stdout:
+        print(killed.stdout[-3000:])
+        sys.exit("FAIL: no stop notice")
+else:
+    killed = run(f"{tag}_kill", "-fg_test_optimize_kill_at", str(a.kill_at), expect=None)
+    if killed.returncode == 0:
+        sys.exit("FAIL: the killed run exited 0")
+    if f"SIGKILL after evaluation {a.kill_at - 1}" not in killed.stdout:
+        print(killed.stdout[-3000:])
+        sys.exit("FAIL: the test hook did not fire")
 res = run(f"{tag}_kill", "--resume")
 replayed = len(re.findall(r"from the log", res.stdout))
 computed = len(re.findall(r"^  eval +\d+: .*\((?:J and gradient|J only), [0-9.]+ s\)$", res.stdout, re.M))

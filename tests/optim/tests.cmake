@@ -54,6 +54,14 @@ foreach(np 1 2)
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(optim_resume_np${np} PROPERTIES TIMEOUT 300 PROCESSORS ${np} LABELS "mpi;optim")
 endforeach()
+# ... and stopped by SIGUSR1 on every rank (SLURM's preemption signal) after the 4th evaluation of
+# the steady shape case: exit 75 with the notice, then --resume ends at the reference's design.
+add_test(NAME optim_signal_np2
+         COMMAND ${FG_PYTHON} ${FG_OPT_DIR}/resume.py --flowgrad $<TARGET_FILE:flowgrad> --mpiexec ${MPIEXEC_EXECUTABLE}
+                 "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}" --np 2 --case ${FG_OPT_DIR}/shape.yaml --kill-at 4 --signal
+                 --workdir ${CMAKE_CURRENT_BINARY_DIR} --rtol 1e-8 --python ${FG_PYTHON}
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(optim_signal_np2 PROPERTIES TIMEOUT 300 PROCESSORS 2 LABELS "mpi;optim")
 
 # Two flow conditions with weights 1 and 2 and a lift constraint at each (its own adjoint per
 # point): J = J(re80) + 2 J(re120) on every row of the history; J falls.
