@@ -4,12 +4,7 @@
 # flowgrad optimize (out/naca_lift/), the plots, and the outcome: exit 1 unless the drag fell
 # (by at least 1 %) with the lift and the thickness constraints held (violation <= 1e-3).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-NP=${NP:-1}
-RUN=(mpiexec -n "$NP")
-[ "$(id -u)" -eq 0 ] && RUN+=(--allow-run-as-root)
-[ "$(nproc)" -lt "$NP" ] && RUN+=(--oversubscribe)
-FLOWGRAD=${FLOWGRAD:-build/flowgrad}
+source "$(dirname "$0")/../example_env.sh"   # the repository root, RUN=(mpiexec -n $NP ...), FLOWGRAD
 set -x
 # the adjoint GMRES to 1e-8 (the default 1e-12 is more than an optimization needs)
 "${RUN[@]}" "$FLOWGRAD" optimize cases/naca_lift/naca_lift.yaml -adjoint_ksp_rtol 1e-8 "$@"

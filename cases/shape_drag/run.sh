@@ -4,12 +4,7 @@
 # flowgrad optimize (out/shape_drag/), the plots, and the outcome: exit 1 unless the drag fell by
 # at least 5 % with the area within 0.5 % of the circle's.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-NP=${NP:-1}
-RUN=(mpiexec -n "$NP")
-[ "$(id -u)" -eq 0 ] && RUN+=(--allow-run-as-root)
-[ "$(nproc)" -lt "$NP" ] && RUN+=(--oversubscribe)
-FLOWGRAD=${FLOWGRAD:-build/flowgrad}
+source "$(dirname "$0")/../example_env.sh"   # the repository root, RUN=(mpiexec -n $NP ...), FLOWGRAD
 set -x
 "${RUN[@]}" "$FLOWGRAD" optimize cases/shape_drag/shape_drag.yaml "$@"
 /usr/bin/python3 postproc/plot_optimization.py out/shape_drag

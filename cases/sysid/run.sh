@@ -5,12 +5,7 @@
 # 2. flowgrad optimize from nu = 0.013, U = 0.7 on the probes' records (out/sysid/);
 # 3. the recovered values against the truth: exit 1 unless both are within 1 %.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-NP=${NP:-1}
-RUN=(mpiexec -n "$NP")
-[ "$(id -u)" -eq 0 ] && RUN+=(--allow-run-as-root)
-[ "$(nproc)" -lt "$NP" ] && RUN+=(--oversubscribe)
-FLOWGRAD=${FLOWGRAD:-build/flowgrad}
+source "$(dirname "$0")/../example_env.sh"   # the repository root, RUN=(mpiexec -n $NP ...), FLOWGRAD
 set -x
 "${RUN[@]}" "$FLOWGRAD" run cases/sysid/truth.yaml
 "${RUN[@]}" "$FLOWGRAD" optimize cases/sysid/sysid.yaml "$@"

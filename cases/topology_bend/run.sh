@@ -6,12 +6,7 @@
 # 3. the plots and the outcome: exit 1 unless the dissipated power fell by >= 30 % with the fluid
 #    fraction at most 0.5 (to optimizer.constraint_tol).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-NP=${NP:-1}
-RUN=(mpiexec -n "$NP")
-[ "$(id -u)" -eq 0 ] && RUN+=(--allow-run-as-root)
-[ "$(nproc)" -lt "$NP" ] && RUN+=(--oversubscribe)
-FLOWGRAD=${FLOWGRAD:-build/flowgrad}
+source "$(dirname "$0")/../example_env.sh"   # the repository root, RUN=(mpiexec -n $NP ...), FLOWGRAD
 mkdir -p out/topology_bend
 /usr/bin/python3 -c "import h5py, numpy; h5py.File('out/topology_bend/rho0.h5', 'w').create_dataset('rho', data=numpy.full((40, 40), 0.5))"
 set -x
