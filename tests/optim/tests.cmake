@@ -127,8 +127,9 @@ fg_case_expect(NAME optim_fraction_fixed NP 1 CODE 2 ARGS optimize ${PROJECT_SOU
 set_tests_properties(case_optim_fraction_fixed_np1 PROPERTIES FIXTURES_REQUIRED fg_optim_topology)
 
 # Example 2 (NACA 0012 at 4 degrees, drag at lift >= initial and thickness >= 8 %), reduced:
-# cases/naca_lift on a 96 x 56 grid (h = c/12), 2 iterations: the drag falls (measured 0.5 %)
-# with the lift at least its initial value and the thickness rows held (violation 0).
+# cases/naca_lift on a 96 x 56 grid (h = c/12), 2 iterations: the drag falls by at least 0.3 %
+# (measured 1.73 %, 17 evaluations) with the lift at least its initial value and the thickness
+# rows held to optimizer.constraint_tol (measured: lift +20 %, the largest violation 7.5e-4).
 fg_optim_run(NAME naca NP 1 CASE ${PROJECT_SOURCE_DIR}/cases/naca_lift/naca_lift.yaml CHECK --min-decrease 0.003 --max-violation 1e-3 --min-iterations 2
              ARGS --set "grid.cells=[96,56]" --set optimizer.max_iterations=2 -adjoint_ksp_rtol 1e-8)
 
