@@ -9,6 +9,7 @@ its start (optimization.h5) and the final design (optimization/result.csv); then
   --max-ratio R            J_final / J_0 <= R (e.g. 0.95: J fell by at least 5 %)
   --max-violation V        the largest relative constraint violation at the end <= V
   --constraint NAME:TOL    |q_final / q_0 - 1| <= TOL for row NAME (e.g. area:0.005)
+  --at-least NAME:F        q_final >= F q_0 for row NAME (e.g. lift:0.999: the lift kept to 0.1 %)
   --expect PARAM=VALUE:RTOL  |p_final / VALUE - 1| <= RTOL for design scalar PARAM
 and exits 1 naming what is outside its band (0 when everything is inside).
 """
@@ -23,6 +24,7 @@ def main():
     p.add_argument("--max-ratio", type=float)
     p.add_argument("--max-violation", type=float)
     p.add_argument("--constraint", action="append", default=[])
+    p.add_argument("--at-least", action="append", default=[])
     p.add_argument("--expect", action="append", default=[])
     a = p.parse_args()
     import h5py
@@ -58,6 +60,12 @@ def main():
             bad.append(f"no constraint row {n}")
         elif not abs(q[n][1] / q[n][0] - 1) <= float(tol):
             bad.append(f"{n}: {q[n][1] / q[n][0] - 1:+.3e} from its start, band {tol}")
+    for s in a.at_least:
+        n, f = s.rsplit(":", 1)
+        if n not in q:
+            bad.append(f"no constraint row {n}")
+        elif not q[n][1] >= float(f) * q[n][0]:
+            bad.append(f"{n}: {q[n][1]:.8g} < {f} x {q[n][0]:.8g}")
     for s in a.expect:
         n, rest = s.split("=", 1)
         val, tol = (float(x) for x in rest.split(":"))
