@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, first command: install what is missing, build, and run the main job on a small
 # default case: a shape optimization (cases/shape_drag/quick.yaml: the drag of a body at Re 40
-# minimized at fixed area, steady adjoint, PETSc TAO) on 2 MPI ranks, then its plots.
+# minimized at fixed area, steady adjoint, PETSc TAO; about 15 s) on 2 MPI ranks, then its plots.
 # Output goes to out/shape_drag_quick/: optimization.csv/.h5 (the history), optimization/result.csv
 # (the final design), optimization/iter_NNNN.h5 (+ .xmf: shapes and gradient fields for ParaView),
 # optimization/history.png and optimization/shape.png.
