@@ -523,7 +523,7 @@ PetscErrorCode FGProblemCheckRows(FGProblem P, Vec p, PetscReal hrel, PetscReal 
   FGEval               e, ep;
   Vec                  pp;
   PetscInt             ns, nblk;
-  PetscReal           *v, qs[FG_OPT_MAX_ROWS];
+  PetscReal           *v;
   const FGDesignBlock *blk;
 
   PetscFunctionBeginUser;
@@ -560,8 +560,7 @@ PetscErrorCode FGProblemCheckRows(FGProblem P, Vec p, PetscReal hrel, PetscReal 
       PetscCallMPI(MPI_Comm_rank(P->comm, &rank));
       if (j < 0) { /* field block -j-1: its entry of largest |dq| */
         const FGDesignBlock *b = &blk[-j - 1];
-        PetscInt             lo, loc;
-        PetscReal            mxv;
+        PetscInt             lo;
         if (!b->field) continue;
         PetscCall(VecGetOwnershipRange(e.dq[i], &lo, NULL));
         {
@@ -578,11 +577,8 @@ PetscErrorCode FGProblemCheckRows(FGProblem P, Vec p, PetscReal hrel, PetscReal 
             if (PetscAbsReal(PetscRealPart(a[b->offset + k])) > in.v) in.v = (double)PetscAbsReal(PetscRealPart(a[b->offset + k])), in.i = (int)(lo + b->offset + k);
           PetscCall(VecRestoreArrayRead(e.dq[i], &a));
           PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, P->comm));
-          gi  = (PetscInt)out.i;
-          mxv = (PetscReal)out.v;
-          loc = gi;
+          gi = (PetscInt)out.i;
         }
-        (void)mxv, (void)loc;
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s[%" PetscInt_FMT "]", b->name, gi));
       } else {
         gi = j; /* scalars: rank 0's first entries */
@@ -629,7 +625,6 @@ PetscErrorCode FGProblemCheckRows(FGProblem P, Vec p, PetscReal hrel, PetscReal 
   for (PetscInt i = 0; i < P->nrows; i++)
     if (FGProblemRowIsFlow_Private(&P->row[i])) PetscCall(PetscPrintf(P->comm, "   %-18s (a flow row: its gradient is an adjoint's, verified as J's above)\n", P->row[i].name));
   PetscCall(FGDesignApply(d, p));
-  (void)qs;
   PetscCall(VecDestroy(&pp));
   PetscCall(FGProblemEvalDestroy(P, &e));
   PetscCall(FGProblemEvalDestroy(P, &ep));
