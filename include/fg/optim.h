@@ -62,7 +62,6 @@ PETSC_EXTERN PetscErrorCode FGProblemGetRows(FGProblem, PetscInt *, FGConstraint
 PETSC_EXTERN PetscErrorCode FGProblemCreateVec(FGProblem, Vec *);
 PETSC_EXTERN PetscErrorCode FGProblemEvalCreate(FGProblem, FGEval *);
 PETSC_EXTERN PetscErrorCode FGProblemEvalDestroy(FGProblem, FGEval *);
-PETSC_EXTERN PetscErrorCode FGProblemEvalCopy(FGProblem, const FGEval *, FGEval *);
 PETSC_EXTERN PetscErrorCode FGProblemEvaluate(FGProblem, Vec, PetscBool, FGEval *);
 PETSC_EXTERN PetscErrorCode FGProblemSetRowValues(FGProblem, const FGEval *);
 PETSC_EXTERN PetscReal      FGProblemRowNormalized(const FGConstraintRow *, PetscReal);

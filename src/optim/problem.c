@@ -303,25 +303,6 @@ PetscErrorCode FGProblemEvalDestroy(FGProblem P, FGEval *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Copy the values of a (both created by FGProblemEvalCreate). */
-PetscErrorCode FGProblemEvalCopy(FGProblem P, const FGEval *a, FGEval *b)
-{
-  PetscFunctionBeginUser;
-  b->gradient = a->gradient;
-  b->J        = a->J;
-  b->nterms   = a->nterms;
-  PetscCall(PetscArraycpy(b->Jk, a->Jk, FG_CASE_MAX_CONDITIONS));
-  PetscCall(PetscArraycpy(b->term, a->term, FG_CASE_MAX_OBJECTIVES));
-  PetscCall(PetscArraycpy(b->q, a->q, FG_OPT_MAX_ROWS));
-  PetscCall(VecCopy(a->g, b->g));
-  for (PetscInt i = 0; i < P->nrows; i++) PetscCall(VecCopy(a->dq[i], b->dq[i]));
-  for (PetscInt d = 0; d < P->pt[0].s->grid->dim; d++) {
-    PetscCall(VecCopy(a->chibar[d], b->chibar[d]));
-    PetscCall(VecCopy(a->sens[d], b->sens[d]));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The sample lattice of the geometric rows around a shape: spacing h/4 (h the finest grid
    spacing), anchored at the domain origin, covering the shape's box and its smoothing band. */
 static PetscErrorCode FGProblemSampleGrid_Private(FGProblem P, FGShape shape, FGSampleGrid *g, PetscReal *eps)
