@@ -133,8 +133,9 @@ static PetscErrorCode FGOptEvalPath_Private(FGOpt *O, PetscInt n, char *path, si
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The field blocks of a design-layout Vec as fields named PREFIX_<block index>_<component>. */
-static PetscErrorCode FGOptAddBlockFields_Private(FGOpt *O, const char *prefix, Vec v, FGIOField f[], PetscInt *nf, Vec tmp[], PetscInt *ntmp, char names[][48])
+/* Field block i of the design (nc = 0 for a scalar block): a grid Vec per component, where it
+   lives, and its dataset name in the log, PREFIX_<block index>_<component>. */
+static PetscErrorCode FGOptBlockVecs_Private(FGOpt *O, PetscInt i, const char *prefix, PetscInt *nc, Vec w[], FGLocation loc[], char names[][48])
 {
   PetscInt             nblk;
   const FGDesignBlock *blk;
@@ -143,19 +144,34 @@ static PetscErrorCode FGOptAddBlockFields_Private(FGOpt *O, const char *prefix, 
   PetscFunctionBeginUser;
   PetscCall(FGProblemGetSolver(O->P, 0, &s));
   PetscCall(FGDesignGetBlocks(O->d, &nblk, &blk));
+  *nc = !blk[i].field ? 0 : blk[i].kind == FG_DESIGN_INITIAL ? s->grid->dim : 1;
+  for (PetscInt a = 0; a < *nc; a++) {
+    PetscCall(VecDuplicate(blk[i].kind == FG_DESIGN_DENSITY ? s->p : s->u[a], &w[a]));
+    loc[a] = blk[i].kind == FG_DESIGN_DENSITY ? FG_LOC_CELL : (FGLocation)(FG_LOC_FACE_X + a);
+    PetscCall(PetscSNPrintf(names[a], 48, "%s_%" PetscInt_FMT "_%" PetscInt_FMT, prefix, i, a));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The field blocks of a design-layout Vec as fields of the log (the Vecs appended to tmp). */
+static PetscErrorCode FGOptAddBlockFields_Private(FGOpt *O, const char *prefix, Vec v, FGIOField f[], PetscInt *nf, Vec tmp[], PetscInt *ntmp, char names[][48])
+{
+  PetscInt             nblk;
+  const FGDesignBlock *blk;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGDesignGetBlocks(O->d, &nblk, &blk));
   for (PetscInt i = 0; i < nblk; i++) {
-    PetscInt nc = blk[i].kind == FG_DESIGN_INITIAL ? s->grid->dim : blk[i].kind == FG_DESIGN_DENSITY ? 1 : 0;
-    Vec      w[3];
-    if (!blk[i].field) continue;
-    for (PetscInt a = 0; a < nc; a++) {
-      PetscCall(VecDuplicate(blk[i].kind == FG_DESIGN_DENSITY ? s->p : s->u[a], &w[a]));
-      tmp[(*ntmp)++] = w[a];
-    }
+    PetscInt   nc;
+    Vec        w[3];
+    FGLocation loc[3];
+    PetscCall(FGOptBlockVecs_Private(O, i, prefix, &nc, w, loc, names + *nf));
+    if (!nc) continue;
     PetscCall(FGDesignBlockFields(O->d, i, v, w, PETSC_FALSE));
     for (PetscInt a = 0; a < nc; a++) {
-      PetscCall(PetscSNPrintf(names[*nf], 48, "%s_%" PetscInt_FMT "_%" PetscInt_FMT, prefix, i, a));
+      tmp[(*ntmp)++] = w[a];
       f[*nf].name     = names[*nf];
-      f[*nf].location = blk[i].kind == FG_DESIGN_DENSITY ? FG_LOC_CELL : (FGLocation)(FG_LOC_FACE_X + a);
+      f[*nf].location = loc[a];
       f[*nf].vec      = w[a];
       (*nf)++;
     }
@@ -168,20 +184,18 @@ static PetscErrorCode FGOptReadBlockFields_Private(FGOpt *O, const char *path, c
   PetscInt             nblk;
   const FGDesignBlock *blk;
   FGSolver             s;
-  char                 name[48];
 
   PetscFunctionBeginUser;
   PetscCall(FGProblemGetSolver(O->P, 0, &s));
   PetscCall(FGDesignGetBlocks(O->d, &nblk, &blk));
   for (PetscInt i = 0; i < nblk; i++) {
-    PetscInt nc = blk[i].kind == FG_DESIGN_INITIAL ? s->grid->dim : blk[i].kind == FG_DESIGN_DENSITY ? 1 : 0;
-    Vec      w[3];
-    if (!blk[i].field) continue;
-    for (PetscInt a = 0; a < nc; a++) {
-      PetscCall(VecDuplicate(blk[i].kind == FG_DESIGN_DENSITY ? s->p : s->u[a], &w[a]));
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%" PetscInt_FMT "_%" PetscInt_FMT, prefix, i, a));
-      PetscCall(FGIOReadField(s->grid, path, name, w[a]));
-    }
+    PetscInt   nc;
+    Vec        w[3];
+    FGLocation loc[3];
+    char       names[3][48];
+    PetscCall(FGOptBlockVecs_Private(O, i, prefix, &nc, w, loc, names));
+    if (!nc) continue;
+    for (PetscInt a = 0; a < nc; a++) PetscCall(FGIOReadField(s->grid, path, names[a], w[a]));
     PetscCall(FGDesignBlockFields(O->d, i, v, w, PETSC_TRUE));
     for (PetscInt a = 0; a < nc; a++) PetscCall(VecDestroy(&w[a]));
   }

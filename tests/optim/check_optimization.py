@@ -58,7 +58,7 @@ def same(a):
     xb = np.array([float(r["final"]) for r in rb])
     ha, hb = rows(f"{a.run}/optimization.csv"), rows(f"{a.other}/optimization.csv")
     Ja, Jb = float(ha[-1]["J"]), float(hb[-1]["J"])
-    dx = np.max(np.abs(xa - xb)) / max(np.max(np.abs(xa)), 1e-300)
+    dx = np.max(np.abs(xa - xb)) / max(np.max(np.abs(xa)), 1e-300) if len(xa) else 0.0  # (a design of field blocks only: no scalars)
     dJ = abs(Ja - Jb) / abs(Ja)
     print(f"final design: max relative difference {dx:.3e}; J {Ja:.15g} vs {Jb:.15g} ({dJ:.3e}); iterations {len(ha) - 1} vs {len(hb) - 1}")
     if len(ha) != len(hb):
