@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install flowgrad's build and run dependencies from Debian 12's packages.
 #
-#   tools/install-deps.sh            # build + test dependencies
+#   .ci/install-deps.sh              # build, run and postprocessing dependencies
+#   .ci/install-deps.sh --slurm      # and SLURM + munge, for the job tests (tests/slurm/): the
+#                                    # tests start a private single-node SLURM of their own
 #
 # Root, non-interactive and idempotent: when every package is already present it
 # makes no network access and returns in well under a second.
@@ -18,7 +20,14 @@ PKGS=(
   libyaml-dev
   # tests and postprocessing (run with /usr/bin/python3, not a pyenv python)
   python3 python3-numpy python3-h5py python3-matplotlib
+  # jobs/campaign --sweep-file
+  python3-yaml
 )
+case "${1:-}" in
+  "") ;;
+  --slurm) PKGS+=(munge slurmctld slurmd slurm-client) ;;
+  *) echo "install-deps: unknown option '$1' (usage: install-deps.sh [--slurm])" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -42,7 +42,8 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
   }
   PetscCall(PetscNew(&c));
   PetscCall(FGCaseLoad(PETSC_COMM_WORLD, cl->case_file, cl->nset, cl->set, c));
-  PetscCall(FGCasePrepareOutput(PETSC_COMM_WORLD, c));
+  if (cl->command == FG_CMD_INFO) PetscCall(FGCaseCheckOutput(PETSC_COMM_WORLD, c)); /* info leaves no trace */
+  else PetscCall(FGCasePrepareOutput(PETSC_COMM_WORLD, c));
   switch (cl->command) {
   case FG_CMD_INFO:
     PetscCall(FGInfo(PETSC_COMM_WORLD, c));

@@ -380,6 +380,7 @@ PETSC_EXTERN PetscErrorCode FGCaseLoad(MPI_Comm, const char *, PetscInt, const c
 PETSC_EXTERN PetscErrorCode FGCaseLoadString(MPI_Comm, const char *, const char *, PetscInt, const char *const[], FGCase *);
 /* Create case->output.dir on rank 0 and check that it is writable (FG_ERR_INPUT otherwise). */
 PETSC_EXTERN PetscErrorCode FGCasePrepareOutput(MPI_Comm, const FGCase *);
+PETSC_EXTERN PetscErrorCode FGCaseCheckOutput(MPI_Comm, const FGCase *);
 /* Write case->resolved to <output.dir>/case.resolved.yaml atomically (rank 0). */
 PETSC_EXTERN PetscErrorCode FGCaseWriteResolved(MPI_Comm, const FGCase *);
 /* Print the key table as Markdown (for README.md; `flowgrad info --keys`). */

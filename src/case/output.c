@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define FG_MSG_LEN 1024
@@ -22,6 +23,8 @@ static PetscErrorCode FGCaseCatch_Private(MPI_Comm comm, int line, const char *f
   if (p == PETSC_ERROR_INITIAL && !msg[0]) snprintf(msg, FG_MSG_LEN, "%s", mess && mess[0] ? mess : "error");
   return n;
 }
+
+static PetscErrorCode FGCaseOutput_Private(MPI_Comm, const FGCase *, PetscBool);
 
 /*@C
   FGCasePrepareOutput - create the case's output directory and check that it is writable.
@@ -41,6 +44,51 @@ static PetscErrorCode FGCaseCatch_Private(MPI_Comm comm, int line, const char *f
 @*/
 PetscErrorCode FGCasePrepareOutput(MPI_Comm comm, const FGCase *c)
 {
+  PetscFunctionBeginUser;
+  PetscCall(FGCaseOutput_Private(comm, c, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGCaseCheckOutput - check, as FGCasePrepareOutput() does, that the case's output directory can
+  be created and written, and leave the file system as it was: the directories the check created
+  are removed again (`flowgrad info`, which job scripts run before submitting).
+
+  Collective
+
+  Input Parameters:
++ comm - communicator
+- c    - the case (FGCaseLoad())
+
+.seealso: FGCasePrepareOutput()
+@*/
+PetscErrorCode FGCaseCheckOutput(MPI_Comm comm, const FGCase *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGCaseOutput_Private(comm, c, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The length of the leading part of path that exists (at a '/' boundary; 0 when none does). */
+static size_t FGExistingPrefix_Private(const char *path)
+{
+  char        buf[PETSC_MAX_PATH_LEN];
+  size_t      n = strlen(path), keep = 0;
+  struct stat st;
+
+  if (n >= sizeof(buf)) return 0;
+  for (size_t i = 1; i <= n; i++) {
+    if (i < n && path[i] != '/') continue;
+    memcpy(buf, path, i);
+    buf[i] = '\0';
+    if (stat(buf, &st) != 0) break;
+    keep = i;
+  }
+  return keep;
+}
+
+static PetscErrorCode FGCaseOutput_Private(MPI_Comm comm, const FGCase *c, PetscBool keep)
+{
   PetscMPIInt rank;
   char        msg[FG_MSG_LEN] = "";
 
@@ -48,6 +96,7 @@ PetscErrorCode FGCasePrepareOutput(MPI_Comm comm, const FGCase *c)
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
     PetscErrorCode ierr;
+    size_t         existing = FGExistingPrefix_Private(c->output.dir);
     PetscCall(PetscPushErrorHandler(FGCaseCatch_Private, msg));
     ierr = FGMakeDirectory(c->output.dir);
     PetscCall(PetscPopErrorHandler());
@@ -60,6 +109,17 @@ PetscErrorCode FGCasePrepareOutput(MPI_Comm comm, const FGCase *c)
       else {
         (void)close(fd);
         if (unlink(probe)) snprintf(msg, sizeof(msg), "cannot remove its probe file .flowgrad-probe-*: %s", strerror(errno));
+      }
+    }
+    if (!keep && strlen(c->output.dir) < PETSC_MAX_PATH_LEN) { /* remove what this check created, deepest first */
+      char   buf[PETSC_MAX_PATH_LEN];
+      size_t n = strlen(c->output.dir);
+      memcpy(buf, c->output.dir, n + 1);
+      while (n > existing) {
+        if (buf[n - 1] != '/' && rmdir(buf) != 0) break;
+        while (n > 0 && buf[n - 1] != '/') n--;
+        while (n > 0 && buf[n - 1] == '/') n--;
+        buf[n] = '\0';
       }
     }
   }

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""Tests of the job scripts (jobs/) and the campaign command, with and without SLURM.
+
+  jobs.py --repo R --flowgrad F --work W [--cluster C] [--mpiexec M --mpiexec-flags L]
+          [--reference DIR] SCENARIO
+
+Without SLURM:
+  dryrun         jobs/campaign --dry-run: the points and the two sbatch commands (array,
+                 then the gather job after it), with sbatch unusable and nothing written;
+                 sweep files (zip, explicit points); bad sweeps exit 2 and write nothing
+  local          jobs/campaign --local: 3 points run here one after another, one summary table
+  missing_local  jobs/submit and jobs/run.sbatch given a missing case file: exit 2, clear message
+With the private SLURM of tests/slurm/cluster.sh (exit 77, skipped, when it is not up):
+  forward        a 2-rank forward job (jobs/submit -n 2 run) equals a direct mpiexec run
+  campaign       a 3-point campaign: a job array and a gather job after it; one table
+  preempt        an optimization job stopped by scancel --signal=USR1 --batch is requeued,
+                 resumes, and ends at the design of an uninterrupted run (--reference, 1e-8)
+  missing        jobs/submit with a missing case file submits nothing (exit 2); the script
+                 submitted directly fails at once with exit 2, not requeued
+"""
+import argparse
+import csv
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import h5py
+import numpy as np
+
+SKIP = 77
+
+
+def fail(msg):
+    print("FAIL:", msg, flush=True)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+    print("ok:", msg, flush=True)
+
+
+def run(cmd, env=None, cwd=None, timeout=300, code=None):
+    print("$", " ".join(cmd), flush=True)
+    r = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=timeout)
+    print(r.stdout, end="", flush=True)
+    if code is not None and r.returncode != code:
+        fail(f"exit {r.returncode}, expected {code}: {' '.join(cmd)}")
+    return r
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(l for l in f if not l.startswith("#")))
+
+
+class Ctx:
+    def __init__(self, a):
+        self.a = a
+        self.repo = os.path.abspath(a.repo)
+        self.jobs = os.path.join(self.repo, "jobs")
+        self.py = sys.executable
+        self.work = os.path.abspath(a.work)
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+        self.env = dict(os.environ, FLOWGRAD=os.path.abspath(a.flowgrad), FG_PYTHON=self.py)
+        self.env.pop("SLURM_CONF", None)
+        self.cavity = os.path.join(self.repo, "cases", "cavity", "cavity.yaml")
+
+    def campaign(self, args, code=None, env=None):
+        return run([self.py, os.path.join(self.jobs, "campaign"), *args], env=env or self.env,
+                   cwd=self.work, code=code)
+
+    # --- SLURM ---------------------------------------------------------------------------
+    def slurm(self):
+        state_file = os.path.join(self.a.cluster, "state")
+        try:
+            state = open(state_file).read().strip()
+        except OSError:
+            state = "not started (the fixture slurm_up did not run)"
+        if state.startswith("skip:"):
+            print(f"SKIP: SLURM tests: {state[5:].strip()}")
+            sys.exit(SKIP)
+        if state != "up":
+            fail(f"the test SLURM is not up: {state_file}: {state}")
+        self.env["SLURM_CONF"] = os.path.join(os.path.abspath(self.a.cluster), "etc", "slurm.conf")
+        r = subprocess.run(["scontrol", "ping"], env=self.env, stdout=subprocess.PIPE, text=True)
+        check(r.returncode == 0 and "UP" in r.stdout, "slurmctld answers")
+
+    def sq(self, *args):
+        r = subprocess.run(list(args), env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return r.stdout
+
+    def job(self, jid):
+        """scontrol's record of a job: a dict of its key=value fields (first record)."""
+        out = self.sq("scontrol", "-o", "show", "job", str(jid))
+        line = out.splitlines()[0] if out.strip() else ""
+        return dict(re.findall(r"(\w+)=(\S*)", line))
+
+    def jobs_of(self, jid):
+        out = self.sq("scontrol", "-o", "show", "job", str(jid))
+        return [dict(re.findall(r"(\w+)=(\S*)", l)) for l in out.splitlines() if l.strip()]
+
+    def wait(self, ids, timeout=240):
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            if not self.sq("squeue", "-h", "-j", ",".join(map(str, ids)), "-o", "%i").strip():
+                return time.time() - t0
+            time.sleep(0.5)
+        print(self.sq("squeue"))
+        fail(f"jobs {ids} did not end within {timeout} s")
+
+    def njobs(self):
+        return len([l for l in self.sq("scontrol", "-o", "show", "jobs").splitlines() if l.startswith("JobId=")])
+
+
+def same_run(da, db, rtol):
+    """Every field dataset and history column (but wall_time) of two run directories: the largest
+    difference relative to the largest |value| of that dataset or column."""
+    fa = sorted(os.path.basename(f) for f in glob.glob(os.path.join(da, "fields", "*.h5")))
+    fb = sorted(os.path.basename(f) for f in glob.glob(os.path.join(db, "fields", "*.h5")))
+    check(fa and fa == fb, f"the same field files ({len(fa)})")
+    worst = 0.0
+    for name in fa:
+        with h5py.File(os.path.join(da, "fields", name), "r") as a, h5py.File(os.path.join(db, "fields", name), "r") as b:
+            for k in a:
+                if isinstance(a[k], h5py.Dataset):
+                    x, y = a[k][...], b[k][...]
+                    worst = max(worst, float(np.abs(x - y).max() / max(np.abs(x).max(), 1e-300)))
+    ha, hb = read_rows(os.path.join(da, "history.csv")), read_rows(os.path.join(db, "history.csv"))
+    check(len(ha) == len(hb) and len(ha) > 1, f"history rows {len(ha)} == {len(hb)}")
+    for k in ha[0]:
+        if k == "wall_time":
+            continue
+        x = np.array([float(r[k]) for r in ha])
+        y = np.array([float(r[k]) for r in hb])
+        worst = max(worst, float(np.abs(x - y).max() / max(np.abs(x).max(), 1e-300)))
+    print(f"largest relative difference (fields and history): {worst:.3e}")
+    check(worst <= rtol, f"SLURM run equals the mpiexec run to {rtol:g} (measured {worst:.3e})")
+
+
+# --- scenarios without SLURM -------------------------------------------------------------------
+def scenario_dryrun(c):
+    # an sbatch that must not be called
+    fake = os.path.join(c.work, "fakebin")
+    os.makedirs(fake)
+    marker = os.path.join(c.work, "sbatch-was-called")
+    for tool in ("sbatch", "squeue", "scontrol"):
+        with open(os.path.join(fake, tool), "w") as f:
+            f.write(f"#!/bin/sh\necho called > {marker}\nexit 1\n")
+        os.chmod(os.path.join(fake, tool), 0o755)
+    env = dict(c.env, PATH=fake + os.pathsep + c.env["PATH"])
+    r = c.campaign([c.cavity, "--sweep", "flow.re=100,200,400", "--set", "time.steps=20", "-n", "2",
+                    "--name", "dry", "--sbatch", "-t 00:10:00 -p debug", "--throttle", "2", "--dry-run"],
+                   code=0, env=env)
+    out = r.stdout
+    cdir = os.path.join(c.work, "runs", "cavity", "dry")
+    check(not os.path.exists(os.path.join(c.work, "runs")), "dry run writes nothing")
+    check(not os.path.exists(marker), "dry run calls no SLURM command")
+    for i, (name, re_) in enumerate((("p0-re100", 100), ("p1-re200", 200), ("p2-re400", 400))):
+        check(re.search(rf"^\s+{i}\s+{name}\s+flow\.re={re_}$", out, re.M), f"point {i} listed: {name} flow.re={re_}")
+    arr = [l for l in out.splitlines() if l.startswith("ARRAY_JOB_ID=$(sbatch ")]
+    check(len(arr) == 1, "one array submission line")
+    a = arr[0]
+    for part in ("--array=0-2%2", "--ntasks=2", f"--output={cdir}/logs/point-%a-%A.out", " -t 00:10:00 -p debug ",
+                 f"{c.jobs}/run.sbatch {c.cavity} --points {cdir}/points.tsv --set time.steps=20)"):
+        check(part in a, f"array line has '{part}'")
+    g = [l for l in out.splitlines() if l.startswith("sbatch ") and "--dependency=afterany:${ARRAY_JOB_ID}" in l]
+    check(len(g) == 1, "one gather line, after the array (afterany)")
+    check(g[0].endswith(f"{c.jobs}/postproc.sbatch --campaign {cdir}"), "the gather job runs postproc --campaign")
+
+    # a sweep file: zip mode, a list value, and explicit points
+    sf = os.path.join(c.work, "sweep.yaml")
+    with open(sf, "w") as f:
+        f.write("mode: zip\nparameters:\n  flow.re: [100, 250.5]\n  grid.cells: [[32, 32], [48, 48]]\n")
+    r = c.campaign([c.cavity, "--sweep-file", sf, "--job", "adjoint", "--dry-run"], code=0)
+    check(re.search(r"^\s+0\s+p0-re100_cells32-32\s+flow\.re=100 grid\.cells=\[32,32\]$", r.stdout, re.M) and
+          re.search(r"^\s+1\s+p1-re250\.5_cells48-48\s+flow\.re=250\.5 grid\.cells=\[48,48\]$", r.stdout, re.M),
+          "zip sweep file: 2 points with list values")
+    check("--array=0-1 " in r.stdout and "/adjoint.sbatch " in r.stdout, "adjoint job array of 2")
+    with open(sf, "w") as f:
+        f.write("points:\n  - {name: low, set: {flow.re: 50}}\n  - {name: high, set: {flow.re: 500, time.steps: 7}}\n")
+    r = c.campaign([c.cavity, "--sweep-file", sf, "--dry-run"], code=0)
+    check(re.search(r"^\s+1\s+high\s+flow\.re=500 time\.steps=7$", r.stdout, re.M), "explicit points by name")
+    r = c.campaign([c.cavity, "--sweep", "flow.re=1,2", "--sweep", "time.steps=3,4,5", "--dry-run"], code=0)
+    check("--array=0-5 " in r.stdout and re.search(r"^\s+5\s+p5-re2_steps5\s", r.stdout, re.M),
+          "two --sweep keys: all 6 combinations")
+
+    # bad sweeps: exit 2, a message, nothing written
+    bad = [
+        (["--sweep", "flow.re=1,2", "--sweep", "time.steps=3", "--zip"], "zip needs the same number of values"),
+        (["--sweep", "flowre=1,2"], "'flowre' is not a case key"),
+        (["--sweep", "flow.re=100,-5"], r"point p1-re-5 \(flow\.re=-5\): flowgrad info rejects it:\n.*flow\.re=-5: -5 is out of range"),
+        (["--sweep", "flow.re=100", "--set", "output.dir=x"], "each point's run directory is set by the campaign"),
+        ([], "no sweep"),
+    ]
+    for args, msg in bad:
+        r = c.campaign([c.cavity, *args], code=2)
+        check(re.search(msg, r.stdout), f"bad sweep {args}: exit 2 with '{msg}'")
+    r = c.campaign([os.path.join(c.work, "nothere.yaml"), "--sweep", "flow.re=1"], code=2)
+    check("nothere.yaml' does not exist" in r.stdout, "missing case file: exit 2")
+    check(not os.path.exists(os.path.join(c.work, "runs")), "bad sweeps write nothing")
+
+
+def scenario_local(c):
+    r = c.campaign([c.cavity, "--sweep", "flow.re=100,200,400", "--set", "time.steps=20",
+                    "--set", "grid.cells=[32,32]", "--local", "--name", "loc", "-n", "2"], code=0)
+    cdir = os.path.join(c.work, "runs", "cavity", "loc")
+    check_summary(c, cdir, {"p0-re100": "100", "p1-re200": "200", "p2-re400": "400"}, "kinetic_energy")
+
+
+def check_summary(c, cdir, expect, metric):
+    rows = read_rows(os.path.join(cdir, "summary.csv"))
+    check([r["point"] for r in rows] == list(expect), f"summary.csv: one row per point ({len(rows)})")
+    for r in rows:
+        d = os.path.join(cdir, r["point"])
+        check(r["status"] == "done" and r["rc"] == "0", f"{r['point']}: done, exit 0")
+        check(r["flow.re"] == expect[r["point"]], f"{r['point']}: flow.re = {expect[r['point']]} in the table")
+        resolved = open(os.path.join(d, "case.resolved.yaml")).read()
+        check(re.search(rf"^\s+re: {expect[r['point']]}\b", resolved, re.M), f"{r['point']}: the run used flow.re = {expect[r['point']]}")
+        last = read_rows(os.path.join(d, "history.csv"))[-1]
+        check(float(r[metric]) == float(last[metric]), f"{r['point']}: {metric} {r[metric]} is the history's last row")
+    vals = [float(r[metric]) for r in rows]
+    check(len(set(vals)) == len(vals), "the points differ")
+    png = os.path.join(cdir, "summary.png")
+    check(os.path.getsize(png) > 5000, f"summary.png written ({os.path.getsize(png)} bytes)")
+
+
+def scenario_missing_local(c):
+    missing = os.path.join(c.work, "nothere.yaml")
+    t0 = time.time()
+    r = run(["bash", os.path.join(c.jobs, "submit"), "-n", "2", "run", missing], env=c.env, cwd=c.work, code=2)
+    check(f"case file '{missing}' does not exist" in r.stdout, "jobs/submit: the message names the file")
+    r = run(["bash", os.path.join(c.jobs, "run.sbatch"), missing, "--set", "flow.re=10"], env=c.env, cwd=c.work, code=2)
+    check(f"case file '{missing}' does not exist" in r.stdout, "jobs/run.sbatch: the message names the file")
+    check(time.time() - t0 < 20, f"both fail fast ({time.time() - t0:.1f} s)")
+    check(not os.path.exists(os.path.join(c.work, "runs")), "no run directory is made")
+    r = run(["bash", os.path.join(c.jobs, "submit"), "run", c.cavity, "--set", "flow.re=-1"], env=c.env, cwd=c.work, code=2)
+    check("flow.re=-1: -1 is out of range" in r.stdout and "not submitted" in r.stdout,
+          "jobs/submit: a case flowgrad info rejects is not submitted")
+    r = run(["bash", os.path.join(c.jobs, "submit"), "frobnicate", c.cavity], env=c.env, cwd=c.work, code=2)
+    check("unknown job kind 'frobnicate'" in r.stdout, "jobs/submit: unknown job kind")
+
+
+# --- scenarios with SLURM ----------------------------------------------------------------------
+def submit(c, args):
+    r = run(["bash", os.path.join(c.jobs, "submit"), *args], env=c.env, cwd=c.work, code=0)
+    return int(r.stdout.strip().splitlines()[-1])
+
+
+def scenario_forward(c):
+    c.slurm()
+    case = os.path.join(c.repo, "cases", "cylinder_re40", "cylinder_re40.yaml")
+    sets = ["--set", "grid.cells=[96,48]", "--set", "time.steps=40", "--set", "output.fields_every=20"]
+    jid = submit(c, ["-n", "2", "-t", "00:05:00", "run", case, *sets, "--name", "slurm"])
+    dt = c.wait([jid])
+    j = c.job(jid)
+    out = os.path.join(c.work, "runs", "cylinder_re40", "run-slurm")
+    check(j.get("JobState") == "COMPLETED" and j.get("ExitCode") == "0:0", f"job {jid} COMPLETED, exit 0:0 ({dt:.1f} s)")
+    log = open(os.path.join(out, f"slurm-{jid}.out")).read()
+    check("decomposition: slab, 2 ranks" in log and "srun " in log, "2 ranks started by srun")
+    check(open(os.path.join(out, "job.status")).read().split()[2] == "state=done", "job.status: done")
+    # the same FFT plans (FFTW_MEASURE picks plans by timing them; another plan differs in round-off)
+    ref = os.path.join(c.work, "direct")
+    os.makedirs(ref)
+    shutil.copy(os.path.join(out, "fftw.wisdom"), ref)
+    mpi = [c.a.mpiexec, "-n", "2", *[f for f in c.a.mpiexec_flags.split(",") if f]]
+    run([*mpi, c.a.flowgrad, "run", case, *sets, "--set", f"output.dir={ref}"], env=c.env, cwd=c.work, code=0)
+    same_run(out, ref, 1e-13)
+
+
+def scenario_campaign(c):
+    c.slurm()
+    r = c.campaign([c.cavity, "--sweep", "flow.re=100,200,400", "--set", "time.steps=30",
+                    "--set", "grid.cells=[32,32]", "--name", "slurm", "--sbatch", "-t 00:05:00"], code=0)
+    aid, gid = map(int, r.stdout.strip().splitlines()[-1].split())
+    dt = c.wait([aid, gid])
+    tasks = c.jobs_of(aid)
+    check(len(tasks) == 3 and all(t.get("JobState") == "COMPLETED" for t in tasks),
+          f"array {aid}: 3 tasks COMPLETED ({dt:.1f} s)")
+    g = c.job(gid)
+    check(g.get("JobState") == "COMPLETED", f"gather job {gid} COMPLETED")
+    check(g.get("Dependency", "") in ("(null)", "") , "the gather job's dependency was satisfied")
+    last_end = max(t["EndTime"] for t in tasks)
+    check(g["StartTime"] >= last_end, f"the gather job started ({g['StartTime']}) after the last task ended ({last_end})")
+    cdir = os.path.join(c.work, "runs", "cavity", "slurm")
+    check_summary(c, cdir, {"p0-re100": "100", "p1-re200": "200", "p2-re400": "400"}, "kinetic_energy")
+    glog = open(glob.glob(os.path.join(cdir, "logs", f"gather-{gid}.out"))[0]).read()
+    check("3 points, 3 done" in glog, "the gather log reports 3 of 3 points done")
+
+
+def scenario_preempt(c):
+    c.slurm()
+    case = os.path.join(c.repo, "tests", "optim", "shape.yaml")
+    ref = os.path.abspath(c.a.reference)
+    check(os.path.exists(os.path.join(ref, "optimization", "result.csv")), f"reference run {ref}")
+    jid = submit(c, ["-n", "2", "-t", "00:10:00", "optimize", case, "--name", "preempt"])
+    out = os.path.join(c.work, "runs", "shape", "optimize-preempt")
+    evdir = os.path.join(out, "optimization", "evaluations")
+    t0 = time.time()
+    while len(glob.glob(os.path.join(evdir, "eval_*.h5"))) < 3:
+        if time.time() - t0 > 180:
+            fail("the optimization did not log 3 evaluations within 180 s")
+        if c.job(jid).get("JobState") not in ("PENDING", "RUNNING", "CONFIGURING"):
+            fail(f"job {jid} ended before it could be preempted: {c.job(jid).get('JobState')}")
+        time.sleep(0.3)
+    n_at_signal = len(glob.glob(os.path.join(evdir, "eval_*.h5")))
+    run(["scancel", "--signal=USR1", "--batch", str(jid)], env=c.env, code=0)
+    dt = c.wait([jid], timeout=400)
+    j = c.job(jid)
+    check(j.get("JobState") == "COMPLETED" and j.get("ExitCode") == "0:0", f"job {jid} COMPLETED after the requeue ({dt:.1f} s)")
+    check(j.get("Restarts") == "1", f"requeued once (Restarts={j.get('Restarts')})")
+    log = open(os.path.join(out, f"slurm-{jid}.out")).read()
+    check("SIGUSR1 received" in log and "flowgrad exited with 75" in log and f"requeueing job {jid}" in log,
+          "the batch shell forwarded USR1, flowgrad exited 75, the job requeued itself")
+    check(re.search(r"restart 1\b", log) and log.count("flowgrad optimize job") == 2, "the log holds both runs (appended)")
+    m = re.search(r"resuming: replaying (\d+) logged evaluations", log)
+    check(m and int(m.group(1)) >= n_at_signal,
+          f"the rerun replayed the logged evaluations ({m.group(1) if m else 'none'}; {n_at_signal} when signalled)")
+    status = open(os.path.join(out, "job.log")).read()
+    check("state=requeued rc=75" in status and status.strip().splitlines()[-1].split()[2] == "state=done",
+          "job.log: requeued, then done")
+    run([c.py, os.path.join(c.repo, "tests", "optim", "check_optimization.py"), "same", out, ref, "--rtol", "1e-8"],
+        env=c.env, code=0)
+
+
+def scenario_missing(c):
+    c.slurm()
+    missing = os.path.join(c.work, "nothere.yaml")
+    before = c.njobs()
+    t0 = time.time()
+    r = run(["bash", os.path.join(c.jobs, "submit"), "-n", "2", "run", missing], env=c.env, cwd=c.work, code=2)
+    check(f"case file '{missing}' does not exist" in r.stdout, "jobs/submit names the missing file")
+    check(c.njobs() == before, f"nothing submitted ({before} job records before and after)")
+    # the script submitted directly (no jobs/submit): it fails as soon as it starts, not requeued
+    r = run(["sbatch", "--parsable", "-n", "1", "-t", "00:02:00", f"--output={c.work}/direct-%j.out",
+             os.path.join(c.jobs, "run.sbatch"), missing], env=c.env, cwd=c.work, code=0)
+    jid = int(r.stdout.strip().split(";")[0])
+    c.wait([jid], timeout=60)
+    j = c.job(jid)
+    check(j.get("JobState") == "FAILED" and j.get("ExitCode") == "2:0" and j.get("Restarts") == "0",
+          f"direct sbatch: FAILED with exit 2, not requeued ({j.get('JobState')}, {j.get('ExitCode')}, restarts {j.get('Restarts')})")
+    log = open(os.path.join(c.work, f"direct-{jid}.out")).read()
+    check(f"case file '{missing}' does not exist" in log, "its log names the missing file")
+    check(time.time() - t0 < 60, f"all within {time.time() - t0:.1f} s")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("--flowgrad", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--cluster", default="")
+    ap.add_argument("--mpiexec", default="mpiexec")
+    ap.add_argument("--mpiexec-flags", default="")
+    ap.add_argument("--reference", default="")
+    ap.add_argument("scenario")
+    a = ap.parse_args()
+    fn = globals().get("scenario_" + a.scenario)
+    if fn is None:
+        fail(f"unknown scenario {a.scenario}")
+    fn(Ctx(a))
+    print(f"PASS: {a.scenario}")
+
+
+if __name__ == "__main__":
+    main()
