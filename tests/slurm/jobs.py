@@ -15,6 +15,9 @@ With the private SLURM of tests/slurm/cluster.sh (exit 77, skipped, when it is n
   campaign       a 3-point campaign: a job array and a gather job after it; one table
   preempt        an optimization job stopped by scancel --signal=USR1 --batch is requeued,
                  resumes, and ends at the design of an uninterrupted run (--reference, 1e-8)
+  preempt_forward, preempt_adjoint
+                 the same for a forward run (fields and history equal an uninterrupted run's)
+                 and a gradient job (the same gradient)
   missing        jobs/submit with a missing case file submits nothing (exit 2); the script
                  submitted directly fails at once with exit 2, not requeued
 """
@@ -296,22 +299,22 @@ def scenario_campaign(c):
     check("3 points, 3 done" in glog, "the gather log reports 3 of 3 points done")
 
 
-def scenario_preempt(c):
-    c.slurm()
-    case = os.path.join(c.repo, "tests", "optim", "shape.yaml")
-    ref = os.path.abspath(c.a.reference)
-    check(os.path.exists(os.path.join(ref, "optimization", "result.csv")), f"reference run {ref}")
-    jid = submit(c, ["-n", "2", "-t", "00:10:00", "optimize", case, "--name", "preempt"])
-    out = os.path.join(c.work, "runs", "shape", "optimize-preempt")
-    evdir = os.path.join(out, "optimization", "evaluations")
+def preempt(c, kind, case, args, ready, what):
+    """Submit a 2-rank job, wait until ready(run_dir) holds, stop it with scancel --signal=USR1
+    --batch (the preemption signal, to the batch shell), wait for it to be requeued, to resume and
+    to end; check the job's record and logs. Returns the run directory and its log text."""
+    stem = os.path.splitext(os.path.basename(case))[0]
+    jid = submit(c, ["-n", "2", "-t", "00:10:00", kind, case, *args, "--name", "preempt"])
+    out = os.path.join(c.work, "runs", stem, f"{kind}-preempt")
     t0 = time.time()
-    while len(glob.glob(os.path.join(evdir, "eval_*.h5"))) < 3:
+    while not ready(out):
         if time.time() - t0 > 180:
-            fail("the optimization did not log 3 evaluations within 180 s")
-        if c.job(jid).get("JobState") not in ("PENDING", "RUNNING", "CONFIGURING"):
-            fail(f"job {jid} ended before it could be preempted: {c.job(jid).get('JobState')}")
-        time.sleep(0.3)
-    n_at_signal = len(glob.glob(os.path.join(evdir, "eval_*.h5")))
+            fail(f"job {jid} did not reach '{what}' within 180 s")
+        state = c.job(jid).get("JobState")
+        if state not in ("PENDING", "RUNNING", "CONFIGURING"):
+            fail(f"job {jid} ended before it could be preempted: {state}")
+        time.sleep(0.2)
+    print(f"{what}: sending USR1 to the batch shell of job {jid}", flush=True)
     run(["scancel", "--signal=USR1", "--batch", str(jid)], env=c.env, code=0)
     dt = c.wait([jid], timeout=400)
     j = c.job(jid)
@@ -320,15 +323,67 @@ def scenario_preempt(c):
     log = open(os.path.join(out, f"slurm-{jid}.out")).read()
     check("SIGUSR1 received" in log and "flowgrad exited with 75" in log and f"requeueing job {jid}" in log,
           "the batch shell forwarded USR1, flowgrad exited 75, the job requeued itself")
-    check(re.search(r"restart 1\b", log) and log.count("flowgrad optimize job") == 2, "the log holds both runs (appended)")
-    m = re.search(r"resuming: replaying (\d+) logged evaluations", log)
-    check(m and int(m.group(1)) >= n_at_signal,
-          f"the rerun replayed the logged evaluations ({m.group(1) if m else 'none'}; {n_at_signal} when signalled)")
+    check(re.search(r"restart 1\b", log) and log.count(f"flowgrad {kind} job") == 2, "the log holds both runs (appended)")
     status = open(os.path.join(out, "job.log")).read()
     check("state=requeued rc=75" in status and status.strip().splitlines()[-1].split()[2] == "state=done",
           "job.log: requeued, then done")
+    return out, log
+
+
+def log_has(out, pattern):
+    logs = glob.glob(os.path.join(out, "slurm-*.out"))
+    return bool(logs) and re.search(pattern, open(logs[0]).read(), re.M) is not None
+
+
+def scenario_preempt(c):
+    """An optimization (tests/optim/shape.yaml), preempted after its 3rd evaluation."""
+    c.slurm()
+    case = os.path.join(c.repo, "tests", "optim", "shape.yaml")
+    ref = os.path.abspath(c.a.reference)
+    check(os.path.exists(os.path.join(ref, "optimization", "result.csv")), f"reference run {ref}")
+    evals = lambda out: glob.glob(os.path.join(out, "optimization", "evaluations", "eval_*.h5"))
+    out, log = preempt(c, "optimize", case, [], lambda out: len(evals(out)) >= 3, "3 evaluations logged")
+    m = re.search(r"resuming: replaying (\d+) logged evaluations", log)
+    check(m and int(m.group(1)) >= 3, f"the rerun replayed the logged evaluations ({m.group(1) if m else 'none'})")
     run([c.py, os.path.join(c.repo, "tests", "optim", "check_optimization.py"), "same", out, ref, "--rtol", "1e-8"],
         env=c.env, code=0)
+
+
+def scenario_preempt_forward(c):
+    """A forward run preempted at step >= 500 of 3000 resumes from its checkpoint and ends with the
+    fields and history of an uninterrupted run (the same FFT plans: bit for bit expected)."""
+    c.slurm()
+    case = os.path.join(c.repo, "cases", "cylinder_re40", "cylinder_re40.yaml")
+    sets = ["--set", "grid.cells=[384,192]", "--set", "time.steps=3000", "--set", "output.monitor_every=100",
+            "--set", "output.fields_every=1000"]
+    out, log = preempt(c, "run", case, sets, lambda out: log_has(out, r"^step\s+(5|6|7|8|9)00/3000"), "step 500")
+    m = re.search(r"resuming from \S+: step (\d+)", log)
+    check(m and 500 <= int(m.group(1)) < 3000, f"the rerun resumed from the checkpoint at step {m.group(1) if m else '?'}")
+    ref = os.path.join(c.work, "direct")
+    os.makedirs(ref)
+    shutil.copy(os.path.join(out, "fftw.wisdom"), ref)
+    mpi = [c.a.mpiexec, "-n", "2", *[f for f in c.a.mpiexec_flags.split(",") if f]]
+    run([*mpi, c.a.flowgrad, "run", case, *sets, "--set", f"output.dir={ref}"], env=c.env, cwd=c.work, code=0)
+    same_run(out, ref, 1e-13)
+
+
+def scenario_preempt_adjoint(c):
+    """A gradient job preempted in its forward run (step >= 300 of 1500) resumes from the state file
+    and gives the gradient of an uninterrupted run."""
+    c.slurm()
+    case = os.path.join(c.repo, "tests", "adjoint", "cylinder.yaml")
+    sets = ["--set", "time.steps=1500", "--set", "grid.cells=[192,96]", "--set", "output.monitor_every=100"]
+    out, log = preempt(c, "adjoint", case, sets,
+                       lambda out: log_has(out, r"^adjoint: forward step\s+(3|4|5|6|7|8|9)00 "), "forward step 300")
+    m = re.search(r"adjoint: resuming the forward run at step (\d+)", log)
+    check(m and 300 <= int(m.group(1)) < 1500, f"the rerun resumed the forward run at step {m.group(1) if m else '?'}")
+    ref = os.path.join(c.work, "direct")
+    os.makedirs(ref)
+    shutil.copy(os.path.join(out, "fftw.wisdom"), ref)
+    mpi = [c.a.mpiexec, "-n", "2", *[f for f in c.a.mpiexec_flags.split(",") if f]]
+    run([*mpi, c.a.flowgrad, "adjoint", case, *sets, "--set", f"output.dir={ref}"], env=c.env, cwd=c.work, code=0)
+    run([c.py, os.path.join(c.repo, "tests", "adjoint", "compare_gradients.py"), "--rtol", "1e-13", "--fields",
+         ref, out], env=c.env, code=0)
 
 
 def scenario_missing(c):
