@@ -79,10 +79,13 @@ fg_launch() {
     [ "$(id -u)" -eq 0 ] && launcher+=(--allow-run-as-root)
     [ "$(nproc)" -lt "${FG_NP:-1}" ] && launcher+=(--oversubscribe)
   fi
+  if [ "${FG_STOP_ASKED:-0}" -eq 1 ]; then
+    # stopped before flowgrad started: nothing to save, come back later
+    fg_log "stop requested before flowgrad started: not starting it"
+    FG_RC=75
+    return
+  fi
   fg_log "command: ${launcher[*]} $*"
-  FG_STOP_ASKED=0
-  trap 'fg_forward USR1' USR1
-  trap 'fg_forward TERM' TERM
   "${launcher[@]}" "$@" &
   FG_CHILD=$!
   # `wait` returns early (status > 128) when a trapped signal arrives: wait again until the
@@ -92,13 +95,19 @@ fg_launch() {
     [ "$FG_RC" -le 128 ] && break
     if ! kill -0 "$FG_CHILD" 2>/dev/null; then wait "$FG_CHILD"; FG_RC=$?; break; fi
   done
-  trap - USR1 TERM
+  FG_CHILD=
 }
 
+# The batch shell's handler of SIGUSR1/SIGTERM (installed by fg_job before anything else, so an
+# early signal is not lost and does not kill the shell).
 fg_forward() {
-  fg_log "SIG$1 received: asking flowgrad to checkpoint and stop (it exits 75)"
   FG_STOP_ASKED=1
-  kill -USR1 "$FG_CHILD" 2>/dev/null || true
+  if [ -n "${FG_CHILD:-}" ]; then
+    fg_log "SIG$1 received: asking flowgrad to save its state and stop (it exits 75)"
+    kill -USR1 "$FG_CHILD" 2>/dev/null || true
+  else
+    fg_log "SIG$1 received"
+  fi
 }
 
 # fg_status DIR RC: job.status (one line, rewritten) and job.log (appended).
@@ -174,6 +183,11 @@ fg_run_dir() {
 
 fg_job() {
   local kind=$1; shift
+  FG_STOP_ASKED=0 FG_CHILD=
+  if [ "$kind" != postproc ]; then
+    trap 'fg_forward USR1' USR1
+    trap 'fg_forward TERM' TERM
+  fi
   fg_parse_args "$@" || return 2
   local case_file=$FG_CASE out=$FG_OUT points=$FG_POINTS campaign=$FG_CAMPAIGN
   local -a rest=("${FG_REST[@]}")
