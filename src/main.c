@@ -12,6 +12,7 @@
 */
 #include <flowgrad.h>
 #include <fg/app.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static const char help[] = "flowgrad: see flowgrad --help\n";
@@ -68,6 +69,23 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* FLOWGRAD_EXIT_FILE=PATH in the environment: rank 0 writes its exit code there (atomically) as
+   its last act. The job scripts use it because a launcher's own exit code can mislead: srun
+   returns 0 when it could not start the tasks at all. */
+static int FGExit_Private(int code)
+{
+  const char *path = getenv("FLOWGRAD_EXIT_FILE");
+  if (path && *path && FGLaunchRank() == 0) {
+    char  tmp[4096];
+    FILE *fp;
+    if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) < (int)sizeof(tmp) && (fp = fopen(tmp, "w"))) {
+      int ok = fprintf(fp, "%d\n", code) > 0;
+      if (fclose(fp) || !ok || rename(tmp, path)) (void)remove(tmp);
+    }
+  }
+  return code;
+}
+
 int main(int argc, char **argv)
 {
   FGCommandLine  cl;
@@ -78,7 +96,7 @@ int main(int argc, char **argv)
   if (code) {
     if (FGLaunchRank() == 0) fprintf(stderr, "flowgrad: error: %s\n", msg);
     free(cl.petsc_argv);
-    return code;
+    return FGExit_Private(code);
   }
   if (cl.help || cl.version) {
     if (FGLaunchRank() == 0) {
@@ -86,15 +104,15 @@ int main(int argc, char **argv)
       else FGCommandLinePrintVersion(stdout);
     }
     free(cl.petsc_argv);
-    return 0;
+    return FGExit_Private(0);
   }
   ierr = FGInitialize(&cl.petsc_argc, &cl.petsc_argv, help);
-  if (ierr) return FG_EXIT_INTERNAL;
+  if (ierr) return FGExit_Private(FG_EXIT_INTERNAL);
   ierr = FGMain_Private(&cl);
   if (ierr) {
     (void)FGErrorReport(ierr, &code); /* an error on one rank only aborts the job here */
   }
   if (FGFinalize()) code = code ? code : FG_EXIT_INTERNAL;
   free(cl.petsc_argv);
-  return code;
+  return FGExit_Private(code);
 }

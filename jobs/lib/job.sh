@@ -86,6 +86,9 @@ fg_launch() {
     return
   fi
   fg_log "command: ${launcher[*]} $*"
+  # flowgrad's rank 0 writes its exit code here (srun itself exits 0 when no task could start)
+  export FLOWGRAD_EXIT_FILE=${FG_EXIT_FILE:?}
+  rm -f "$FLOWGRAD_EXIT_FILE"
   "${launcher[@]}" "$@" &
   FG_CHILD=$!
   # `wait` returns early (status > 128) when a trapped signal arrives: wait again until the
@@ -96,6 +99,15 @@ fg_launch() {
     if ! kill -0 "$FG_CHILD" 2>/dev/null; then wait "$FG_CHILD"; FG_RC=$?; break; fi
   done
   FG_CHILD=
+  if [ "$FG_RC" -eq 0 ]; then
+    if [ -s "$FLOWGRAD_EXIT_FILE" ]; then
+      FG_RC=$(cat "$FLOWGRAD_EXIT_FILE")
+    else
+      fg_err "${launcher[0]} exited 0 but flowgrad never finished (no exit status from rank 0): the tasks did not start or were lost; see the messages above"
+      FG_RC=1
+    fi
+  fi
+  rm -f "$FLOWGRAD_EXIT_FILE"
 }
 
 # The batch shell's handler of SIGUSR1/SIGTERM (installed by fg_job before anything else, so an
@@ -221,6 +233,7 @@ fg_job() {
     return 75
   fi
   fg_status "$out" - running
+  FG_EXIT_FILE=$out/.flowgrad-exit
 
   fg_launch "$flowgrad" "$kind" "$case_file" "${sets[@]}" "${rest[@]}" --set "output.dir=$out"
   local rc=$FG_RC

@@ -89,8 +89,9 @@ up)
   # stale daemons of an earlier run of this harness (same DIR) go first
   stop_pid "$dir/run/slurmd.pid" slurmd
   stop_pid "$dir/run/slurmctld.pid" slurmctld
-  rm -rf "$dir/spool" "$dir/log"
-  mkdir -p "$dir/etc" "$dir/spool/ctld" "$dir/spool/d" "$dir/log" "$dir/run" || fail "cannot create $dir"
+  rm -rf "$dir/spool" "$dir/log" "$dir/tmp"
+  rm -rf "$dir/tmp"
+  mkdir -p "$dir/etc" "$dir/spool/ctld" "$dir/spool/d" "$dir/log" "$dir/run" "$dir/tmp" || fail "cannot create $dir"
 
   getent hosts localhost >/dev/null || echo "127.0.0.1 localhost" >> /etc/hosts
 
@@ -131,6 +132,9 @@ SelectTypeParameters=CR_Core
 ReturnToService=2
 StateSaveLocation=$dir/spool/ctld
 SlurmdSpoolDir=$dir/spool/d
+# private temporary files: the PMIx plugin names its directories after the job id
+# (spmix_appdir_<uid>_<job>.<step>), which would collide with another SLURM's jobs on this host
+TmpFS=$dir/tmp
 SlurmctldPidFile=$dir/run/slurmctld.pid
 SlurmdPidFile=$dir/run/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log

@@ -20,6 +20,7 @@ With the private SLURM of tests/slurm/cluster.sh (exit 77, skipped, when it is n
                  and a gradient job (the same gradient)
   missing        jobs/submit with a missing case file submits nothing (exit 2); the script
                  submitted directly fails at once with exit 2, not requeued
+  launch_failure srun exits 0 without starting the tasks: the job fails (exit 1), not "done"
 """
 import argparse
 import csv
@@ -299,13 +300,15 @@ def scenario_campaign(c):
     check("3 points, 3 done" in glog, "the gather log reports 3 of 3 points done")
 
 
-def preempt(c, kind, case, args, ready, what):
+def preempt(c, kind, case, args, ready, what, then=None):
     """Submit a 2-rank job, wait until ready(run_dir) holds, stop it with scancel --signal=USR1
     --batch (the preemption signal, to the batch shell), wait for it to be requeued, to resume and
-    to end; check the job's record and logs. Returns the run directory and its log text."""
+    to end; check the job's record and logs. Returns the run directory, its log text, the job id."""
     stem = os.path.splitext(os.path.basename(case))[0]
     jid = submit(c, ["-n", "2", "-t", "00:10:00", kind, case, *args, "--name", "preempt"])
     out = os.path.join(c.work, "runs", stem, f"{kind}-preempt")
+    if then:
+        then(jid, out)
     t0 = time.time()
     while not ready(out):
         if time.time() - t0 > 180:
@@ -327,7 +330,7 @@ def preempt(c, kind, case, args, ready, what):
     status = open(os.path.join(out, "job.log")).read()
     check("state=requeued rc=75" in status and status.strip().splitlines()[-1].split()[2] == "state=done",
           "job.log: requeued, then done")
-    return out, log
+    return out, log, jid
 
 
 def log_has(out, pattern):
@@ -342,11 +345,22 @@ def scenario_preempt(c):
     ref = os.path.abspath(c.a.reference)
     check(os.path.exists(os.path.join(ref, "optimization", "result.csv")), f"reference run {ref}")
     evals = lambda out: glob.glob(os.path.join(out, "optimization", "evaluations", "eval_*.h5"))
-    out, log = preempt(c, "optimize", case, [], lambda out: len(evals(out)) >= 3, "3 evaluations logged")
+    post = []
+    # a postprocessing job chained after it (afterok): it must wait through the requeue
+    then = lambda jid, out: post.append(submit(c, ["--after", str(jid), "postproc", out]))
+    out, log, jid = preempt(c, "optimize", case, [], lambda out: len(evals(out)) >= 3, "3 evaluations logged", then)
     m = re.search(r"resuming: replaying (\d+) logged evaluations", log)
     check(m and int(m.group(1)) >= 3, f"the rerun replayed the logged evaluations ({m.group(1) if m else 'none'})")
     run([c.py, os.path.join(c.repo, "tests", "optim", "check_optimization.py"), "same", out, ref, "--rtol", "1e-8"],
         env=c.env, code=0)
+    c.wait(post, timeout=120)
+    p, o = c.job(post[0]), c.job(jid)
+    check(p.get("JobState") == "COMPLETED" and p["StartTime"] >= o["EndTime"],
+          f"the chained postproc job {post[0]} ran after the optimization's final end ({p['StartTime']} >= {o['EndTime']})")
+    plog = open(os.path.join(out, f"slurm-{post[0]}.out")).read()
+    final = read_rows(os.path.join(out, "optimization.csv"))[-1]["J"]
+    check(re.search(rf"^  J = {re.escape(repr(float(final)))}$", plog, re.M), f"its summary shows the final J = {final}")
+    check(os.path.getsize(os.path.join(out, "optimization", "history.png")) > 5000, "its history plot")
 
 
 def scenario_preempt_forward(c):
@@ -356,7 +370,7 @@ def scenario_preempt_forward(c):
     case = os.path.join(c.repo, "cases", "cylinder_re40", "cylinder_re40.yaml")
     sets = ["--set", "grid.cells=[384,192]", "--set", "time.steps=3000", "--set", "output.monitor_every=100",
             "--set", "output.fields_every=1000"]
-    out, log = preempt(c, "run", case, sets, lambda out: log_has(out, r"^step\s+(5|6|7|8|9)00/3000"), "step 500")
+    out, log, _ = preempt(c, "run", case, sets, lambda out: log_has(out, r"^step\s+(5|6|7|8|9)00/3000"), "step 500")
     m = re.search(r"resuming from \S+: step (\d+)", log)
     check(m and 500 <= int(m.group(1)) < 3000, f"the rerun resumed from the checkpoint at step {m.group(1) if m else '?'}")
     ref = os.path.join(c.work, "direct")
@@ -373,7 +387,7 @@ def scenario_preempt_adjoint(c):
     c.slurm()
     case = os.path.join(c.repo, "tests", "adjoint", "cylinder.yaml")
     sets = ["--set", "time.steps=1500", "--set", "grid.cells=[192,96]", "--set", "output.monitor_every=100"]
-    out, log = preempt(c, "adjoint", case, sets,
+    out, log, _ = preempt(c, "adjoint", case, sets,
                        lambda out: log_has(out, r"^adjoint: forward step\s+(3|4|5|6|7|8|9)00 "), "forward step 300")
     m = re.search(r"adjoint: resuming the forward run at step (\d+)", log)
     check(m and 300 <= int(m.group(1)) < 1500, f"the rerun resumed the forward run at step {m.group(1) if m else '?'}")
@@ -405,6 +419,23 @@ def scenario_missing(c):
     log = open(os.path.join(c.work, f"direct-{jid}.out")).read()
     check(f"case file '{missing}' does not exist" in log, "its log names the missing file")
     check(time.time() - t0 < 60, f"all within {time.time() - t0:.1f} s")
+
+
+def scenario_launch_failure(c):
+    """srun exits 0 when its tasks cannot start (here: the PMIx plugin finds its directory taken).
+    The job must not count that as done: flowgrad's own exit status is missing, so it fails."""
+    c.slurm()
+    jid = submit(c, ["-H", "-n", "2", "-t", "00:02:00", "run", c.cavity, "--set", "time.steps=10"])
+    os.makedirs(os.path.join(os.path.abspath(c.a.cluster), "tmp", f"spmix_appdir_{os.getuid()}_{jid}.0"))
+    run(["scontrol", "release", str(jid)], env=c.env, code=0)
+    c.wait([jid], timeout=60)
+    j = c.job(jid)
+    out = os.path.join(c.work, "runs", "cavity", "run")
+    log = open(os.path.join(out, f"slurm-{jid}.out")).read()
+    check("launch failed" in log, "srun could not start the tasks")
+    check("srun exited 0 but flowgrad never finished" in log, "the job says flowgrad never ran to the end")
+    check(j.get("JobState") == "FAILED" and j.get("ExitCode") == "1:0", f"job FAILED with exit 1 ({j.get('JobState')}, {j.get('ExitCode')})")
+    check("state=failed rc=1" in open(os.path.join(out, "job.status")).read(), "job.status: failed")
 
 
 def main():
