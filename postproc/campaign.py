@@ -8,7 +8,8 @@
       read CAMPAIGN_DIR/campaign.json (written by jobs/campaign), take each point's status
       (<point dir>/job.status) and key numbers, write CAMPAIGN_DIR/summary.csv (one row per point:
       point, the swept keys, status, exit code, the numbers) and summary.png (the main number
-      against the first swept key), print the table. Exit 1 when a point did not finish.
+      against the first swept key, points that finished only), print the table. Exit 1 when a
+      point did not finish.
 
 Key numbers, by what the directory holds:
   optimize (optimization.csv): iterations, evaluations, J0, J, J_rel, gradient_norm,
@@ -34,8 +35,11 @@ MAX_DESIGN_COLUMNS = 32  # more design entries (field blocks) are not tabulated
 
 
 def read_csv(path):
+    """Rows of a CSV file (# comments skipped); a row with missing fields (a file cut short by a
+    killed job) is dropped."""
     with open(path, newline="") as f:
-        return list(csv.DictReader(row for row in f if not row.startswith("#")))
+        rows = list(csv.DictReader(row for row in f if not row.startswith("#")))
+    return [r for r in rows if None not in r.values() and None not in r]
 
 
 def num(s):
@@ -133,6 +137,8 @@ def job_status(d):
             fields = dict(w.split("=", 1) for w in f.read().split() if "=" in w)
     except FileNotFoundError:
         return "missing", ""
+    except OSError as e:
+        return f"unreadable ({e.strerror})", ""
     return fields.get("state", "unknown"), fields.get("rc", "")
 
 
@@ -158,7 +164,10 @@ def gather(cdir, from_fraction, plot):
         row = {"point": p["name"], **{k: p["set"][k] for k in keys}, "status": state, "rc": rc}
         try:
             s = summarize(p["dir"], from_fraction)
-            main = main or s["main"]
+            if s["kind"] == meta["job"]:
+                main = main or s["main"]
+            elif state == "done":
+                raise ValueError(f"{p['dir']} holds a {s['kind']} result, not the {meta['job']} result")
             for k, v in s.items():
                 if k in ("kind", "main"):
                     continue
@@ -194,7 +203,11 @@ def gather(cdir, from_fraction, plot):
         print("  ".join(cells))
     print(f"table: {os.path.join(cdir, 'summary.csv')}")
     if plot and main:
-        plot_summary(cdir, meta, table, keys, main)
+        try:
+            plot_summary(cdir, meta, table, keys, main)
+        except ImportError as e:
+            print(f"campaign.py: no plot: {e} (Debian: python3-matplotlib; run with /usr/bin/python3)",
+                  file=sys.stderr)
     if bad:
         print(f"campaign.py: {len(bad)} point(s) did not finish: {', '.join(bad)} "
               "(see their job.log and the campaign's logs/)", file=sys.stderr)
@@ -207,7 +220,7 @@ def plot_summary(cdir, meta, table, keys, main):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pts = [r for r in table if isinstance(r.get(main), float) and not math.isnan(r[main])]
+    pts = [r for r in table if r["status"] == "done" and isinstance(r.get(main), float) and not math.isnan(r[main])]
     if not pts:
         return
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=100)

@@ -34,7 +34,7 @@ fg_log() { echo "[flowgrad-job $(date '+%F %T')] $*"; }
 fg_err() { echo "[flowgrad-job $(date '+%F %T')] error: $*" >&2; }
 
 # The repository root (jobs/..), from FG_JOBS_DIR set by the sourcing script.
-fg_repo() { (cd "$FG_JOBS_DIR/.." && pwd); }
+fg_repo() { (cd -P "$FG_JOBS_DIR/.." && pwd); }
 
 fg_find_flowgrad() {
   if [ -n "${FLOWGRAD:-}" ]; then
@@ -55,6 +55,30 @@ fg_python() {
   elif [ -x /usr/bin/python3 ]; then echo /usr/bin/python3
   else echo python3
   fi
+}
+
+# fg_time_seconds SLURM_TIME: seconds of an sbatch --time value (minutes, minutes:seconds,
+# hours:minutes:seconds, days-hours, days-hours:minutes, days-hours:minutes:seconds); empty when
+# it is not one (UNLIMITED, a typo: sbatch will say).
+fg_time_seconds() {
+  local t=$1 d=0 h=0 m=0 sec=0
+  if [[ "$t" =~ ^([0-9]+)-([0-9]+)(:([0-9]+)(:([0-9]+))?)?$ ]]; then
+    d=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]} m=${BASH_REMATCH[4]:-0} sec=${BASH_REMATCH[6]:-0}
+  elif [[ "$t" =~ ^([0-9]+):([0-9]+):([0-9]+)$ ]]; then
+    h=${BASH_REMATCH[1]} m=${BASH_REMATCH[2]} sec=${BASH_REMATCH[3]}
+  elif [[ "$t" =~ ^([0-9]+):([0-9]+)$ ]]; then
+    m=${BASH_REMATCH[1]} sec=${BASH_REMATCH[2]}
+  elif [[ "$t" =~ ^([0-9]+)$ ]]; then
+    m=${BASH_REMATCH[1]}
+  else
+    return 0
+  fi
+  echo $(( ((10#$d * 24 + 10#$h) * 60 + 10#$m) * 60 + 10#$sec ))
+}
+
+# fg_signal_lead KIND: the --signal lead time (s) in jobs/KIND.sbatch's header (empty if none).
+fg_signal_lead() {
+  sed -n 's/^#SBATCH --signal=B:USR1@\([0-9][0-9]*\).*/\1/p' "$FG_JOBS_DIR/$1.sbatch" | head -n 1
 }
 
 # The case's short name: the file name without .yaml/.yml.
@@ -89,31 +113,40 @@ fg_launch() {
   # flowgrad's rank 0 writes its exit code here (srun itself exits 0 when no task could start)
   export FLOWGRAD_EXIT_FILE=${FG_EXIT_FILE:?}
   rm -f "$FLOWGRAD_EXIT_FILE"
+  FG_LAUNCH_TIME=$SECONDS
   "${launcher[@]}" "$@" &
   FG_CHILD=$!
   # `wait` returns early (status > 128) when a trapped signal arrives: wait again until the
   # launcher really ends, then take its status (bash keeps it for a second wait).
+  local rc
   while :; do
-    wait "$FG_CHILD"; FG_RC=$?
-    [ "$FG_RC" -le 128 ] && break
-    if ! kill -0 "$FG_CHILD" 2>/dev/null; then wait "$FG_CHILD"; FG_RC=$?; break; fi
+    wait "$FG_CHILD"; rc=$?
+    [ "$rc" -le 128 ] && break
+    if ! kill -0 "$FG_CHILD" 2>/dev/null; then wait "$FG_CHILD"; rc=$?; break; fi
   done
   FG_CHILD=
-  if [ "$FG_RC" -eq 0 ]; then
-    if [ -s "$FLOWGRAD_EXIT_FILE" ]; then
-      FG_RC=$(cat "$FLOWGRAD_EXIT_FILE")
-    else
-      fg_err "${launcher[0]} exited 0 but flowgrad never finished (no exit status from rank 0): the tasks did not start or were lost; see the messages above"
-      FG_RC=1
-    fi
+  if [ -s "$FLOWGRAD_EXIT_FILE" ]; then
+    FG_RC=$(cat "$FLOWGRAD_EXIT_FILE")
+    # flowgrad finished, but the launcher failed after it (a rank lost): keep the failure
+    [ "$FG_RC" -eq 0 ] && [ "$rc" -ne 0 ] && FG_RC=$rc
+  elif [ "$FG_STOP_ASKED" -eq 1 ]; then
+    fg_log "flowgrad was stopped before it could save anything (the signal came while it started, exit $rc): counted as stopped (75)"
+    FG_RC=75
+  elif [ "$rc" -eq 0 ]; then
+    fg_err "${launcher[0]} exited 0 but flowgrad never finished (no exit status from rank 0): the tasks did not start or were lost; see the messages above"
+    FG_RC=1
+  else
+    FG_RC=$rc
   fi
   rm -f "$FLOWGRAD_EXIT_FILE"
 }
 
-# The batch shell's handler of SIGUSR1/SIGTERM (installed by fg_job before anything else, so an
-# early signal is not lost and does not kill the shell).
+# The batch shell's handler of SIGUSR1/SIGTERM (the wrappers install it as their first command,
+# so an early signal is neither lost nor fatal to the shell). A SIGTERM is remembered: it means
+# the job is being cancelled, preempted or stopped at its limit, and is not requeued by us.
 fg_forward() {
   FG_STOP_ASKED=1
+  [ "${FG_STOP_SIG:-}" = TERM ] || FG_STOP_SIG=$1
   if [ -n "${FG_CHILD:-}" ]; then
     fg_log "SIG$1 received: asking flowgrad to save its state and stop (it exits 75)"
     kill -USR1 "$FG_CHILD" 2>/dev/null || true
@@ -135,6 +168,21 @@ fg_status() {
   line="$(date '+%F %T') state=$state rc=$rc job=${SLURM_JOB_ID:-local} restart=${SLURM_RESTART_COUNT:-0}"
   echo "$line" > "$dir/job.status.tmp" && mv -f "$dir/job.status.tmp" "$dir/job.status"
   echo "$line" >> "$dir/job.log"
+}
+
+# fg_quick_stops DIR: whether this stop came within FG_MIN_RUN seconds (default 120) of flowgrad's
+# start for the third time in a row (counted in DIR/.fg-quick-stops; reset by a longer run): a
+# job whose time limit is shorter than its signal lead time would otherwise requeue forever.
+fg_quick_stops() {
+  local f=$1/.fg-quick-stops n=0
+  if [ $((SECONDS - ${FG_LAUNCH_TIME:-0})) -ge "${FG_MIN_RUN:-120}" ]; then
+    rm -f "$f"
+    return 1
+  fi
+  [ -s "$f" ] && n=$(cat "$f")
+  n=$((n + 1))
+  echo "$n" > "$f"
+  [ "$n" -ge 3 ]
 }
 
 # fg_point_row FILE INDEX: sets FG_POINT_NAME, FG_POINT_DIR and FG_POINT_SETS (array) from the
@@ -195,7 +243,7 @@ fg_run_dir() {
 
 fg_job() {
   local kind=$1; shift
-  FG_STOP_ASKED=0 FG_CHILD=
+  FG_STOP_ASKED=${FG_STOP_ASKED:-0} FG_STOP_SIG=${FG_STOP_SIG:-} FG_CHILD=
   if [ "$kind" != postproc ]; then
     trap 'fg_forward USR1' USR1
     trap 'fg_forward TERM' TERM
@@ -216,7 +264,7 @@ fg_job() {
 
   local -a sets=()
   if [ -n "$points" ]; then
-    fg_point_row "$points" "${SLURM_ARRAY_TASK_ID:-${FG_POINT:-}}" || return 2
+    fg_point_row "$points" "${FG_POINT:-${SLURM_ARRAY_TASK_ID:-}}" || return 2
     sets=("${FG_POINT_SETS[@]}")
     [ -n "$out" ] || out=$FG_POINT_DIR
     fg_log "campaign point $FG_POINT_NAME: ${FG_POINT_SETS[*]}"
@@ -232,6 +280,7 @@ fg_job() {
     fg_status "$out" 75 gave-up
     return 75
   fi
+  [ "$restarts" -eq 0 ] && rm -f "$out/.fg-quick-stops"
   fg_status "$out" - running
   FG_EXIT_FILE=$out/.flowgrad-exit
 
@@ -239,16 +288,26 @@ fg_job() {
   local rc=$FG_RC
   fg_log "flowgrad exited with $rc"
 
-  if [ "$rc" -eq 75 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
-    # the status first: the requeue ends this batch shell within moments
-    fg_status "$out" 75 requeued
-    fg_log "requeueing job $SLURM_JOB_ID: it resumes from $out when it starts again"
-    if ! scontrol requeue "$SLURM_JOB_ID"; then
-      fg_err "scontrol requeue $SLURM_JOB_ID failed: resume by hand (same command; flowgrad ... --resume)"
-      fg_status "$out" 75
+  if [ "$rc" -eq 75 ] && [ -n "${SLURM_JOB_ID:-}" ] && [ "$FG_STOP_SIG" = TERM ]; then
+    # cancelled, preempted or at the time limit: SLURM decides (a preemption in REQUEUE mode
+    # requeues the job itself); a requeue from here would undo an scancel
+    fg_log "stopped on SIGTERM with its state saved; not requeued by this script (resubmit with --resume to continue)"
+    fg_status "$out" 75
+  elif [ "$rc" -eq 75 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
+    if fg_quick_stops "$out"; then
+      fg_err "stopped within ${FG_MIN_RUN:-120} s of its start 3 times in a row: not requeued again (is the time limit shorter than the --signal lead time?); resubmit with --resume"
+      fg_status "$out" 75 gave-up
+    else
+      # the status first: the requeue ends this batch shell within moments
+      fg_status "$out" 75 requeued
+      fg_log "requeueing job $SLURM_JOB_ID: it resumes from $out when it starts again"
+      if ! scontrol requeue "$SLURM_JOB_ID"; then
+        fg_err "scontrol requeue $SLURM_JOB_ID failed: resubmit the same job with --resume to continue"
+        fg_status "$out" 75
+      fi
     fi
   elif [ "$rc" -eq 75 ]; then
-    fg_log "stopped after a checkpoint: run the same command with --resume to continue"
+    fg_log "stopped with its state saved: run the same command with --resume to continue"
     fg_status "$out" 75
   else
     fg_status "$out" "$rc"

@@ -69,22 +69,31 @@ PetscErrorCode FGCaseCheckOutput(MPI_Comm comm, const FGCase *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The length of the leading part of path that exists (at a '/' boundary; 0 when none does). */
-static size_t FGExistingPrefix_Private(const char *path)
+#define FG_MAX_MISSING 256
+
+/* The prefixes of path (at '/' boundaries, and path itself) that do not exist yet, as their
+   lengths, shallowest first; components "." and ".." are skipped (they are never created). */
+static int FGMissingPrefixes_Private(const char *path, size_t len[FG_MAX_MISSING])
 {
   char        buf[PETSC_MAX_PATH_LEN];
-  size_t      n = strlen(path), keep = 0;
+  size_t      n = strlen(path), start = 0;
+  int         m = 0;
   struct stat st;
 
   if (n >= sizeof(buf)) return 0;
-  for (size_t i = 1; i <= n; i++) {
+  for (size_t i = 1; i <= n && m < FG_MAX_MISSING; i++) {
     if (i < n && path[i] != '/') continue;
-    memcpy(buf, path, i);
-    buf[i] = '\0';
-    if (stat(buf, &st) != 0) break;
-    keep = i;
+    if (path[i - 1] != '/') {
+      const char *comp = path + start;
+      size_t      cl   = i - start;
+      int         dots = (cl == 1 && comp[0] == '.') || (cl == 2 && comp[0] == '.' && comp[1] == '.');
+      memcpy(buf, path, i);
+      buf[i] = '\0';
+      if (!dots && stat(buf, &st) != 0) len[m++] = i;
+    }
+    start = i + 1;
   }
-  return keep;
+  return m;
 }
 
 static PetscErrorCode FGCaseOutput_Private(MPI_Comm comm, const FGCase *c, PetscBool keep)
@@ -96,7 +105,8 @@ static PetscErrorCode FGCaseOutput_Private(MPI_Comm comm, const FGCase *c, Petsc
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
     PetscErrorCode ierr;
-    size_t         existing = FGExistingPrefix_Private(c->output.dir);
+    size_t         missing[FG_MAX_MISSING];
+    int            nmissing = keep ? 0 : FGMissingPrefixes_Private(c->output.dir, missing);
     PetscCall(PetscPushErrorHandler(FGCaseCatch_Private, msg));
     ierr = FGMakeDirectory(c->output.dir);
     PetscCall(PetscPopErrorHandler());
@@ -111,16 +121,11 @@ static PetscErrorCode FGCaseOutput_Private(MPI_Comm comm, const FGCase *c, Petsc
         if (unlink(probe)) snprintf(msg, sizeof(msg), "cannot remove its probe file .flowgrad-probe-*: %s", strerror(errno));
       }
     }
-    if (!keep && strlen(c->output.dir) < PETSC_MAX_PATH_LEN) { /* remove what this check created, deepest first */
-      char   buf[PETSC_MAX_PATH_LEN];
-      size_t n = strlen(c->output.dir);
-      memcpy(buf, c->output.dir, n + 1);
-      while (n > existing) {
-        if (buf[n - 1] != '/' && rmdir(buf) != 0) break;
-        while (n > 0 && buf[n - 1] != '/') n--;
-        while (n > 0 && buf[n - 1] == '/') n--;
-        buf[n] = '\0';
-      }
+    for (int k = nmissing - 1; k >= 0; k--) { /* remove what this check created, deepest first */
+      char buf[PETSC_MAX_PATH_LEN];
+      memcpy(buf, c->output.dir, missing[k]);
+      buf[missing[k]] = '\0';
+      (void)rmdir(buf); /* only empty directories go; a failure leaves one behind, no more */
     }
   }
   PetscCallMPI(MPI_Bcast(msg, FG_MSG_LEN, MPI_CHAR, 0, comm));

@@ -9,7 +9,9 @@ Without SLURM:
                  then the gather job after it), with sbatch unusable and nothing written;
                  sweep files (zip, explicit points); bad sweeps exit 2 and write nothing
   local          jobs/campaign --local: 3 points run here one after another, one summary table
-  missing_local  jobs/submit and jobs/run.sbatch given a missing case file: exit 2, clear message
+  local_errors   jobs/submit and jobs/run.sbatch given a missing case file: exit 2, clear message;
+                 a case flowgrad info rejects is not submitted; --resume passes the check;
+                 FG_MAX_REQUEUES; flowgrad info leaves no directory behind
 With the private SLURM of tests/slurm/cluster.sh (exit 77, skipped, when it is not up):
   forward        a 2-rank forward job (jobs/submit -n 2 run) equals a direct mpiexec run
   campaign       a 3-point campaign: a job array and a gather job after it; one table
@@ -21,6 +23,11 @@ With the private SLURM of tests/slurm/cluster.sh (exit 77, skipped, when it is n
   missing        jobs/submit with a missing case file submits nothing (exit 2); the script
                  submitted directly fails at once with exit 2, not requeued
   launch_failure srun exits 0 without starting the tasks: the job fails (exit 1), not "done"
+  cancel         scancel: flowgrad saves its state, the job ends CANCELLED, not requeued; a
+                 resubmission with --resume continues from the checkpoint
+  campaign_failure  a failing point: the gather runs anyway and fails; a resubmission resets the
+                 points' states; another campaign under the same name is refused
+  paths          spaces in the script, case and submission paths (plain sbatch)
 """
 import argparse
 import csv
@@ -237,7 +244,7 @@ def check_summary(c, cdir, expect, metric):
     check(os.path.getsize(png) > 5000, f"summary.png written ({os.path.getsize(png)} bytes)")
 
 
-def scenario_missing_local(c):
+def scenario_local_errors(c):
     missing = os.path.join(c.work, "nothere.yaml")
     t0 = time.time()
     r = run(["bash", os.path.join(c.jobs, "submit"), "-n", "2", "run", missing], env=c.env, cwd=c.work, code=2)
@@ -251,6 +258,21 @@ def scenario_missing_local(c):
           "jobs/submit: a case flowgrad info rejects is not submitted")
     r = run(["bash", os.path.join(c.jobs, "submit"), "frobnicate", c.cavity], env=c.env, cwd=c.work, code=2)
     check("unknown job kind 'frobnicate'" in r.stdout, "jobs/submit: unknown job kind")
+    r = run(["bash", os.path.join(c.jobs, "submit"), "--mem-per-gpu", "4G", "run", c.cavity], env=c.env, cwd=c.work, code=2)
+    check("write it as --mem-per-gpu=4G" in r.stdout, "jobs/submit: an unknown sbatch option's value: a hint")
+    r = run(["bash", os.path.join(c.jobs, "submit"), "--dry-run", "-t", "00:04:00", "run", c.cavity, "--resume",
+             "-poisson_ksp_rtol", "1e-8"], env=c.env, cwd=c.work, code=0)
+    check("--resume -poisson_ksp_rtol 1e-8" in r.stdout, "jobs/submit: --resume and PETSc options pass the check and reach the job")
+    check("--signal=B:USR1@48" in r.stdout, "a 4 min limit gets a 48 s signal lead instead of the script's 300 s")
+    # a job requeued too often stops requeueing itself
+    r = run(["bash", os.path.join(c.jobs, "run.sbatch"), c.cavity, "--out", os.path.join(c.work, "maxrq")],
+            env=dict(c.env, SLURM_RESTART_COUNT="4", FG_MAX_REQUEUES="3"), cwd=c.work, code=75)
+    check("requeued 4 times (FG_MAX_REQUEUES=3): giving up" in r.stdout, "FG_MAX_REQUEUES: exit 75, giving up")
+    # flowgrad info (the check before submitting) leaves no directory behind
+    for d in ("a/b/c", "x/../y/z", "./r/./s/"):
+        run([c.a.flowgrad, "info", c.cavity, "--set", f"output.dir={d}"], env=c.env, cwd=c.work, code=0)
+    left = sorted(set(os.listdir(c.work)) - {"maxrq"})
+    check(left == [], f"flowgrad info created nothing ({left})")
 
 
 # --- scenarios with SLURM ----------------------------------------------------------------------
@@ -291,7 +313,6 @@ def scenario_campaign(c):
           f"array {aid}: 3 tasks COMPLETED ({dt:.1f} s)")
     g = c.job(gid)
     check(g.get("JobState") == "COMPLETED", f"gather job {gid} COMPLETED")
-    check(g.get("Dependency", "") in ("(null)", "") , "the gather job's dependency was satisfied")
     last_end = max(t["EndTime"] for t in tasks)
     check(g["StartTime"] >= last_end, f"the gather job started ({g['StartTime']}) after the last task ended ({last_end})")
     cdir = os.path.join(c.work, "runs", "cavity", "slurm")
@@ -419,6 +440,89 @@ def scenario_missing(c):
     log = open(os.path.join(c.work, f"direct-{jid}.out")).read()
     check(f"case file '{missing}' does not exist" in log, "its log names the missing file")
     check(time.time() - t0 < 60, f"all within {time.time() - t0:.1f} s")
+
+
+def scenario_cancel(c):
+    """scancel (SIGTERM to the batch shell and the tasks) stops a running job for good: flowgrad
+    saves its state (exit 75), the job is not requeued, and --resume continues it later."""
+    c.slurm()
+    case = os.path.join(c.repo, "cases", "cylinder_re40", "cylinder_re40.yaml")
+    sets = ["--set", "grid.cells=[384,192]", "--set", "time.steps=3000", "--set", "output.monitor_every=100"]
+    jid = submit(c, ["-n", "2", "-t", "00:10:00", "run", case, *sets, "--name", "cancel"])
+    out = os.path.join(c.work, "runs", "cylinder_re40", "run-cancel")
+    t0 = time.time()
+    while not log_has(out, r"^step\s+[3-9]00/3000"):
+        if time.time() - t0 > 120 or c.job(jid).get("JobState") not in ("PENDING", "RUNNING", "CONFIGURING"):
+            fail(f"job {jid} did not reach step 300 while running")
+        time.sleep(0.2)
+    run(["scancel", str(jid)], env=c.env, code=0)
+    c.wait([jid], timeout=120)
+    time.sleep(3)  # a requeue, if any, would show by now
+    j = c.job(jid)
+    check(j.get("JobState") == "CANCELLED" and j.get("Restarts") == "0", f"job {jid} CANCELLED, not requeued ({j.get('JobState')}, restarts {j.get('Restarts')})")
+    log = open(os.path.join(out, f"slurm-{jid}.out")).read()
+    m = re.search(r"stopped on SIG\w+ at step (\d+)", log)
+    check(m is not None, f"flowgrad saved a checkpoint at step {m.group(1) if m else '?'} and exited 75")
+    check("not requeued by this script" in log and "state=stopped rc=75" in open(os.path.join(out, "job.status")).read(),
+          "the job says it was not requeued; job.status: stopped, 75")
+    jid2 = submit(c, ["-n", "2", "-t", "00:10:00", "run", case, *sets, "--name", "cancel", "--resume"])
+    c.wait([jid2], timeout=180)
+    check(c.job(jid2).get("JobState") == "COMPLETED", f"resubmitted with --resume: job {jid2} COMPLETED")
+    log2 = open(os.path.join(out, f"slurm-{jid2}.out")).read()
+    check(re.search(rf"resuming from \S+checkpoint_0*{m.group(1)}\.h5: step {m.group(1)}\b", log2),
+          f"it resumed from step {m.group(1)}")
+
+
+def scenario_campaign_failure(c):
+    """A campaign with a failing point: the gather still runs (afterany), tabulates both points
+    and fails (exit 1). Submitted again, the points' earlier states are not reported as done."""
+    c.slurm()
+    args = [c.cavity, "--sweep", "time.dt=0.002,0.5", "--set", "time.steps=50", "--set", "output.monitor_every=1",
+            "--name", "fails", "--sbatch", "-t 00:05:00"]
+    r = c.campaign(args, code=0)
+    aid, gid = map(int, r.stdout.strip().splitlines()[-1].split())
+    c.wait([aid, gid])
+    tasks = sorted(c.jobs_of(aid), key=lambda t: t.get("ArrayTaskId", ""))
+    check([t.get("JobState") for t in tasks] == ["COMPLETED", "FAILED"] and tasks[1].get("ExitCode") == "3:0",
+          f"array: point 0 COMPLETED, point 1 FAILED with exit 3 ({[(t.get('JobState'), t.get('ExitCode')) for t in tasks]})")
+    g = c.job(gid)
+    check(g.get("JobState") == "FAILED" and g.get("ExitCode") == "1:0", f"the gather job ran anyway and failed (exit 1): {g.get('JobState')}")
+    cdir = os.path.join(c.work, "runs", "cavity", "fails")
+    rows = read_rows(os.path.join(cdir, "summary.csv"))
+    check([(r["point"], r["status"], r["rc"]) for r in rows] == [("p0-dt0.002", "done", "0"), ("p1-dt0.5", "failed", "3")],
+          f"summary.csv: {[(r['point'], r['status'], r['rc']) for r in rows]}")
+    glog = open(os.path.join(cdir, "logs", f"gather-{gid}.out")).read()
+    check("1 point(s) did not finish: p1-dt0.5" in glog, "the gather log names the failed point")
+    # the same campaign again, held, then cancelled: its gather must not report the old results
+    r = c.campaign(args[:-1] + ["-t 00:05:00 --hold"], code=0)
+    aid2, gid2 = map(int, r.stdout.strip().splitlines()[-1].split())
+    r = c.campaign(args[:-1] + ["-t 00:05:00 --hold"], code=2)
+    check("still queued or running" in r.stdout, "a second submission while the first is queued is refused")
+    run(["scancel", str(aid2)], env=c.env, code=0)
+    c.wait([aid2, gid2])
+    rows = read_rows(os.path.join(cdir, "summary.csv"))
+    check([r["status"] for r in rows] == ["submitted", "submitted"] and c.job(gid2).get("JobState") == "FAILED",
+          f"resubmitted and cancelled: both points 'submitted', not done; the gather fails ({[r['status'] for r in rows]})")
+    r = c.campaign([c.cavity, "--sweep", "time.dt=0.002,0.5", "--set", "time.steps=60", "--name", "fails"], code=2)
+    check("holds another campaign" in r.stdout, "another campaign (other --set) under the same name is refused")
+
+
+def scenario_paths(c):
+    """Spaces in the paths of the scripts, the case and the submission directory; plain sbatch."""
+    c.slurm()
+    top = os.path.join(c.work, "my runs")
+    shutil.copytree(c.jobs, os.path.join(top, "my jobs"))
+    case = os.path.join(top, "my case.yaml")
+    shutil.copy(c.cavity, case)
+    r = run(["sbatch", "--parsable", "-n", "2", "-t", "00:05:00", "my jobs/run.sbatch", "my case.yaml",
+             "--set", "time.steps=20", "--name", "x1"], env=c.env, cwd=top, code=0)
+    jid = int(r.stdout.strip().split(";")[0])
+    c.wait([jid], timeout=60)
+    j = c.job(jid)
+    check(j.get("JobState") == "COMPLETED", f"job {jid} COMPLETED ({j.get('JobState')})")
+    out = os.path.join(top, "runs", "my case", "run-x1")
+    check(read_rows(os.path.join(out, "history.csv"))[-1]["step"] == "20", "its run directory 'runs/my case/run-x1' holds the run to step 20")
+    check(os.path.exists(os.path.join(top, f"slurm-fg-run-{jid}.out")), "the script's default log name (slurm-%x-%j.out)")
 
 
 def scenario_launch_failure(c):

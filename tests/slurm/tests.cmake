@@ -14,7 +14,7 @@ set(FG_JOBS_DRIVER ${FG_PYTHON} ${FG_TEST_DIR}/slurm/jobs.py --repo ${PROJECT_SO
     --flowgrad $<TARGET_FILE:flowgrad> --cluster ${FG_SLURM_DIR} --mpiexec ${MPIEXEC_EXECUTABLE}
     "--mpiexec-flags=${_fg_slurm_mpiflags}")
 
-foreach(s dryrun local missing_local)
+foreach(s dryrun local local_errors)
   add_test(NAME jobs_${s} COMMAND ${FG_JOBS_DRIVER} --work ${CMAKE_CURRENT_BINARY_DIR}/jobs_${s} ${s})
   set_tests_properties(jobs_${s} PROPERTIES TIMEOUT 180 PROCESSORS 2 LABELS jobs)
 endforeach()
@@ -23,7 +23,7 @@ add_test(NAME slurm_up COMMAND bash ${FG_TEST_DIR}/slurm/cluster.sh up ${FG_SLUR
 add_test(NAME slurm_down COMMAND bash ${FG_TEST_DIR}/slurm/cluster.sh down ${FG_SLURM_DIR})
 set_tests_properties(slurm_up PROPERTIES FIXTURES_SETUP fg_slurm TIMEOUT 120 LABELS "jobs;slurm" RESOURCE_LOCK fg_slurm)
 set_tests_properties(slurm_down PROPERTIES FIXTURES_CLEANUP fg_slurm TIMEOUT 120 LABELS "jobs;slurm" RESOURCE_LOCK fg_slurm)
-foreach(s forward campaign preempt preempt_forward preempt_adjoint missing launch_failure)
+foreach(s forward campaign campaign_failure preempt preempt_forward preempt_adjoint cancel missing launch_failure paths)
   add_test(NAME slurm_${s} COMMAND ${FG_JOBS_DRIVER} --work ${CMAKE_CURRENT_BINARY_DIR}/slurm_${s} ${s}
                                    --reference ${CMAKE_CURRENT_BINARY_DIR}/optim_shape_np2)
   set_tests_properties(slurm_${s} PROPERTIES FIXTURES_REQUIRED fg_slurm SKIP_RETURN_CODE 77 TIMEOUT 600
