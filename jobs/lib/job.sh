@@ -9,11 +9,13 @@
 #   3. makes the run directory, <runs>/<case>/<kind>[-<name>] unless --out gives one, and appends
 #      to its job.log;
 #   4. starts flowgrad with srun inside a SLURM allocation, with mpiexec -n $FG_NP outside one;
-#   5. forwards SIGUSR1/SIGTERM of the batch shell (#SBATCH --signal=B:USR1@T, preemption, the
-#      time limit) to flowgrad as SIGUSR1: flowgrad checkpoints and exits 75;
-#   6. on exit 75 inside SLURM requeues the job (scontrol requeue); the rerun sees
-#      SLURM_RESTART_COUNT > 0 and flowgrad resumes where it stopped;
-#   7. writes the outcome to <run dir>/job.status and exits with flowgrad's exit code.
+#   5. forwards SIGUSR1/SIGTERM of the batch shell (#SBATCH --signal=B:USR1@T, preemption,
+#      scancel, the time limit) to flowgrad as SIGUSR1: flowgrad saves its state and exits 75;
+#   6. on exit 75 after SIGUSR1 inside SLURM requeues the job (scontrol requeue); the rerun sees
+#      SLURM_RESTART_COUNT > 0 and flowgrad resumes where it stopped (after SIGTERM it does not:
+#      the job was cancelled or is out of time);
+#   7. writes the outcome to <run dir>/job.status and exits with flowgrad's exit code, as
+#      flowgrad's rank 0 reports it (FLOWGRAD_EXIT_FILE).
 #
 # Job options (before or after the case file):
 #   --name NAME    run directory <runs>/<case>/<kind>-NAME (default <runs>/<case>/<kind>)
@@ -29,6 +31,8 @@
 #   FG_SRUN        the launcher inside SLURM (default "srun"; e.g. "srun --mpi=pmix" or "mpirun")
 #   FG_PYTHON      Python for postprocessing (default /usr/bin/python3 when present)
 #   FG_MAX_REQUEUES  stop requeueing after this many restarts (default 50)
+#   FG_MIN_RUN     a stop sooner than this many seconds after flowgrad's start, three times in a
+#                  row, ends the requeueing (default 120; a time limit below the signal lead)
 
 fg_log() { echo "[flowgrad-job $(date '+%F %T')] $*"; }
 fg_err() { echo "[flowgrad-job $(date '+%F %T')] error: $*" >&2; }
