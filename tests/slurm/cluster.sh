@@ -123,9 +123,10 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 SchedulerType=sched/backfill
-# a requeued job waits cred_expire seconds before it can start again (default 120);
+# a requeued job waits cred_expire seconds before it can start again (default 120; 5 is the
+# shortest slurmctld accepts without complaint here);
 # the main scheduler runs every sched_interval seconds (default 60)
-AuthInfo=cred_expire=10
+AuthInfo=cred_expire=5
 SchedulerParameters=sched_interval=2,bf_interval=2
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core

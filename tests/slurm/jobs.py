@@ -389,7 +389,7 @@ def scenario_preempt_forward(c):
     fields and history of an uninterrupted run (the same FFT plans: bit for bit expected)."""
     c.slurm()
     case = os.path.join(c.repo, "cases", "cylinder_re40", "cylinder_re40.yaml")
-    sets = ["--set", "grid.cells=[384,192]", "--set", "time.steps=3000", "--set", "output.monitor_every=100",
+    sets = ["--set", "grid.cells=[256,128]", "--set", "time.steps=3000", "--set", "output.monitor_every=100",
             "--set", "output.fields_every=1000"]
     out, log, _ = preempt(c, "run", case, sets, lambda out: log_has(out, r"^step\s+(5|6|7|8|9)00/3000"), "step 500")
     m = re.search(r"resuming from \S+: step (\d+)", log)
@@ -447,7 +447,7 @@ def scenario_cancel(c):
     saves its state (exit 75), the job is not requeued, and --resume continues it later."""
     c.slurm()
     case = os.path.join(c.repo, "cases", "cylinder_re40", "cylinder_re40.yaml")
-    sets = ["--set", "grid.cells=[384,192]", "--set", "time.steps=3000", "--set", "output.monitor_every=100"]
+    sets = ["--set", "grid.cells=[256,128]", "--set", "time.steps=3000", "--set", "output.monitor_every=100"]
     jid = submit(c, ["-n", "2", "-t", "00:10:00", "run", case, *sets, "--name", "cancel"])
     out = os.path.join(c.work, "runs", "cylinder_re40", "run-cancel")
     t0 = time.time()

@@ -19,6 +19,11 @@ foreach(s dryrun local local_errors)
   set_tests_properties(jobs_${s} PROPERTIES TIMEOUT 180 PROCESSORS 2 LABELS jobs)
 endforeach()
 
+# the skip path: not root -> "skip: not root", and a SLURM test exits 77 with the reason
+add_test(NAME slurm_skip_message COMMAND bash ${FG_TEST_DIR}/slurm/skip_check.sh ${FG_PYTHON}
+         ${FG_TEST_DIR}/slurm/jobs.py ${PROJECT_SOURCE_DIR} $<TARGET_FILE:flowgrad>)
+set_tests_properties(slurm_skip_message PROPERTIES TIMEOUT 60 LABELS jobs)
+
 add_test(NAME slurm_up COMMAND bash ${FG_TEST_DIR}/slurm/cluster.sh up ${FG_SLURM_DIR})
 add_test(NAME slurm_down COMMAND bash ${FG_TEST_DIR}/slurm/cluster.sh down ${FG_SLURM_DIR})
 set_tests_properties(slurm_up PROPERTIES FIXTURES_SETUP fg_slurm TIMEOUT 120 LABELS "jobs;slurm" RESOURCE_LOCK fg_slurm)
