@@ -281,6 +281,17 @@ def submit(c, args):
     return int(r.stdout.strip().splitlines()[-1])
 
 
+def direct_run(c, kind, case, sets, job_dir):
+    """The same flowgrad command run directly (mpiexec -n 2) into <work>/direct, with the FFT plans
+    of the job's run (FFTW_MEASURE picks plans by timing them; another plan rounds differently)."""
+    ref = os.path.join(c.work, "direct")
+    os.makedirs(ref)
+    shutil.copy(os.path.join(job_dir, "fftw.wisdom"), ref)
+    mpi = [c.a.mpiexec, "-n", "2", *[f for f in c.a.mpiexec_flags.split(",") if f]]
+    run([*mpi, c.a.flowgrad, kind, case, *sets, "--set", f"output.dir={ref}"], env=c.env, cwd=c.work, code=0)
+    return ref
+
+
 def scenario_forward(c):
     c.slurm()
     case = os.path.join(c.repo, "cases", "cylinder_re40", "cylinder_re40.yaml")
@@ -293,12 +304,7 @@ def scenario_forward(c):
     log = open(os.path.join(out, f"slurm-{jid}.out")).read()
     check("decomposition: slab, 2 ranks" in log and "srun " in log, "2 ranks started by srun")
     check(open(os.path.join(out, "job.status")).read().split()[2] == "state=done", "job.status: done")
-    # the same FFT plans (FFTW_MEASURE picks plans by timing them; another plan differs in round-off)
-    ref = os.path.join(c.work, "direct")
-    os.makedirs(ref)
-    shutil.copy(os.path.join(out, "fftw.wisdom"), ref)
-    mpi = [c.a.mpiexec, "-n", "2", *[f for f in c.a.mpiexec_flags.split(",") if f]]
-    run([*mpi, c.a.flowgrad, "run", case, *sets, "--set", f"output.dir={ref}"], env=c.env, cwd=c.work, code=0)
+    ref = direct_run(c, "run", case, sets, out)
     same_run(out, ref, 1e-13)
 
 
@@ -394,11 +400,7 @@ def scenario_preempt_forward(c):
     out, log, _ = preempt(c, "run", case, sets, lambda out: log_has(out, r"^step\s+(5|6|7|8|9)00/3000"), "step 500")
     m = re.search(r"resuming from \S+: step (\d+)", log)
     check(m and 500 <= int(m.group(1)) < 3000, f"the rerun resumed from the checkpoint at step {m.group(1) if m else '?'}")
-    ref = os.path.join(c.work, "direct")
-    os.makedirs(ref)
-    shutil.copy(os.path.join(out, "fftw.wisdom"), ref)
-    mpi = [c.a.mpiexec, "-n", "2", *[f for f in c.a.mpiexec_flags.split(",") if f]]
-    run([*mpi, c.a.flowgrad, "run", case, *sets, "--set", f"output.dir={ref}"], env=c.env, cwd=c.work, code=0)
+    ref = direct_run(c, "run", case, sets, out)
     same_run(out, ref, 1e-13)
 
 
@@ -412,11 +414,7 @@ def scenario_preempt_adjoint(c):
                        lambda out: log_has(out, r"^adjoint: forward step\s+(3|4|5|6|7|8|9)00 "), "forward step 300")
     m = re.search(r"adjoint: resuming the forward run at step (\d+)", log)
     check(m and 300 <= int(m.group(1)) < 1500, f"the rerun resumed the forward run at step {m.group(1) if m else '?'}")
-    ref = os.path.join(c.work, "direct")
-    os.makedirs(ref)
-    shutil.copy(os.path.join(out, "fftw.wisdom"), ref)
-    mpi = [c.a.mpiexec, "-n", "2", *[f for f in c.a.mpiexec_flags.split(",") if f]]
-    run([*mpi, c.a.flowgrad, "adjoint", case, *sets, "--set", f"output.dir={ref}"], env=c.env, cwd=c.work, code=0)
+    ref = direct_run(c, "adjoint", case, sets, out)
     run([c.py, os.path.join(c.repo, "tests", "adjoint", "compare_gradients.py"), "--rtol", "1e-13", "--fields",
          ref, out], env=c.env, code=0)
 
