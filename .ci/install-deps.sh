@@ -2,8 +2,9 @@
 # Install flowgrad's build and run dependencies from Debian 12's packages.
 #
 #   .ci/install-deps.sh              # build, run and postprocessing dependencies
-#   .ci/install-deps.sh --slurm      # and SLURM + munge, for the job tests (tests/slurm/): the
-#                                    # tests start a private single-node SLURM of their own
+#   .ci/install-deps.sh --tests      # and what only the tests use: SLURM + munge (tests/slurm/
+#                                    # start a private single-node SLURM of their own) and
+#                                    # Chromium (the report page's headless screenshot test)
 #
 # Root, non-interactive and idempotent: when every package is already present it
 # makes no network access and returns in well under a second.
@@ -25,8 +26,8 @@ PKGS=(
 )
 case "${1:-}" in
   "") ;;
-  --slurm) PKGS+=(munge slurmctld slurmd slurm-client) ;;
-  *) echo "install-deps: unknown option '$1' (usage: install-deps.sh [--slurm])" >&2; exit 2 ;;
+  --tests) PKGS+=(munge slurmctld slurmd slurm-client chromium) ;;
+  *) echo "install-deps: unknown option '$1' (usage: install-deps.sh [--tests])" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -3,7 +3,7 @@
 #   bash .ci/test.sh            (CTest; pass extra ctest arguments, e.g. -R poisson)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash .ci/install-deps.sh --slurm   # SLURM for the job tests (skipped where it cannot run)
+bash .ci/install-deps.sh --tests   # SLURM and Chromium for the job and report tests
 bash .ci/build.sh
 BUILD_DIR=${BUILD_DIR:-build}
 ctest --test-dir "$BUILD_DIR" --output-on-failure --timeout 900 "$@"

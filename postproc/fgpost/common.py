@@ -1,0 +1,237 @@
+"""What every subcommand shares: reading flowgrad's files, grid coordinates, figures.
+
+Reading
+  read_csv(path)              rows of a CSV (# comments skipped, rows cut short dropped) as dicts
+  csv_columns(path)           {column: numpy array of floats} of the same
+  FieldFile(path)             a field file (fields/*.h5, gradient.h5, optimization/iter_*.h5):
+                              .names, .attrs (time, step, dim, cells, lengths, origin, spacing,
+                              case_name), .array(name), .location(name), .coords(name) (the
+                              coordinates of every element along x, y[, z], by its location)
+  case_name(run_dir)          the case's name (case.resolved.yaml, else a field file, else the
+                              directory name)
+  field_files(run_dir)        fields/fields_NNNNNN.h5 sorted by step
+  pick_field_file(run_dir, time=None, step=None)   the file at a chosen time (the nearest) or
+                              step; the last one by default
+Figures
+  new_figure(args, ...)       a figure of the size asked for (--width/--height inches, --dpi)
+  save(fig, args, stem)       write <out>/<stem>.<fmt> for every --format (png, svg, pdf);
+                              returns the paths; closes nothing (tests read the figure)
+  outline(ax, chi, x, y)      the body outline: the chi = 0.5 contour
+  add_figure_args(parser)     --out DIR, --format png[,svg,pdf], --dpi, --width, --height
+Errors: PostprocError(message) -> the command prints "postproc: error: message", exits 2.
+"""
+import csv
+import glob
+import math
+import os
+import re
+
+import numpy as np
+
+
+class PostprocError(Exception):
+    """Bad input (a missing file, a dataset not there, a bad option): exit 2 with the message."""
+
+
+# --- files -----------------------------------------------------------------------------------
+def read_csv(path):
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(r for r in f if not r.startswith("#")))
+    except FileNotFoundError:
+        raise PostprocError(f"{path}: no such file")
+    return [r for r in rows if None not in r.values() and None not in r]
+
+
+def csv_columns(path):
+    rows = read_csv(path)
+    if not rows:
+        raise PostprocError(f"{path}: no data rows")
+    cols = {}
+    for k in rows[0]:
+        try:
+            cols[k] = np.array([float(r[k]) for r in rows])
+        except ValueError:
+            cols[k] = np.array([r[k] for r in rows])
+    return cols
+
+
+def _text(v):
+    if isinstance(v, bytes):
+        return v.decode("ascii", "replace").rstrip("\0")
+    if isinstance(v, np.ndarray) and v.dtype.kind == "S":
+        return v.tobytes().decode("ascii", "replace").rstrip("\0")
+    return v
+
+
+class FieldFile:
+    """A flowgrad field file, read with h5py (global arrays in natural order, see README.md,
+    'HDF5 layout'). Arrays are numpy arrays shaped (ny, nx) in 2D, (nz, ny, nx) in 3D."""
+
+    def __init__(self, path):
+        import h5py
+        self.path = path
+        try:
+            self._h = h5py.File(path, "r")
+        except (OSError, FileNotFoundError) as e:
+            raise PostprocError(f"{path}: cannot open as HDF5 ({e})")
+        a = self._h.attrs
+        try:
+            self.attrs = {
+                "time": float(a["time"]), "step": int(a["step"]), "dim": int(a["dim"]),
+                "cells": [int(c) for c in a["cells"]], "lengths": [float(c) for c in a["lengths"]],
+                "origin": [float(c) for c in a["origin"]], "spacing": [float(c) for c in a["spacing"]],
+                "case_name": _text(a["case_name"]) if "case_name" in a else "",
+            }
+        except KeyError as e:
+            raise PostprocError(f"{path}: not a flowgrad field file (attribute {e} missing)")
+        self.names = [k for k in self._h if hasattr(self._h[k], "shape") and self._h[k].ndim == self.attrs["dim"]]
+
+    def close(self):
+        self._h.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def has(self, name):
+        return name in self.names
+
+    def array(self, name):
+        if name not in self.names:
+            raise PostprocError(f"{self.path}: no field '{name}' (fields: {', '.join(self.names)})")
+        return self._h[name][...]
+
+    def dataset(self, name):
+        """A non-field dataset (e.g. gradient.h5's 'gradient', 'design_names')."""
+        if name not in self._h:
+            raise PostprocError(f"{self.path}: no dataset '{name}'")
+        v = self._h[name][...]
+        if v.dtype.kind == "S":
+            return [_text(x) for x in v]
+        return v
+
+    def location(self, name):
+        return _text(self._h[name].attrs.get("location", b"cell"))
+
+    def coords(self, name):
+        """Coordinates of the elements of field `name` along x, y[, z] (1D arrays), from its
+        location: x0 + (i + 1/2) h, or x0 + (i + 1) h along a face field's own direction."""
+        loc = self.location(name)
+        dim = self.attrs["dim"]
+        shape = self._h[name].shape[::-1]  # x first
+        out = []
+        for d in range(dim):
+            x0, h = self.attrs["origin"][d], self.attrs["spacing"][d]
+            shift = 1.0 if loc == "face_" + "xyz"[d] else 0.5
+            out.append(x0 + (np.arange(shape[d]) + shift) * h)
+        return out
+
+
+def field_files(run_dir):
+    files = glob.glob(os.path.join(run_dir, "fields", "fields_*.h5"))
+    def step(f):
+        m = re.search(r"fields_(\d+)\.h5$", f)
+        return int(m.group(1)) if m else -1
+    return sorted((f for f in files if step(f) >= 0), key=step)
+
+
+def pick_field_file(run_dir, time=None, step=None):
+    files = field_files(run_dir)
+    if not files:
+        raise PostprocError(f"{run_dir}: no fields/fields_NNNNNN.h5 (a flowgrad run directory?)")
+    if step is not None:
+        for f in files:
+            if f.endswith(f"fields_{step:06d}.h5"):
+                return f
+        steps = [re.search(r"(\d+)\.h5$", f).group(1).lstrip("0") or "0" for f in files]
+        raise PostprocError(f"{run_dir}: no field file at step {step} (steps: {', '.join(steps)})")
+    if time is not None:
+        best, dist = None, math.inf
+        for f in files:
+            with FieldFile(f) as ff:
+                d = abs(ff.attrs["time"] - time)
+            if d < dist:
+                best, dist = f, d
+        return best
+    return files[-1]
+
+
+def case_name(run_dir):
+    path = os.path.join(run_dir, "case.resolved.yaml")
+    try:
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"^name:\s*\"?([^\"#\n]*)\"?", line)
+                if m and m.group(1).strip():
+                    return m.group(1).strip()
+    except OSError:
+        pass
+    files = field_files(run_dir)
+    if files:
+        with FieldFile(files[-1]) as ff:
+            if ff.attrs["case_name"]:
+                return ff.attrs["case_name"]
+    return os.path.basename(os.path.abspath(run_dir))
+
+
+# --- figures ---------------------------------------------------------------------------------
+FORMATS = ("png", "svg", "pdf")
+
+
+def add_figure_args(p, default_out=None):
+    p.add_argument("--out", default=default_out,
+                   help="directory for the pictures (default: a 'plots' directory in the run directory)")
+    p.add_argument("--format", default="png",
+                   help="comma-separated formats: png, svg, pdf (default png)")
+    p.add_argument("--dpi", type=int, default=100, help="pixels per inch of the PNG (default 100)")
+    p.add_argument("--width", type=float, default=8.0, help="figure width in inches (default 8)")
+    p.add_argument("--height", type=float, default=5.0, help="figure height in inches (default 5)")
+
+
+def formats(args):
+    fmts = [f.strip().lower() for f in args.format.split(",") if f.strip()]
+    bad = [f for f in fmts if f not in FORMATS]
+    if bad or not fmts:
+        raise PostprocError(f"--format {args.format}: use png, svg and/or pdf")
+    return fmts
+
+
+def new_figure(args, nrows=1, ncols=1, **kw):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    if args.width <= 0 or args.height <= 0 or args.dpi <= 0:
+        raise PostprocError("--width, --height and --dpi must be positive")
+    return plt.subplots(nrows, ncols, figsize=(args.width, args.height), dpi=args.dpi, **kw)
+
+
+def out_dir(args, run_dir):
+    d = args.out or os.path.join(run_dir, "plots")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def save(fig, args, run_dir, stem):
+    """Write the figure as <out>/<stem>.<fmt> for each --format (atomically); returns the paths."""
+    d = out_dir(args, run_dir)
+    paths = []
+    for fmt in formats(args):
+        path = os.path.join(d, f"{stem}.{fmt}")
+        tmp = path + ".tmp." + fmt
+        fig.savefig(tmp, dpi=args.dpi, format=fmt)
+        os.replace(tmp, path)
+        paths.append(path)
+        print(f"wrote {path}")
+    return paths
+
+
+def outline(ax, chi, x, y, **kw):
+    """The body outline: the chi = 0.5 contour of a cell-centred mask (2D)."""
+    if chi is None or np.nanmax(chi) < 0.5 or np.nanmin(chi) > 0.5:
+        return None
+    style = dict(colors="k", linewidths=1.2)
+    style.update(kw)
+    return ax.contour(x, y, chi, levels=[0.5], **style)
