@@ -158,6 +158,8 @@ def run(args):
     t = cols["time"]
     t_from = args.t_from if args.t_from is not None else 0.5 * t[-1]
     common.formats(args)
+    if np.count_nonzero(t >= t_from) < 8:  # bad input before any picture
+        raise PostprocError(f"fewer than 8 rows with time >= {t_from:g} (the run ends at t = {t[-1]:g})")
     fig, _ = forces_figure(args, cols, bodies, case, title)
     common.save(fig, args, args.run_dir, "history_forces")
     fig, data = spectrum_figure(args, cols, bodies, case, t_from, title)
