@@ -4,7 +4,8 @@ fields, cell-centre averages, the vorticity, option parsing. (Not a subcommand.)
   interp(arr, coords, pts)      multilinear interpolation (bilinear 2D, trilinear 3D) of an array
                                 whose elements lie at the 1D coordinates `coords` (x, y[, z], e.g.
                                 FieldFile.coords(name)) at points pts (N, dim), x first; beyond the
-                                outermost elements the nearest element's value (constant extrapolation)
+                                outermost elements the nearest element's value (constant extrapolation);
+                                a point within 1e-9 cells of an element's coordinate gets its value exactly
   field_at(ff, name, pts)       interp of a field of a FieldFile at its own coordinates
   at_cells(ff, name)            a field at the cell centres (face fields interpolated: the mean of the
                                 two faces of a cell; the first cell takes its upper face's value)
@@ -43,6 +44,8 @@ def interp(arr, coords, pts):
             continue
         h = c[1] - c[0]
         f = np.clip((pts[:, d] - c[0]) / h, 0.0, n - 1)
+        r = np.round(f)
+        f = np.where(np.abs(f - r) < 1e-9, r, f)  # on an element (up to round-off): its value exactly
         i0 = np.minimum(np.floor(f).astype(int), n - 2)
         lo.append(i0)
         frac.append(f - i0)
