@@ -164,7 +164,7 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
     lc = mcoll.LineCollection(lines, cmap="RdBu_r", norm=norm, linewidths=3)
     lc.set_array(np.asarray(lv))
     ax.add_collection(lc)
-    fig.colorbar(lc, ax=ax, label="shape sensitivity (dJ per unit volume of outward displacement)")
+    fig.colorbar(lc, ax=ax, label="shape sensitivity: dJ per unit volume, outward")
     every = max(1, len(pts) // max(arrows, 1))
     sel = slice(0, None, every)
     span = max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-12)
