@@ -1,0 +1,225 @@
+"""postproc sensitivity: the gradient fields of a `flowgrad adjoint` output (gradient.h5).
+
+Pictures (3D: the plane --slice, the mid z-plane by default), <out>/sensitivity_<what>.<fmt>:
+  dJdchi    dJ/dchi at the cell centres: the face components dJ_dchi_x, dJ_dchi_y[, _z], each the
+            mean of a cell's two faces (0.5 (f[i-1] + f[i]), the missing lower boundary face 0), summed
+            over the directions (the chain rule for a cell mask that enters its faces as their two-cell
+            mean); diverging colours symmetric about 0. Units: J per unit chi (J's own units).
+  surface   the shape sensitivity (dJ per unit volume for an outward normal displacement of the
+            surface) along the body outline: shape_sensitivity bilinearly interpolated at the points
+            of the chi = 0.5 contour, the outline coloured by it, arrows along the outward normal
+            (-grad chi) scaled by it (pointing inward where it is negative). chi comes from
+            gradient.h5 if there, else from the run directory's last fields file of the same grid,
+            else it is estimated from the support of shape_sensitivity (chi-bar H' |grad phi| is
+            non-zero exactly in the mask's transition band): 1 inside the band, 0 outside, across
+            the band the relative distance, so the contour is the band's centre line.
+  adjoint   the adjoint velocity: |(u_adj, v_adj[, w_adj])| at the cell centres (face values
+            interpolated; 3D: the full magnitude) with streamlines of the in-plane components.
+"""
+import argparse
+import os
+
+import numpy as np
+
+from . import common
+from .common import PostprocError
+from .slices import AXES, at_cells, cell_coords, face_sum_at_cells, interp, parse_slice, plane
+
+
+def add_parser(sub):
+    p = sub.add_parser("sensitivity", help="dJ/dchi, surface shape sensitivity, adjoint velocity",
+                       description=__doc__.split("\n")[0], epilog="\n".join(__doc__.split("\n")[2:]),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("run_dir", help="a flowgrad adjoint output directory (gradient.h5) or a gradient .h5 file")
+    p.add_argument("--slice", help="3D: the plane, x=VALUE, y=VALUE or z=VALUE (default: the mid z-plane)")
+    p.add_argument("--arrows", type=int, default=40, help="about this many normal arrows (default 40)")
+    common.add_figure_args(p)
+
+
+def gradient_path(path):
+    if not os.path.exists(path):
+        raise PostprocError(f"{path}: no such run directory or file")
+    if os.path.isfile(path):
+        return path, os.path.dirname(os.path.abspath(path))
+    g = os.path.join(path, "gradient.h5")
+    if not os.path.isfile(g):
+        raise PostprocError(f"{path}: no gradient.h5 (the output directory of `flowgrad adjoint`?)")
+    return g, path
+
+
+def _to_plane(arr, coords, axis, value, dim):
+    if dim == 2:
+        return arr
+    return plane(arr, coords, axis, value)[0]
+
+
+def chi_estimate(s):
+    """A cell mask from the support of shape_sensitivity (the mask's transition band)."""
+    from scipy import ndimage
+    band = s != 0
+    filled = ndimage.binary_fill_holes(band)
+    inside = filled & ~band
+    outside = ~filled
+    if not inside.any():
+        return filled.astype(float)
+    d_out = ndimage.distance_transform_edt(~outside)
+    d_in = ndimage.distance_transform_edt(~inside)
+    chi = np.where(inside, 1.0, 0.0)
+    chi = np.where(band, d_out / (d_out + d_in), chi)
+    return chi
+
+
+def find_chi(ff, run_dir):
+    """(chi at the cell centres, where it came from)."""
+    if ff.has("chi"):
+        return at_cells(ff, "chi"), ff.path
+    files = common.field_files(run_dir)
+    if files:
+        with common.FieldFile(files[-1]) as f2:
+            if f2.has("chi") and f2.attrs["cells"] == ff.attrs["cells"]:
+                return at_cells(f2, "chi"), f2.path
+    s = ff.array("shape_sensitivity")
+    if not np.any(s):
+        return None, "none (shape_sensitivity is 0 everywhere)"
+    return chi_estimate(s), "the support of shape_sensitivity"
+
+
+def _plane_args(ff, args_slice):
+    dim = ff.attrs["dim"]
+    if dim == 3:
+        axis, value = parse_slice(args_slice, ff)
+    else:
+        if args_slice:
+            raise PostprocError("--slice: the field is 2D")
+        axis, value = 2, None
+    a, b = [d for d in range(3) if d != axis]
+    return dim, axis, value, a, b
+
+
+def _title(ax, case, what, ff, axis, value):
+    where = f", {AXES[axis]} = {value:g}" if ff.attrs["dim"] == 3 else ""
+    ax.set_title(f"{case}: {what}{where}")
+
+
+def _frame(ax, a, b):
+    ax.set_xlabel(f"{AXES[a]} / L")
+    ax.set_ylabel(f"{AXES[b]} / L")
+    ax.set_aspect("equal")
+
+
+def dJdchi_figure(args, ff, chi=None, case="", slice_=None):
+    """dJ/dchi at the cell centres; returns (fig, {values, x, y, image})."""
+    from .fields import extent
+    dim, axis, value, a, b = _plane_args(ff, slice_)
+    names = ["dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"][:dim]
+    g = face_sum_at_cells(ff, names)
+    cc = cell_coords(ff)
+    vals = _to_plane(g, cc, axis, value, dim)
+    fig, ax = common.new_figure(args)
+    vmax = float(np.max(np.abs(vals))) or 1.0
+    im = ax.imshow(vals, origin="lower", extent=extent(cc[a], cc[b]), cmap="RdBu_r", vmin=-vmax,
+                   vmax=vmax, interpolation="nearest")
+    fig.colorbar(im, ax=ax, label="dJ/dχ (cell centres; units of J)")
+    if chi is not None:
+        common.outline(ax, _to_plane(chi, cc, axis, value, dim), cc[a], cc[b], colors="0.3", linewidths=0.8)
+    _frame(ax, a, b)
+    _title(ax, case, "dJ/dχ (x, y[, z] faces averaged to cells, summed)", ff, axis, value)
+    fig.tight_layout()
+    return fig, dict(values=vals, x=cc[a], y=cc[b], image=im)
+
+
+def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
+    """The outline coloured by shape_sensitivity; returns (fig, {points (N, 2) in-plane, values,
+    normals (N, 2)}); values = shape_sensitivity interpolated at the points."""
+    import matplotlib.collections as mcoll
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import TwoSlopeNorm  # noqa: F401  (symmetric norm below)
+    dim, axis, value, a, b = _plane_args(ff, slice_)
+    cc = cell_coords(ff)
+    s = _to_plane(ff.array("shape_sensitivity"), cc, axis, value, dim)
+    fig, ax = common.new_figure(args)
+    _frame(ax, a, b)
+    _title(ax, case, "surface shape sensitivity", ff, axis, value)
+    data = dict(points=np.zeros((0, 2)), values=np.zeros(0), normals=np.zeros((0, 2)))
+    chi2 = None if chi is None else _to_plane(chi, cc, axis, value, dim)
+    if chi2 is None or chi2.max() < 0.5 or chi2.min() > 0.5:
+        ax.text(0.5, 0.5, "no body outline (chi = 0.5) in this plane", ha="center", transform=ax.transAxes)
+        return fig, data
+    cs = ax.contour(cc[a], cc[b], chi2, levels=[0.5], colors="none")
+    segs = [sg for sg in cs.allsegs[0] if len(sg) >= 2]
+    pts = np.concatenate(segs)
+    vals = interp(s, [cc[a], cc[b]], pts)
+    ga = np.gradient(chi2, cc[a], axis=1) if len(cc[a]) > 1 else np.zeros_like(chi2)
+    gb = np.gradient(chi2, cc[b], axis=0) if len(cc[b]) > 1 else np.zeros_like(chi2)
+    n = -np.stack([interp(ga, [cc[a], cc[b]], pts), interp(gb, [cc[a], cc[b]], pts)], axis=1)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
+    vmax = float(np.max(np.abs(vals))) or 1.0
+    norm = plt.Normalize(-vmax, vmax)
+    lines = []
+    lv = []
+    for sg in segs:
+        sv = interp(s, [cc[a], cc[b]], sg)
+        lines.extend(np.stack([sg[:-1], sg[1:]], axis=1))
+        lv.extend(0.5 * (sv[:-1] + sv[1:]))
+    lc = mcoll.LineCollection(lines, cmap="RdBu_r", norm=norm, linewidths=3)
+    lc.set_array(np.asarray(lv))
+    ax.add_collection(lc)
+    fig.colorbar(lc, ax=ax, label="shape sensitivity: dJ per unit volume, outward")
+    every = max(1, len(pts) // max(arrows, 1))
+    sel = slice(0, None, every)
+    span = max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-12)
+    ax.quiver(pts[sel, 0], pts[sel, 1], n[sel, 0] * vals[sel], n[sel, 1] * vals[sel], vals[sel],
+              cmap="RdBu_r", norm=norm, angles="xy", scale_units="xy", scale=vmax / (0.4 * span), width=0.004)
+    pad = 0.6 * span
+    ax.set_xlim(pts[:, 0].min() - pad, pts[:, 0].max() + pad)
+    ax.set_ylim(pts[:, 1].min() - pad, pts[:, 1].max() + pad)
+    fig.tight_layout()
+    return fig, dict(points=pts, values=vals, normals=n)
+
+
+def adjoint_figure(args, ff, chi=None, case="", slice_=None):
+    """|adjoint velocity| at the cell centres + streamlines; returns (fig, {values, x, y, ua, ub})."""
+    from .fields import extent
+    dim, axis, value, a, b = _plane_args(ff, slice_)
+    names = ["u_adj", "v_adj", "w_adj"][:dim]
+    cc = cell_coords(ff)
+    comps = [_to_plane(at_cells(ff, nm), cc, axis, value, dim) for nm in names]
+    mag = np.sqrt(sum(c ** 2 for c in comps))
+    ua, ub = comps[a], comps[b]
+    fig, ax = common.new_figure(args)
+    im = ax.imshow(mag, origin="lower", extent=extent(cc[a], cc[b]), cmap="magma", interpolation="nearest")
+    fig.colorbar(im, ax=ax, label="|u†| (adjoint velocity, dJ per unit velocity source)")
+    if np.any(ua) or np.any(ub):
+        ax.streamplot(cc[a], cc[b], ua, ub, color="w", linewidth=0.6, density=1.2, arrowsize=0.7)
+    if chi is not None:
+        common.outline(ax, _to_plane(chi, cc, axis, value, dim), cc[a], cc[b], colors="c")
+    _frame(ax, a, b)
+    ax.set_xlim(cc[a][0] - (cc[a][1] - cc[a][0]) / 2, cc[a][-1] + (cc[a][1] - cc[a][0]) / 2)
+    ax.set_ylim(cc[b][0] - (cc[b][1] - cc[b][0]) / 2, cc[b][-1] + (cc[b][1] - cc[b][0]) / 2)
+    _title(ax, case, "adjoint velocity", ff, axis, value)
+    fig.tight_layout()
+    return fig, dict(values=mag, x=cc[a], y=cc[b], ua=ua, ub=ub, image=im)
+
+
+def run(args):
+    import matplotlib.pyplot as plt
+    path, run_dir = gradient_path(args.run_dir)
+    common.formats(args)
+    with common.FieldFile(path) as ff:
+        for nm in ["shape_sensitivity", "u_adj", "v_adj", "dJ_dchi_x"]:
+            if not ff.has(nm):
+                raise PostprocError(f"{path}: no field '{nm}' (a gradient.h5 of `flowgrad adjoint`?)")
+        case = ff.attrs["case_name"] or common.case_name(run_dir)
+        chi, src = find_chi(ff, run_dir)
+        print(f"body outline from {src}")
+        sfx = ""
+        if ff.attrs["dim"] == 3:
+            axis, value = parse_slice(args.slice, ff)
+            sfx = f"_{AXES[axis]}{value:g}"
+        for stem, fn in [("dJdchi", lambda: dJdchi_figure(args, ff, chi, case, args.slice)),
+                         ("surface", lambda: surface_figure(args, ff, chi, case, args.slice, args.arrows)),
+                         ("adjoint", lambda: adjoint_figure(args, ff, chi, case, args.slice))]:
+            fig, _ = fn()
+            common.save(fig, args, run_dir, f"sensitivity_{stem}{sfx}")
+            plt.close(fig)
+    return 0

@@ -1,0 +1,34 @@
+# postproc fields / sensitivity / extract (tests/postproc/test_fields.py), included from
+# tests/postproc/tests.cmake. Data: the shedding cylinder (fixture body_cylinder_re100), the 2D
+# adjoint (fg_post_adjoint), and a small 3D sphere run + its adjoint made here (fg_post_sphere):
+#   build/tests/postproc_data/sphere/           flowgrad run, 32x24x24 over 4x3x3, 20 steps, fields every 10
+#   build/tests/postproc_data/sphere_adjoint/   flowgrad adjoint of the same, 10 steps (gradient.h5)
+set(FG_POST_SPHERE_ARGS ${PROJECT_SOURCE_DIR}/cases/sphere/sphere.yaml
+    --set grid.cells=[32,24,24] --set grid.lengths=[4,3,3] --set body.ball.position=[1.5,1.5,1.5])
+add_test(NAME postproc_setup_sphere
+         COMMAND $<TARGET_FILE:flowgrad> run ${FG_POST_SPHERE_ARGS} --set time.steps=20
+                 --set output.fields_every=10 --set output.dir=${FG_POST_DATA}/sphere)
+add_test(NAME postproc_setup_sphere_adjoint
+         COMMAND $<TARGET_FILE:flowgrad> adjoint ${FG_POST_SPHERE_ARGS} --set time.steps=10
+                 --set output.dir=${FG_POST_DATA}/sphere_adjoint)
+set_tests_properties(postproc_setup_sphere postproc_setup_sphere_adjoint
+                     PROPERTIES FIXTURES_SETUP fg_post_sphere TIMEOUT 120 LABELS postproc)
+
+set(_fg_pf ${FG_PYTHON} ${FG_POST_DIR}/test_fields.py)
+set(_fg_pf_cyl ${CMAKE_CURRENT_BINARY_DIR}/body_cylinder_re100)
+add_test(NAME postproc_fields_pictures
+         COMMAND ${_fg_pf} fields ${_fg_pf_cyl} ${FG_POST_DATA}/sphere ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_pictures)
+add_test(NAME postproc_fields_vorticity
+         COMMAND ${_fg_pf} vorticity ${_fg_pf_cyl} ${FG_POST_DATA}/sphere ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_vorticity)
+add_test(NAME postproc_sensitivity_pictures
+         COMMAND ${_fg_pf} sensitivity ${FG_POST_DATA}/adjoint ${FG_POST_DATA}/sphere_adjoint ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_sensitivity)
+add_test(NAME postproc_extract_csv
+         COMMAND ${_fg_pf} extract ${_fg_pf_cyl} ${FG_POST_DATA}/sphere ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_extract)
+add_test(NAME postproc_fields_errors
+         COMMAND ${_fg_pf} errors ${_fg_pf_cyl} ${FG_POST_DATA}/adjoint ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_errors)
+set_tests_properties(postproc_fields_pictures postproc_fields_vorticity postproc_extract_csv
+                     PROPERTIES FIXTURES_REQUIRED "body_cylinder_re100;fg_post_sphere" LABELS postproc TIMEOUT 60)
+set_tests_properties(postproc_sensitivity_pictures
+                     PROPERTIES FIXTURES_REQUIRED "fg_post_adjoint;fg_post_sphere" LABELS postproc TIMEOUT 60)
+set_tests_properties(postproc_fields_errors
+                     PROPERTIES FIXTURES_REQUIRED "body_cylinder_re100;fg_post_adjoint" LABELS postproc TIMEOUT 60)

@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""Tests of postproc fields / sensitivity / extract (tests/postproc/fields.cmake).
+
+  test_fields.py fields      RUN_DIR_2D RUN_DIR_3D TMP   pictures + plotted arrays vs the files
+  test_fields.py vorticity   RUN_DIR_2D RUN_DIR_3D TMP   known fields: solid-body rotation, Taylor-Green
+  test_fields.py sensitivity ADJ_DIR_2D ADJ_DIR_3D TMP   pictures, dJ/dchi and outline values vs the file
+  test_fields.py extract     RUN_DIR_2D RUN_DIR_3D TMP   CSV equals the HDF5 data / an independent interpolation
+  test_fields.py errors      RUN_DIR_2D ADJ_DIR_2D TMP   bad input exits 2 with a message
+"""
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+POSTPROC = os.path.join(ROOT, "postproc", "postproc")
+sys.path.insert(0, os.path.join(ROOT, "postproc"))
+sys.path.insert(0, HERE)
+from pngcheck import check_png  # noqa: E402
+from fgpost import common, extract, fields, sensitivity  # noqa: E402
+
+W, H, DPI = 6.0, 4.0, 50  # pictures of 300 x 200 pixels
+
+
+def cli(*argv, rc=0):
+    r = subprocess.run([sys.executable, POSTPROC, *argv], capture_output=True, text=True)
+    if r.returncode != rc:
+        raise AssertionError(f"postproc {' '.join(argv)}: exit {r.returncode}, expected {rc}\n{r.stdout}{r.stderr}")
+    return r
+
+
+def fig_args(out):
+    return argparse.Namespace(out=out, format="png", dpi=DPI, width=W, height=H)
+
+
+def last_fields(run):
+    return common.field_files(run)[-1]
+
+
+def read_csv(path):
+    with open(path) as f:
+        rows = list(csv.reader(f))
+    return rows[0], np.array([[float(x) for x in r] for r in rows[1:]])
+
+
+def rgi(arr, coords, pts):
+    """An independent multilinear interpolation (scipy), coords x first, arr (.., y, x)."""
+    from scipy.interpolate import RegularGridInterpolator
+    f = RegularGridInterpolator(tuple(coords[::-1]), arr)
+    return f(np.asarray(pts)[:, ::-1])
+
+
+def pngs(out, names):
+    for n in names:
+        check_png(os.path.join(out, n), int(W * DPI), int(H * DPI))
+
+
+def test_fields(run2, run3, tmp):
+    import matplotlib.pyplot as plt
+    out = os.path.join(tmp, "fields2d")
+    cli("fields", run2, "--out", out, "--dpi", str(DPI), "--width", str(W), "--height", str(H), "--xlim", "5,20")
+    f2 = last_fields(run2)
+    with h5py.File(f2) as h:
+        step = int(h.attrs["step"])
+        speed = np.sqrt(h["velocity_x"][...] ** 2 + h["velocity_y"][...] ** 2)
+        p = h["p"][...]
+    pngs(out, [f"fields_{q}_{step:06d}.png" for q in ("speed", "vorticity", "pressure")])
+    with common.FieldFile(f2) as ff:
+        fig, d = fields.fields_figure(fig_args(out), ff, "speed", case="c")
+        assert np.array_equal(np.asarray(d["image"].get_array()), speed), "2D speed image != speed from the file"
+        assert d["image"].get_extent() == [0.0, 32.0, 0.0, 40.0] or np.allclose(d["image"].get_extent(), [0, 32, 0, 40])
+        plt.close(fig)
+        fig, d = fields.fields_figure(fig_args(out), ff, "pressure", case="c")
+        assert np.array_equal(np.asarray(d["image"].get_array()), p)
+        plt.close(fig)
+    print("ok: 2D speed and pressure images equal the file's arrays")
+    out = os.path.join(tmp, "fields3d")
+    cli("fields", run3, "--out", out, "--dpi", str(DPI), "--width", str(W), "--height", str(H))
+    f3 = last_fields(run3)
+    with h5py.File(f3) as h:
+        step = int(h.attrs["step"])
+        nz = int(h.attrs["cells"][2])
+        sp = np.sqrt(h["velocity_x"][...] ** 2 + h["velocity_y"][...] ** 2 + h["velocity_z"][...] ** 2)
+        zmid = h.attrs["origin"][2] + h.attrs["lengths"][2] / 2
+    pngs(out, [f"fields_{q}_{step:06d}_z{zmid:g}.png" for q in ("speed", "vorticity", "pressure")])
+    mid = 0.5 * (sp[nz // 2 - 1] + sp[nz // 2]) if nz % 2 == 0 else sp[nz // 2]
+    with common.FieldFile(f3) as ff:
+        fig, d = fields.fields_figure(fig_args(out), ff, "speed", 2, zmid, case="c")
+        err = np.max(np.abs(np.asarray(d["image"].get_array()) - mid))
+        assert err < 1e-14, f"3D mid-plane speed differs by {err}"
+        plt.close(fig)
+    print(f"ok: 3D mid-plane speed image equals the file's speed (max diff {err:.1e})")
+
+
+def write_velocity(src, dst, fn):
+    shutil.copy(src, dst)
+    with h5py.File(dst, "r+") as h:
+        dim = int(h.attrs["dim"])
+        x0, hh, n = h.attrs["origin"], h.attrs["spacing"], h.attrs["cells"]
+        for c, name in enumerate("uvw"[:dim]):
+            coords = []
+            for d in range(dim):
+                sh = 1.0 if d == c else 0.5
+                coords.append(x0[d] + (np.arange(n[d]) + sh) * hh[d])
+            grids = np.meshgrid(*coords[::-1], indexing="ij")[::-1]  # x, y[, z] arrays shaped (.., y, x)
+            h[name][...] = fn(c, *grids)
+
+
+def test_vorticity(run2, run3, tmp):
+    from fgpost.slices import vorticity_edges
+    os.makedirs(tmp, exist_ok=True)
+    f2 = os.path.join(tmp, "rot2d.h5")
+    om = 0.7
+    write_velocity(last_fields(run2), f2, lambda c, x, y: -om * (y - 20) if c == 0 else om * (x - 16))
+    with common.FieldFile(f2) as ff:
+        w, _ = vorticity_edges(ff)
+    err = np.max(np.abs(w - 2 * om))
+    assert err < 1e-12, f"solid-body rotation: vorticity error {err}"
+    print(f"ok: 2D solid-body rotation, omega = 2 Omega = {2 * om}, max error {err:.1e}")
+    k = 2 * np.pi / 8
+    f2 = os.path.join(tmp, "tg2d.h5")
+    write_velocity(last_fields(run2), f2, lambda c, x, y: np.sin(k * x) * np.cos(k * y) if c == 0
+                   else -np.cos(k * x) * np.sin(k * y))
+    with common.FieldFile(f2) as ff:
+        w, (xc, yc) = vorticity_edges(ff)
+        hx = ff.attrs["spacing"][0]
+        fig, d = fields.fields_figure(fig_args(tmp), ff, "vorticity", case="tg")
+        assert np.array_equal(np.asarray(d["image"].get_array()), w)
+    X, Y = np.meshgrid(xc, yc)
+    exact = 2 * k * np.sin(k * X) * np.sin(k * Y)
+    err = np.max(np.abs(w - exact)) / (2 * k)
+    bound = (k * hx) ** 2 / 12  # the centred difference's leading error, relative
+    assert err <= 1.01 * bound, f"Taylor-Green: relative vorticity error {err:.2e} > (k h)^2/12 = {bound:.2e}"
+    print(f"ok: Taylor-Green vortex (k h = {k * hx:.3f}): max relative vorticity error at the corners "
+          f"{err:.2e} <= (k h)^2/12 = {bound:.2e}")
+    f3 = os.path.join(tmp, "rot3d.h5")
+    write_velocity(last_fields(run3), f3, lambda c, x, y, z: [-om * (y - 1.5), om * (x - 2), 0 * z][c])
+    with common.FieldFile(f3) as ff:
+        fig, d = fields.fields_figure(fig_args(tmp), ff, "vorticity", 2, 1.5, case="r")
+        assert np.max(np.abs(d["values"] - 2 * om)) < 1e-12
+        fig, d = fields.fields_figure(fig_args(tmp), ff, "vorticity", 0, 2.0, case="r")
+        assert np.max(np.abs(d["values"])) < 1e-12
+    write_velocity(last_fields(run3), f3, lambda c, x, y, z: [0 * x, -om * (z - 1.5), om * (y - 1.5)][c])
+    with common.FieldFile(f3) as ff:
+        fig, d = fields.fields_figure(fig_args(tmp), ff, "vorticity", 0, 2.0, case="r")
+        assert np.max(np.abs(d["values"] - 2 * om)) < 1e-12
+        fig, d = fields.fields_figure(fig_args(tmp), ff, "vorticity", 1, 1.5, case="r")
+        assert np.max(np.abs(d["values"])) < 1e-12
+    print("ok: 3D solid-body rotations about z and x: omega_z, omega_x = 2 Omega on the z- and x-planes")
+
+
+def test_sensitivity(adj2, adj3, tmp):
+    import matplotlib.pyplot as plt
+    from fgpost.slices import cell_coords
+    for adj, sfx in ((adj2, ""), (adj3, "_z1.5")):
+        out = os.path.join(tmp, "sens" + sfx)
+        cli("sensitivity", adj, "--out", out, "--dpi", str(DPI), "--width", str(W), "--height", str(H))
+        pngs(out, [f"sensitivity_{s}{sfx}.png" for s in ("dJdchi", "surface", "adjoint")])
+    g = os.path.join(adj2, "gradient.h5")
+    with h5py.File(g) as h:
+        gx, gy, s = h["dJ_dchi_x"][...], h["dJ_dchi_y"][...], h["shape_sensitivity"][...]
+        ua, va = h["u_adj"][...], h["v_adj"][...]
+    exp = gx / 2 + gy / 2
+    exp[:, 1:] += gx[:, :-1] / 2
+    exp[1:, :] += gy[:-1, :] / 2
+    with common.FieldFile(g) as ff:
+        chi, src = sensitivity.find_chi(ff, adj2)
+        fig, d = sensitivity.dJdchi_figure(fig_args(tmp), ff, chi, "c")
+        assert np.allclose(d["values"], exp, rtol=0, atol=1e-15 * np.abs(exp).max())
+        lo, hi = d["image"].get_clim()
+        assert lo == -hi and np.isclose(hi, np.abs(exp).max(), rtol=1e-14), "dJ/dchi colours not symmetric about 0"
+        plt.close(fig)
+        fig, d = sensitivity.surface_figure(fig_args(tmp), ff, chi, "c")
+        cc = cell_coords(ff)
+        ref = rgi(s, cc, d["points"])
+        assert len(ref) > 10
+        err = np.max(np.abs(d["values"] - ref))
+        assert err <= 1e-12 * np.abs(s).max(), f"outline values differ from shape_sensitivity by {err}"
+        # the outline lies in the mask band (where shape_sensitivity lives); its normals point outward
+        c = d["points"].mean(axis=0)
+        r = d["points"] - c
+        assert np.all(np.sum(r * d["normals"], axis=1) > 0), "normals not outward"
+        plt.close(fig)
+        fig, d = sensitivity.adjoint_figure(fig_args(tmp), ff, chi, "c")
+        uc = np.concatenate([ua[:, :1], 0.5 * (ua[:, :-1] + ua[:, 1:])], axis=1)
+        vc = np.concatenate([va[:1, :], 0.5 * (va[:-1, :] + va[1:, :])], axis=0)
+        assert np.allclose(d["values"], np.hypot(uc, vc), rtol=1e-14, atol=0)
+        plt.close(fig)
+    print(f"ok: dJ/dchi and |u_adj| images equal the file's (cell averages); {len(ref)} outline points "
+          f"(chi from {src}), values = shape_sensitivity interpolated (max diff {err:.1e}), "
+          f"max |value| {np.abs(ref).max():.4g}")
+
+
+def test_extract(run2, run3, tmp):
+    os.makedirs(tmp, exist_ok=True)
+    f2 = last_fields(run2)
+    with h5py.File(f2) as h:
+        p, u = h["p"][...], h["u"][...]
+        x0, hh, n = h.attrs["origin"], h.attrs["spacing"], h.attrs["cells"]
+    j = 250
+    xc = x0[0] + (np.arange(n[0]) + 0.5) * hh[0]
+    yj = x0[1] + (j + 0.5) * hh[1]
+    o = os.path.join(tmp, "line.csv")
+    cli("extract", run2, "--field", "p", "--line", f"{xc[0]!r},{yj!r}:{xc[-1]!r},{yj!r}", "--points", str(n[0]), "-o", o)
+    hdr, a = read_csv(o)
+    assert hdr == ["s", "x", "y", "value"], hdr
+    err = np.max(np.abs(a[:, 3] - p[j]))
+    assert np.array_equal(a[:, 3], p[j]), f"line through cell centres differs from p[{j}] by {err}"
+    print(f"ok: line profile through the cell centres of row {j} equals p[{j}, :] (max diff {err:.1e})")
+    o = os.path.join(tmp, "line_u.csv")
+    cli("extract", f2, "--field", "u", "--line", "9.1,18.3:11.7,21.9", "--points", "37", "-o", o)
+    hdr, a = read_csv(o)
+    ux = x0[0] + (np.arange(n[0]) + 1.0) * hh[0]
+    uy = x0[1] + (np.arange(n[1]) + 0.5) * hh[1]
+    ref = rgi(u, [ux, uy], a[:, 1:3])
+    err = np.max(np.abs(a[:, 3] - ref))
+    assert err < 1e-12, f"bilinear u (faces) differs from scipy's by {err}"
+    assert abs(a[-1, 0] - np.hypot(2.6, 3.6)) < 1e-12
+    print(f"ok: oblique line of u (face_x): bilinear interpolation = scipy RegularGridInterpolator (max diff {err:.1e})")
+    o = os.path.join(tmp, "all.csv")
+    cli("extract", run2, "--field", "u", "--all", "-o", o)
+    hdr, a = read_csv(o)
+    assert hdr == ["i", "j", "x", "y", "value"] and len(a) == u.size
+    assert np.array_equal(a[:, 4], u.ravel()) and np.allclose(a[:, 2], ux[a[:, 0].astype(int)], rtol=1e-15)
+    print(f"ok: --all: {len(a)} rows equal the file's u at its face coordinates")
+    f3 = last_fields(run3)
+    with h5py.File(f3) as h:
+        w = h["w"][...]
+        x0, hh, n = h.attrs["origin"], h.attrs["spacing"], h.attrs["cells"]
+    k = 9
+    zk = x0[2] + (k + 1.0) * hh[2]  # a face_z plane
+    o = os.path.join(tmp, "slice.csv")
+    cli("extract", run3, "--field", "w", "--slice", f"z={zk!r}", "-o", o)
+    hdr, a = read_csv(o)
+    assert hdr == ["x", "y", "z", "value"] and len(a) == n[0] * n[1]
+    assert np.array_equal(a[:, 3], w[k].ravel())
+    o = os.path.join(tmp, "line3.csv")
+    cli("extract", run3, "--field", "w", "--line", "0.3,0.7,0.9:3.1,2.2,2.4", "--points", "23", "-o", o)
+    hdr, a = read_csv(o)
+    cs = [x0[d] + (np.arange(n[d]) + (1.0 if d == 2 else 0.5)) * hh[d] for d in range(3)]
+    err = np.max(np.abs(a[:, 4] - rgi(w, cs, a[:, 1:4])))
+    assert hdr == ["s", "x", "y", "z", "value"] and err < 1e-12
+    print(f"ok: 3D: the slice z = {zk:g} of w equals w[{k}]; trilinear line = scipy (max diff {err:.1e})")
+
+
+def test_errors(run2, adj2, tmp):
+    os.makedirs(tmp, exist_ok=True)
+    o = os.path.join(tmp, "x.csv")
+    checks = [
+        (("fields", os.path.join(tmp, "no_such_run")), "no such run directory"),
+        (("fields", run2, "--step", "7"), "no field file at step 7"),
+        (("fields", run2, "--quantities", "speed,foo"), "unknown quantity 'foo'"),
+        (("fields", run2, "--slice", "z=1"), "2D"),
+        (("extract", run2, "--field", "nope", "--all", "-o", o), "no field 'nope'"),
+        (("extract", run2, "--field", "p", "--line", "0,0:99,1", "-o", o), "outside the domain"),
+        (("extract", run2, "--field", "p", "--step", "12345", "--all", "-o", o), "no field file at step 12345"),
+        (("sensitivity", run2), "no gradient.h5"),
+        (("sensitivity", os.path.join(tmp, "nothing")), "no such run directory"),
+    ]
+    for argv, msg in checks:
+        r = cli(*argv, "--out", tmp, rc=2) if argv[0] != "extract" else cli(*argv, rc=2)
+        assert msg in r.stderr, f"postproc {' '.join(argv)}: message {r.stderr!r} lacks {msg!r}"
+        print(f"ok: exit 2: {r.stderr.strip()}")
+
+
+if __name__ == "__main__":
+    what, a, b, tmp = sys.argv[1:5]
+    if os.path.isdir(tmp) and os.path.basename(tmp.rstrip("/")).startswith("postproc_fields"):
+        shutil.rmtree(tmp)
+    os.makedirs(tmp, exist_ok=True)
+    {"fields": test_fields, "vorticity": test_vorticity, "sensitivity": test_sensitivity,
+     "extract": test_extract, "errors": test_errors}[what](a, b, tmp)
