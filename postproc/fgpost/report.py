@@ -296,7 +296,7 @@ def run_plot(sub, d, img, notes, commands):
     cmd = [sys.executable, POSTPROC, sub, d, "--out", img, "--format", "png"]
     commands.append(cmd)
     env = dict(os.environ, MPLBACKEND="Agg")
-    t0 = time.time()
+    before = {f: os.path.getmtime(os.path.join(img, f)) for f in os.listdir(img)}
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=SUBCOMMAND_TIMEOUT, env=env)
     except subprocess.TimeoutExpired:
@@ -315,7 +315,7 @@ def run_plot(sub, d, img, notes, commands):
                 pngs.append(p)
     if not pngs:  # no "wrote" lines: what it left in img/ since it started
         pngs = sorted(os.path.join(img, f) for f in os.listdir(img)
-                      if f.endswith(".png") and os.path.getmtime(os.path.join(img, f)) >= t0 - 1)
+                      if f.endswith(".png") and before.get(f) != os.path.getmtime(os.path.join(img, f)))
     if r.returncode != 0:
         last = (r.stderr.strip().splitlines() or ["(no message)"])[-1]
         notes.append(f"postproc {sub} failed (exit {r.returncode}): {last}"
@@ -329,6 +329,7 @@ def fallback_plots(kind, d, img, notes, commands):
         script = os.path.join(POSTPROC_DIR, "plot_optimization.py")
         cmd = [sys.executable, script, d, "--format", "png"]
         commands.append(cmd)
+        t0 = time.time()
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=SUBCOMMAND_TIMEOUT,
                                env=dict(os.environ, MPLBACKEND="Agg"))
@@ -340,7 +341,7 @@ def fallback_plots(kind, d, img, notes, commands):
             notes.append(f"plot_optimization.py failed (exit {r.returncode}): {last}")
         for stem in ("history", "shape"):
             src = os.path.join(d, "optimization", stem + ".png")
-            if os.path.exists(src) and os.path.getmtime(src) >= time.time() - SUBCOMMAND_TIMEOUT - 60:
+            if os.path.exists(src) and os.path.getmtime(src) >= t0 - 1:
                 dst = os.path.join(img, f"optimization_{stem}.png")
                 shutil.copyfile(src, dst)
                 out.append(dst)
@@ -402,6 +403,9 @@ def run(args):
     out = os.path.abspath(args.out or os.path.join(d, "report"))
     img = os.path.join(out, "img")
     os.makedirs(img, exist_ok=True)
+    for f in os.listdir(img):  # the pictures of an earlier report: the page shows this run's only
+        if f.endswith(".png"):
+            os.remove(os.path.join(img, f))
 
     notes, commands = [], []
     # key numbers
