@@ -20,7 +20,7 @@ PKGS=(
   libfftw3-dev libfftw3-mpi-dev
   libyaml-dev
   # tests and postprocessing (run with /usr/bin/python3, not a pyenv python)
-  python3 python3-numpy python3-h5py python3-matplotlib
+  python3 python3-numpy python3-h5py python3-matplotlib python3-scipy
   # jobs/campaign --sweep-file
   python3-yaml
 )
