@@ -5,10 +5,13 @@ Pictures (3D: the plane --slice, the mid z-plane by default), <out>/sensitivity_
             mean of a cell's two faces (0.5 (f[i-1] + f[i]), the missing lower boundary face 0), summed
             over the directions (the chain rule for a cell mask that enters its faces as their two-cell
             mean); diverging colours symmetric about 0. Units: J per unit chi (J's own units).
-  surface   the shape sensitivity (dJ per unit volume for an outward normal displacement of the
-            surface) along the body outline: shape_sensitivity bilinearly interpolated at the points
-            of the chi = 0.5 contour, the outline coloured by it, arrows along the outward normal
-            (-grad chi) scaled by it (pointing inward where it is negative). chi comes from
+  surface   the surface shape sensitivity along the body outline: shape_sensitivity (dJ per unit
+            volume of outward normal displacement, non-zero in the mask's transition band)
+            integrated across the band along the outward normal (-grad chi) at each point of the
+            chi = 0.5 contour, over +-BAND_CELLS cell widths (bilinear samples, trapezoid rule):
+            dJ per unit area (2D: length) of the surface moved outward. Its integral along the
+            outline is the total of shape_sensitivity, dJ/dr for a circle. The outline is coloured
+            by it, with arrows along the outward normal scaled by it (inward where negative). chi comes from
             gradient.h5 if there, else from the run directory's last fields file of the same grid,
             else it is estimated from the support of shape_sensitivity (chi-bar H' |grad phi| is
             non-zero exactly in the mask's transition band): 1 inside the band, 0 outside, across
@@ -24,6 +27,9 @@ import numpy as np
 from . import common
 from .common import PostprocError
 from .slices import AXES, at_cells, cell_coords, face_sum_at_cells, interp, parse_slice, plane
+
+
+BAND_CELLS = 4  # the band of chi-bar H'(phi) |grad phi| lies within a few cells of the outline
 
 
 def add_parser(sub):
@@ -129,8 +135,9 @@ def dJdchi_figure(args, ff, chi=None, case="", slice_=None):
 
 
 def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
-    """The outline coloured by shape_sensitivity; returns (fig, {points (N, 2) in-plane, values,
-    normals (N, 2)}); values = shape_sensitivity interpolated at the points."""
+    """The outline coloured by the surface sensitivity; returns (fig, {points (N, 2) in-plane,
+    values, normals (N, 2)}); values = shape_sensitivity integrated across the band along the
+    normal at each point (see the module's docstring)."""
     import matplotlib.collections as mcoll
     import matplotlib.pyplot as plt
     from matplotlib.colors import TwoSlopeNorm  # noqa: F401  (symmetric norm below)
@@ -148,23 +155,32 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
     cs = ax.contour(cc[a], cc[b], chi2, levels=[0.5], colors="none")
     segs = [sg for sg in cs.allsegs[0] if len(sg) >= 2]
     pts = np.concatenate(segs)
-    vals = interp(s, [cc[a], cc[b]], pts)
     ga = np.gradient(chi2, cc[a], axis=1) if len(cc[a]) > 1 else np.zeros_like(chi2)
     gb = np.gradient(chi2, cc[b], axis=0) if len(cc[b]) > 1 else np.zeros_like(chi2)
-    n = -np.stack([interp(ga, [cc[a], cc[b]], pts), interp(gb, [cc[a], cc[b]], pts)], axis=1)
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
+    def normals(q):
+        m = -np.stack([interp(ga, [cc[a], cc[b]], q), interp(gb, [cc[a], cc[b]], q)], axis=1)
+        return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-300)
+    h = max(ff.attrs["spacing"][a], ff.attrs["spacing"][b])
+    def across(q):
+        """shape_sensitivity integrated across the band along the normal at each point of q."""
+        m = normals(q)
+        tau = np.linspace(-BAND_CELLS * h, BAND_CELLS * h, 8 * BAND_CELLS + 1)
+        samples = np.stack([interp(s, [cc[a], cc[b]], q + t * m) for t in tau], axis=1)
+        return np.trapz(samples, tau, axis=1)
+    n = normals(pts)
+    vals = across(pts)
     vmax = float(np.max(np.abs(vals))) or 1.0
     norm = plt.Normalize(-vmax, vmax)
     lines = []
     lv = []
     for sg in segs:
-        sv = interp(s, [cc[a], cc[b]], sg)
+        sv = across(sg)
         lines.extend(np.stack([sg[:-1], sg[1:]], axis=1))
         lv.extend(0.5 * (sv[:-1] + sv[1:]))
     lc = mcoll.LineCollection(lines, cmap="RdBu_r", norm=norm, linewidths=3)
     lc.set_array(np.asarray(lv))
     ax.add_collection(lc)
-    fig.colorbar(lc, ax=ax, label="shape sensitivity: dJ per unit volume, outward")
+    fig.colorbar(lc, ax=ax, label="dJ per unit area moved outward")
     every = max(1, len(pts) // max(arrows, 1))
     sel = slice(0, None, every)
     span = max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-12)
