@@ -14,5 +14,5 @@ MPIEXEC_FLAGS=(-n 2)
 [ "$(nproc)" -lt 2 ] && MPIEXEC_FLAGS+=(--oversubscribe)
 set -x
 mpiexec "${MPIEXEC_FLAGS[@]}" "$BUILD_DIR/flowgrad" optimize cases/shape_drag/quick.yaml "$@"
-/usr/bin/python3 postproc/plot_optimization.py out/shape_drag_quick
+/usr/bin/python3 postproc/postproc report out/shape_drag_quick
 /usr/bin/python3 postproc/optimization_summary.py out/shape_drag_quick

@@ -319,8 +319,8 @@ fg_job() {
   return "$rc"
 }
 
-# postproc job: a campaign directory (its summary table and plot) or a run directory (its summary,
-# and the optimization plots when it holds an optimization).
+# postproc job: a campaign directory (its summary table and plot) or a run directory (its key
+# numbers, its plots and HTML report page, and the optimization plots when it holds one).
 fg_postproc() {
   local dir=$1 campaign=$2 py rc=0
   py=$(fg_python)
@@ -335,6 +335,7 @@ fg_postproc() {
   [ -d "$dir" ] || { fg_err "postproc: no run directory '$dir'"; return 2; }
   fg_log "postprocessing $dir"
   "$py" "$tools/campaign.py" summary "$dir" || rc=$?
+  "$py" "$tools/postproc" report "$dir" || rc=$?
   if [ -f "$dir/optimization.csv" ]; then
     "$py" "$tools/plot_optimization.py" "$dir" || rc=$?
     "$py" "$tools/optimization_summary.py" "$dir" || rc=$?

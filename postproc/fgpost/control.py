@@ -114,8 +114,8 @@ def control_figure(args, times, controls, N, title, rate=False):
     axes[1].legend(fontsize=7, loc="best")
     for a in axes:
         a.grid(alpha=0.3)
-    basis = f"piecewise linear through {N} values (design.time_basis)" if N >= 2 else "constant (design.time_basis 1)"
-    axes[0].set_title(f"{title}: controls, {basis}, and their gradient in time", fontsize=9)
+    basis = f"{N} values, piecewise linear" if N >= 2 else "constant"
+    axes[0].set_title(f"{title}: controls ({basis}) and their gradient in time", fontsize=9)
     fig.tight_layout()
     return fig, data
 
