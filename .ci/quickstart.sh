@@ -3,8 +3,8 @@
 # default case: a shape optimization (cases/shape_drag/quick.yaml: the drag of a body at Re 40
 # minimized at fixed area, steady adjoint, PETSc TAO; about 15 s) on 2 MPI ranks, then its plots.
 # Output goes to out/shape_drag_quick/: optimization.csv/.h5 (the history), optimization/result.csv
-# (the final design), optimization/iter_NNNN.h5 (+ .xmf: shapes and gradient fields for ParaView),
-# optimization/history.png and optimization/shape.png.
+# (the final design), optimization/iter_NNNN.h5 (+ .xmf: shapes and gradient fields for ParaView)
+# and an HTML report with its plots, report/index.html and report/img/ (postproc/postproc report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/build.sh

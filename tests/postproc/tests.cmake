@@ -21,6 +21,11 @@ add_test(NAME postproc_setup_campaign
                  --runs ${FG_POST_DATA}/campaign)
 set_tests_properties(postproc_setup_campaign PROPERTIES FIXTURES_SETUP fg_post_campaign TIMEOUT 120 LABELS postproc)
 
+# --format png,svg,pdf: all three, each a well-formed file of its kind
+add_test(NAME postproc_formats COMMAND ${FG_PYTHON} ${FG_POST_DIR}/test_formats.py ${PROJECT_SOURCE_DIR}/postproc/postproc
+         ${CMAKE_CURRENT_BINARY_DIR}/body_cylinder_re100 ${FG_POST_DATA}/formats)
+set_tests_properties(postproc_formats PROPERTIES FIXTURES_REQUIRED body_cylinder_re100 TIMEOUT 120 LABELS postproc)
+
 foreach(part fields plots report)
   if(EXISTS ${FG_POST_DIR}/${part}.cmake)
     include(${FG_POST_DIR}/${part}.cmake)
