@@ -99,6 +99,13 @@ def table_figure(args, header, rows, title):
     tab.auto_set_font_size(False)
     tab.set_fontsize(7 if len(header) < 10 else 5)
     tab.auto_set_column_width(list(range(len(header))))
+    # the header shaded, each point's status cell green when done, red otherwise
+    status_col = header.index("status") if "status" in header else None
+    for (i, j), cell in tab.get_celld().items():
+        if i == 0:
+            cell.set_facecolor("#d9e6f2")
+        elif j == status_col:
+            cell.set_facecolor("#c8ecc8" if rows[i - 1].get("status") == "done" else "#f4c7c3")
     ax.set_title(f"{title}: summary.csv", fontsize=9)
     fig.tight_layout()
     return fig, cells

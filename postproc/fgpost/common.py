@@ -40,6 +40,8 @@ def read_csv(path):
             rows = list(csv.DictReader(r for r in f if not r.startswith("#")))
     except FileNotFoundError:
         raise PostprocError(f"{path}: no such file")
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise PostprocError(f"{path}: cannot read it as CSV ({e})")
     return [r for r in rows if None not in r.values() and None not in r]
 
 
@@ -49,10 +51,19 @@ def csv_columns(path):
         raise PostprocError(f"{path}: no data rows")
     cols = {}
     for k in rows[0]:
-        try:
-            cols[k] = np.array([float(r[k]) for r in rows])
-        except ValueError:
-            cols[k] = np.array([r[k] for r in rows])
+        vals = []
+        for r in rows:
+            try:
+                vals.append(float(r[k]))
+            except ValueError:
+                vals.append(None)
+        bad = [i for i, v in enumerate(vals) if v is None]
+        if not bad:
+            cols[k] = np.array(vals)
+        elif len(bad) == len(vals):
+            cols[k] = np.array([r[k] for r in rows])  # a text column (names)
+        else:
+            raise PostprocError(f"{path}: column {k}, data row {bad[0] + 1}: '{rows[bad[0]][k]}' is not a number")
     return cols
 
 
@@ -83,8 +94,8 @@ class FieldFile:
                 "origin": [float(c) for c in a["origin"]], "spacing": [float(c) for c in a["spacing"]],
                 "case_name": _text(a["case_name"]) if "case_name" in a else "",
             }
-        except KeyError as e:
-            raise PostprocError(f"{path}: not a flowgrad field file (attribute {e} missing)")
+        except (KeyError, OSError, ValueError, TypeError) as e:
+            raise PostprocError(f"{path}: not a readable flowgrad field file ({e})")
         self.names = [k for k in self._h if hasattr(self._h[k], "shape") and self._h[k].ndim == self.attrs["dim"]]
 
     def close(self):
@@ -149,6 +160,8 @@ def pick_field_file(run_dir, time=None, step=None):
         steps = [re.search(r"(\d+)\.h5$", f).group(1).lstrip("0") or "0" for f in files]
         raise PostprocError(f"{run_dir}: no field file at step {step} (steps: {', '.join(steps)})")
     if time is not None:
+        if not math.isfinite(time):
+            raise PostprocError(f"--time {time}: not a finite number")
         best, dist = None, math.inf
         for f in files:
             with FieldFile(f) as ff:
@@ -210,7 +223,12 @@ def new_figure(args, nrows=1, ncols=1, **kw):
 
 def out_dir(args, run_dir):
     d = args.out or os.path.join(run_dir, "plots")
-    os.makedirs(d, exist_ok=True)
+    if os.path.exists(d) and not os.path.isdir(d):
+        raise PostprocError(f"--out {d}: exists and is not a directory")
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError as e:
+        raise PostprocError(f"--out {d}: cannot create it: {e.strerror}")
     return d
 
 

@@ -53,6 +53,8 @@ def parse_line(text, dim):
         raise PostprocError(f"--line {text}: use x0,y0{',z0' if dim == 3 else ''}:x1,y1{',z1' if dim == 3 else ''}")
     if len(p0) != dim or len(p1) != dim:
         raise PostprocError(f"--line {text}: a {dim}D field needs {dim} coordinates per point")
+    if not (np.all(np.isfinite(p0)) and np.all(np.isfinite(p1))):
+        raise PostprocError(f"--line {text}: the coordinates must be finite numbers")
     return p0, p1
 
 
@@ -107,13 +109,21 @@ def write_csv(path, header, columns):
     d = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(d):
         raise PostprocError(f"-o {path}: no directory {d}")
+    if os.path.isdir(path):
+        raise PostprocError(f"-o {path}: is a directory (give a file name)")
     tmp = path + ".tmp"
-    with open(tmp, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        for row in zip(*columns):
-            w.writerow([repr(int(v)) if isinstance(v, (np.integer, int)) else f"{float(v):.17g}" for v in row])
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(header)
+            for row in zip(*columns):
+                w.writerow([repr(int(v)) if isinstance(v, (np.integer, int)) else f"{float(v):.17g}" for v in row])
+        os.replace(tmp, path)
+    except OSError as e:
+        raise PostprocError(f"-o {path}: cannot write: {e.strerror}")
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
     print(f"wrote {path} ({len(columns[0])} rows)")
 
 

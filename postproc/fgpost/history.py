@@ -59,6 +59,10 @@ def lift_spectrum(t, cl, t_from, L=1.0, U=1.0):
     n = len(tw)
     if n < 8:
         raise PostprocError(f"fewer than 8 rows with time >= {t_from:g} (the run ends at t = {t[-1]:g})")
+    bad = ~(np.isfinite(tw) & np.isfinite(y))
+    if bad.any():
+        raise PostprocError(f"history.csv: {int(bad.sum())} non-finite time or Cl value(s) in the window "
+                            f"(first at t = {tw[np.argmax(bad)]:g}): no spectrum")
     dt = np.diff(tw)
     if np.ptp(dt) > 1e-9 * dt.mean():
         tu = tw[0] + np.arange(n) * (tw[-1] - tw[0]) / (n - 1)
@@ -170,7 +174,8 @@ def run(args):
               f"Cl amplitude {0.5 * np.ptp(w):.6g} over t in [{d['window'][0]:.6g}, {d['window'][1]:.6g}] ({d['n']} rows)")
         if np.isfinite(d["st_peak"]):
             print(f"{b}: lift spectrum peak St = {d['st_peak']:.6f} (f = {d['f_peak']:.6f}, L = {d['L']:g}, "
-                  f"U = {d['U']:g}, resolution dSt = {d['st'][1]:.2g})")
+                  f"U = {d['U']:g}; resolution dSt = L/(U T) = {d['L'] / (d['U'] * (d['window'][1] - d['window'][0])):.2g}, "
+                  f"the zero-padded grid {d['st'][1]:.2g})")
         else:
             print(f"{b}: the lift does not oscillate over the window: no spectrum peak")
     return 0

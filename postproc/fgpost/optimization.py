@@ -97,7 +97,8 @@ def history_figure(args, cols, rows, title):
     axes[2].set_xlabel("iteration")
     for a in axes:
         a.grid(alpha=0.3)
-    axes[0].set_title(f"{title}: J {J[0]:.6g} → {J[-1]:.6g} ({100 * (J[-1] / J[0] - 1):+.2f} %), "
+    change = 100 * (J[-1] - J[0]) / abs(J[0]) if J[0] else float("nan")  # a fall is negative, also for J0 < 0
+    axes[0].set_title(f"{title}: J {J[0]:.6g} → {J[-1]:.6g} ({change:+.2f} %), "
                       f"{int(it[-1])} iterations", fontsize=9)
     fig.tight_layout()
     return fig, data

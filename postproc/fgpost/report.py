@@ -19,6 +19,7 @@ import html
 import json
 import math
 import os
+import shlex
 import shutil
 import struct
 import subprocess
@@ -386,10 +387,19 @@ def render(title, kind, d, tables, figures, notes, commands):
         o.append('<h2 id="commands">Commands</h2>')
         o.append("<ul>")
         for c in commands:
-            o.append(f"<li><code>{esc(' '.join(c))}</code></li>")
+            o.append(f"<li><code>{esc(shlex.join(c))}</code></li>")
         o.append("</ul>")
     o += ["</body>", "</html>", ""]
     return "\n".join(o)
+
+
+def has_control(d):
+    """Whether gradient.csv lists a control (a rotation rate, jet amplitude or actuator force)."""
+    from .control import CONTROL
+    try:
+        return any(CONTROL.match(r.get("name", "")) for r in read_csv(os.path.join(d, "gradient.csv")))
+    except PostprocError:
+        return False
 
 
 def run(args):
@@ -401,11 +411,18 @@ def run(args):
         raise PostprocError(f"{d}: not a flowgrad output directory (no optimization.csv, gradient.csv, "
                             "gradient.h5, history.csv or campaign.json)")
     out = os.path.abspath(args.out or os.path.join(d, "report"))
-    img = os.path.join(out, "img")
-    os.makedirs(img, exist_ok=True)
-    for f in os.listdir(img):  # the pictures of an earlier report: the page shows this run's only
-        if f.endswith(".png"):
-            os.remove(os.path.join(img, f))
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise PostprocError(f"--out {out}: exists and is not a directory")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        raise PostprocError(f"--out {out}: cannot create it: {e.strerror}")
+    # this report's pictures go to a new directory, swapped in with the page at the end: an earlier
+    # page stays whole until then, and nothing else in img/ is touched before the swap
+    final_img = os.path.join(out, "img")
+    img = os.path.join(out, f"img.new.{os.getpid()}")
+    shutil.rmtree(img, ignore_errors=True)
+    os.makedirs(img)
 
     notes, commands = [], []
     # key numbers
@@ -431,6 +448,8 @@ def run(args):
     # plots
     pngs = []
     for sub, needs in PLOTS[kind]:
+        if sub == "control" and not has_control(d):
+            continue  # every unsteady adjoint writes gradient_time.csv; a control is a design entry
         if os.path.exists(os.path.join(d, needs)):
             pngs += run_plot(sub, d, img, notes, commands)
     if not pngs:
@@ -450,7 +469,12 @@ def run(args):
     tmp = path + f".tmp.{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(page)
+    old = final_img + f".old.{os.getpid()}"
+    if os.path.isdir(final_img):
+        os.rename(final_img, old)
+    os.rename(img, final_img)
     os.replace(tmp, path)
+    shutil.rmtree(old, ignore_errors=True)
     print(f"wrote {path}")
     for n in notes:
         print(f"postproc report: note: {n}", file=sys.stderr)

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import common
 from .common import PostprocError
-from .slices import AXES, at_cells, cell_coords, face_sum_at_cells, interp, parse_slice, plane
+from .slices import AXES, at_cells, cell_coords, face_sum_at_cells, interp, np_axis, parse_slice, plane
 
 
 BAND_CELLS = 4  # the band of chi-bar H'(phi) |grad phi| lies within a few cells of the outline
@@ -59,8 +59,9 @@ def _to_plane(arr, coords, axis, value, dim):
     return plane(arr, coords, axis, value)[0]
 
 
-def chi_estimate(s):
-    """A cell mask from the support of shape_sensitivity (the mask's transition band)."""
+def chi_estimate(s, spacing=None):
+    """A cell mask from the support of shape_sensitivity (the mask's transition band); spacing:
+    the cell widths in array-axis order (distances in length units on non-square cells)."""
     from scipy import ndimage
     band = s != 0
     filled = ndimage.binary_fill_holes(band)
@@ -68,8 +69,8 @@ def chi_estimate(s):
     outside = ~filled
     if not inside.any():
         return filled.astype(float)
-    d_out = ndimage.distance_transform_edt(~outside)
-    d_in = ndimage.distance_transform_edt(~inside)
+    d_out = ndimage.distance_transform_edt(~outside, sampling=spacing)
+    d_in = ndimage.distance_transform_edt(~inside, sampling=spacing)
     chi = np.where(inside, 1.0, 0.0)
     chi = np.where(band, d_out / (d_out + d_in), chi)
     return chi
@@ -87,7 +88,8 @@ def find_chi(ff, run_dir):
     s = ff.array("shape_sensitivity")
     if not np.any(s):
         return None, "none (shape_sensitivity is 0 everywhere)"
-    return chi_estimate(s), "the support of shape_sensitivity"
+    dim = ff.attrs["dim"]
+    return chi_estimate(s, ff.attrs["spacing"][:dim][::-1]), "the support of shape_sensitivity"
 
 
 def _plane_args(ff, args_slice):
@@ -155,19 +157,32 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
     cs = ax.contour(cc[a], cc[b], chi2, levels=[0.5], colors="none")
     segs = [sg for sg in cs.allsegs[0] if len(sg) >= 2]
     pts = np.concatenate(segs)
-    ga = np.gradient(chi2, cc[a], axis=1) if len(cc[a]) > 1 else np.zeros_like(chi2)
-    gb = np.gradient(chi2, cc[b], axis=0) if len(cc[b]) > 1 else np.zeros_like(chi2)
-    def normals(q):
-        m = -np.stack([interp(ga, [cc[a], cc[b]], q), interp(gb, [cc[a], cc[b]], q)], axis=1)
+    # normals and samples in the full dimension (3D: a slice off the body's centre cuts the band
+    # obliquely, so the in-plane normal would integrate across a wider band)
+    s_full = ff.array("shape_sensitivity")
+    grads = [np.gradient(chi, c, axis=np_axis(d, dim)) if len(c) > 1 else np.zeros_like(chi)
+             for d, c in enumerate(cc)]
+
+    def lift(q):
+        P = np.zeros((len(q), dim))
+        P[:, a], P[:, b] = q[:, 0], q[:, 1]
+        if dim == 3:
+            P[:, axis] = value
+        return P
+
+    def normals(P):
+        m = -np.stack([interp(g, cc, P) for g in grads], axis=1)
         return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-300)
-    h = max(ff.attrs["spacing"][a], ff.attrs["spacing"][b])
+    h = max(ff.attrs["spacing"][:dim])
+
     def across(q):
         """shape_sensitivity integrated across the band along the normal at each point of q."""
-        m = normals(q)
+        P = lift(q)
+        m = normals(P)
         tau = np.linspace(-BAND_CELLS * h, BAND_CELLS * h, 8 * BAND_CELLS + 1)
-        samples = np.stack([interp(s, [cc[a], cc[b]], q + t * m) for t in tau], axis=1)
+        samples = np.stack([interp(s_full, cc, P + t * m) for t in tau], axis=1)
         return np.trapz(samples, tau, axis=1)
-    n = normals(pts)
+    n = normals(lift(pts))[:, [a, b]]  # drawn: the normal's in-plane part
     vals = across(pts)
     vmax = float(np.max(np.abs(vals))) or 1.0
     norm = plt.Normalize(-vmax, vmax)
@@ -180,7 +195,7 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
     lc = mcoll.LineCollection(lines, cmap="RdBu_r", norm=norm, linewidths=3)
     lc.set_array(np.asarray(lv))
     ax.add_collection(lc)
-    fig.colorbar(lc, ax=ax, label="dJ per unit area moved outward")
+    fig.colorbar(lc, ax=ax, label="dJ per unit " + ("length" if dim == 2 else "area") + " moved outward")
     every = max(1, len(pts) // max(arrows, 1))
     sel = slice(0, None, every)
     span = max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-12)

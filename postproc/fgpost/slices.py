@@ -161,8 +161,13 @@ def parse_slice(text, ff):
         return 2, a["origin"][2] + 0.5 * a["lengths"][2]
     try:
         name, val = text.split("=")
-        axis = AXES.index(name.strip().lower())
+        name = name.strip().lower()
+        if len(name) != 1:
+            raise ValueError(name)
+        axis = AXES.index(name)
         value = float(val)
+        if not np.isfinite(value):
+            raise ValueError(val)
     except ValueError:
         raise PostprocError(f"--slice {text}: use x=VALUE, y=VALUE or z=VALUE")
     if axis >= a["dim"]:
@@ -178,6 +183,8 @@ def parse_pair(text, opt):
         return None
     try:
         a, b = (float(x) for x in text.split(","))
+        if not (np.isfinite(a) and np.isfinite(b)):
+            raise ValueError(text)
     except ValueError:
         raise PostprocError(f"{opt} {text}: use two numbers, e.g. {opt} 0,4")
     if not a < b:

@@ -152,7 +152,14 @@ def test_vorticity(run2, run3, tmp):
         assert np.max(np.abs(d["values"] - 2 * om)) < 1e-12
         fig, d = fields.fields_figure(fig_args(tmp), ff, "vorticity", 1, 1.5, case="r")
         assert np.max(np.abs(d["values"])) < 1e-12
-    print("ok: 3D solid-body rotations about z and x: omega_z, omega_x = 2 Omega on the z- and x-planes")
+    # about y: u = Omega (z - zc), w = -Omega (x - xc): omega_y = du/dz - dw/dx = +2 Omega (its sign)
+    write_velocity(last_fields(run3), f3, lambda c, x, y, z: [om * (z - 1.5), 0 * y, -om * (x - 2)][c])
+    with common.FieldFile(f3) as ff:
+        fig, d = fields.fields_figure(fig_args(tmp), ff, "vorticity", 1, 1.5, case="r")
+        assert np.max(np.abs(d["values"] - 2 * om)) < 1e-12, "omega_y: wrong value or sign"
+        fig, d = fields.fields_figure(fig_args(tmp), ff, "vorticity", 2, 1.5, case="r")
+        assert np.max(np.abs(d["values"])) < 1e-12
+    print("ok: 3D solid-body rotations about z, x and y: omega_z, omega_x, omega_y = 2 Omega on their planes")
 
 
 def test_sensitivity(adj2, adj3, tmp):

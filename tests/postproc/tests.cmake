@@ -26,6 +26,11 @@ add_test(NAME postproc_formats COMMAND ${FG_PYTHON} ${FG_POST_DIR}/test_formats.
          ${CMAKE_CURRENT_BINARY_DIR}/body_cylinder_re100 ${FG_POST_DATA}/formats)
 set_tests_properties(postproc_formats PROPERTIES FIXTURES_REQUIRED body_cylinder_re100 TIMEOUT 120 LABELS postproc)
 
+# damaged and odd input: exit 2, one message, no traceback, no temporary file
+add_test(NAME postproc_bad_input COMMAND ${FG_PYTHON} ${FG_POST_DIR}/test_bad_input.py ${PROJECT_SOURCE_DIR}/postproc/postproc
+         ${CMAKE_CURRENT_BINARY_DIR}/body_cylinder_re100 ${FG_POST_DATA}/bad_input)
+set_tests_properties(postproc_bad_input PROPERTIES FIXTURES_REQUIRED body_cylinder_re100 TIMEOUT 120 LABELS postproc)
+
 foreach(part fields plots report)
   if(EXISTS ${FG_POST_DIR}/${part}.cmake)
     include(${FG_POST_DIR}/${part}.cmake)
