@@ -221,15 +221,19 @@ def new_figure(args, nrows=1, ncols=1, **kw):
     return plt.subplots(nrows, ncols, figsize=(args.width, args.height), dpi=args.dpi, **kw)
 
 
-def out_dir(args, run_dir):
-    d = args.out or os.path.join(run_dir, "plots")
+def make_dir(d, opt="--out"):
+    """mkdir -p d, or PostprocError naming the option when d is a file or cannot be made."""
     if os.path.exists(d) and not os.path.isdir(d):
-        raise PostprocError(f"--out {d}: exists and is not a directory")
+        raise PostprocError(f"{opt} {d}: exists and is not a directory")
     try:
         os.makedirs(d, exist_ok=True)
     except OSError as e:
-        raise PostprocError(f"--out {d}: cannot create it: {e.strerror}")
+        raise PostprocError(f"{opt} {d}: cannot create it: {e.strerror}")
     return d
+
+
+def out_dir(args, run_dir):
+    return make_dir(args.out or os.path.join(run_dir, "plots"))
 
 
 def save(fig, args, run_dir, stem):

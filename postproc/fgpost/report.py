@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from .common import PostprocError, case_name, read_csv
+from .common import PostprocError, case_name, make_dir, read_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 POSTPROC_DIR = os.path.dirname(HERE)
@@ -410,13 +410,7 @@ def run(args):
     if kind is None:
         raise PostprocError(f"{d}: not a flowgrad output directory (no optimization.csv, gradient.csv, "
                             "gradient.h5, history.csv or campaign.json)")
-    out = os.path.abspath(args.out or os.path.join(d, "report"))
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise PostprocError(f"--out {out}: exists and is not a directory")
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as e:
-        raise PostprocError(f"--out {out}: cannot create it: {e.strerror}")
+    out = make_dir(os.path.abspath(args.out or os.path.join(d, "report")))
     # this report's pictures go to a new directory, swapped in with the page at the end: an earlier
     # page stays whole until then, and nothing else in img/ is touched before the swap
     final_img = os.path.join(out, "img")
