@@ -405,15 +405,15 @@ def scenario_preempt_forward(c):
 
 
 def scenario_preempt_adjoint(c):
-    """A gradient job preempted in its forward run (step >= 300 of 1500) resumes from the state file
+    """A gradient job preempted in its forward run (step >= 300 of 1000) resumes from the state file
     and gives the gradient of an uninterrupted run."""
     c.slurm()
     case = os.path.join(c.repo, "tests", "adjoint", "cylinder.yaml")
-    sets = ["--set", "time.steps=1500", "--set", "grid.cells=[192,96]", "--set", "output.monitor_every=100"]
+    sets = ["--set", "time.steps=1000", "--set", "grid.cells=[128,64]", "--set", "output.monitor_every=100"]
     out, log, _ = preempt(c, "adjoint", case, sets,
                        lambda out: log_has(out, r"^adjoint: forward step\s+(3|4|5|6|7|8|9)00 "), "forward step 300")
     m = re.search(r"adjoint: resuming the forward run at step (\d+)", log)
-    check(m and 300 <= int(m.group(1)) < 1500, f"the rerun resumed the forward run at step {m.group(1) if m else '?'}")
+    check(m and 300 <= int(m.group(1)) < 1000, f"the rerun resumed the forward run at step {m.group(1) if m else '?'}")
     ref = direct_run(c, "adjoint", case, sets, out)
     run([c.py, os.path.join(c.repo, "tests", "adjoint", "compare_gradients.py"), "--rtol", "1e-13", "--fields",
          ref, out], env=c.env, code=0)
