@@ -43,6 +43,30 @@
   into the input buffer, runs forward, scales, inverse, and copies out. No allocation or planning
   happens in a solve.
 
+  Tridiagonal along the slab direction (the default when that direction s -- y in 2D, z in 3D --
+  is not periodic; -fg_fftw_tridiagonal 0 transforms it too). As in CaNS, only the in-slab
+  directions are transformed; each of their modes m_r (eigenvalue lambda_r) leaves one line along
+  s, the tridiagonal system
+
+  $$ h_s^{-2} (x_{j-1} - 2 x_j + x_{j+1}) + \lambda_r x_j = \hat b_j, \qquad
+     x_{-1} = \sigma_{lo} x_0,\ x_{n_s} = \sigma_{hi} x_{n_s - 1} $$
+
+  ($\sigma = +1$ Neumann, $-1$ Dirichlet), solved by the Thomas algorithm. Scaled by $-h_s^2$ the
+  pivots are $r_j > 0$, computed without cancellation as $r_j = t_j + [j < n_s-1] +
+  q_{j-1}/(1+q_{j-1})$, $q_j = r_j - 1$, from the non-negative $t_j = -\lambda_r h_s^2 + [j=0](1-\sigma_{lo})
+  + [j=n_s-1](1-\sigma_{hi})$; with $w_j = -1/r_j$ stored, the sweeps are $G_j = (\hat b_j -
+  G_{j-1}) w_j$ and $X_j = G_j - w_j X_{j+1}$, and $x = X / (h_s^{-2} \prod N_d)$ after the inverse
+  transforms. The one singular line (every in-slab mode 0 with zero eigenvalue, Neumann at both
+  ends of s) is solved by its own REDFT10/REDFT01 pair with the zero mode removed, so the result is
+  $L^+ b$ as on the other path. Saving a transform pair per solve, this path costs about half (2D)
+  or two thirds (3D) of the full transform. Layout: on one rank the lines run down the slab,
+  [n_s][in-slab points], and the sweeps are vectorized across the in-slab points; on several ranks
+  fftw_mpi_plan_many_transpose turns the slabs [n_s][n_mid][n_in] (distributed along n_s) into
+  [n_mid][n_s][n_in] (distributed along n_mid; n_mid = y, n_in = x in 3D, n_mid = x, n_in = 1 in
+  2D) and back: the same two global transposes as the other path. In 2D with x Neumann at both
+  ends and nx even, the x transforms are computed through r2c/c2r FFTs (dct.c; FFTW's REDFT kinds
+  run on scalar code, r2c on SIMD codelets: 4x faster here), -fg_fftw_r2c_dct 0 to use REDFT10/01.
+
   Transpose. S is a function of the symmetric L (its inverse, or its pseudo-inverse, which is
   symmetric too), so S^T = S and SolveTranspose is the same solve. tests/poisson checks
   <S b1, b2> = <b1, S^T b2> to 1e-12.
@@ -53,13 +77,25 @@
 #include <string.h>
 
 typedef struct {
-  fftw_plan     fwd, bwd;
-  double       *in, *out; /* input (physical) and spectral buffers, alloc_local each */
-  double       *factor;   /* 1/(lambda prod N_d) over the local spectral block; 0 at the null mode */
-  ptrdiff_t     nin;      /* local input points: local_n0 * n1 * n2 */
-  ptrdiff_t     nout;     /* local spectral points: local_n1 * n0 * n2 */
   unsigned      planner;  /* FFTW_ESTIMATE, FFTW_MEASURE, ... */
+  PetscBool     tridiag;  /* transforms across the slabs, Thomas along them (see the header) */
+  double       *in, *out; /* two buffers of alloc_local each */
+  ptrdiff_t     nin;      /* local input points: local_n0 * n1 * n2 */
+  /* all directions transformed */
+  fftw_plan     fwd, bwd;
+  double       *factor;   /* 1/(lambda prod N_d) over the local spectral block; 0 at the null mode */
+  ptrdiff_t     nout;     /* local spectral points: local_n1 * n0 * n2 */
   fftw_r2r_kind kf[3], kb[3]; /* forward and inverse kinds per row-major dimension */
+  /* tridiagonal along the slab direction */
+  fftw_plan     rf, rb;   /* the transforms of the in-slab directions, every local slab plane */
+  FGDCT         dct;      /* 2D, x Neumann-Neumann, nx even: rf/rb through r2c (dct.c); else NULL */
+  fftw_plan     t1, t2;   /* more than one rank: slab layout -> line layout, and back (else NULL) */
+  double       *w;        /* -1/r_j: the scaled inverse pivots, line layout [nouter][ns][ninner] */
+  ptrdiff_t     nouter, ns, ninner; /* the line layout */
+  PetscReal     scale;    /* 1/(h_s^-2 prod N_d of the in-slab directions) */
+  ptrdiff_t     nulloff;  /* offset of the singular line in the line layout; -1: not on this rank */
+  fftw_plan     nf, nb;   /* the singular line: 1D REDFT10 / REDFT01 of ns points */
+  double       *nbuf[2], *nfac; /* its buffers and its factors h_s^-2/(2 ns lambda_m) (0 at m = 0) */
 } FGPoisson_FFTW;
 
 /* The forward and inverse FFTW kinds of one direction with boundary pair (lo, hi). */
@@ -158,6 +194,106 @@ static char *FGPoissonFFTWWisdomRead_Private(const char *path)
   return text;
 }
 
+/* -fg_fftw_tridiagonal <bool> (default true): Thomas along a non-periodic slab direction. */
+static PetscErrorCode FGPoissonFFTWTridiagonal_Private(FGPoisson p, PetscBool *tridiag)
+{
+  const FGGrid   g = p->grid;
+  const PetscInt s = g->dim - 1;
+  PetscBool      want = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fg_fftw_tridiagonal", &want, NULL));
+  *tridiag = (PetscBool)(want && p->bc[s][0] != FG_PBC_PERIODIC);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Make (or make again) every plan of the chosen path; the buffers exist. Collective. */
+static PetscErrorCode FGPoissonFFTWMakePlans_Private(FGPoisson p, const ptrdiff_t nn[], ptrdiff_t local_n0)
+{
+  FGPoisson_FFTW *f   = (FGPoisson_FFTW *)p->data;
+  const FGGrid    g   = p->grid;
+  const int       dim = (int)g->dim;
+  PetscMPIInt     size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(g->comm, &size));
+  if (!f->tridiag) {
+    f->fwd = fftw_mpi_plan_many_r2r(dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->kf, f->planner | FFTW_MPI_TRANSPOSED_OUT);
+    PetscCheck(f->fwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_r2r (forward, transposed out) failed (was fftw_mpi_init() called? FGInitialize() does)");
+    f->bwd = fftw_mpi_plan_many_r2r(dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->kb, f->planner | FFTW_MPI_TRANSPOSED_IN);
+    PetscCheck(f->bwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_r2r (inverse, transposed in) failed");
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    /* the in-slab directions: row-major dimensions 1..dim-1, local_n0 planes of nr points */
+    int       rn[2] = {(int)nn[1], dim == 3 ? (int)nn[2] : 1};
+    const int nr    = rn[0] * rn[1];
+    PetscBool fast = PETSC_TRUE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-fg_fftw_r2c_dct", &fast, NULL));
+    if (fast && dim == 2 && f->kf[1] == FFTW_REDFT10 && nn[1] % 2 == 0) PetscCall(FGDCTCreate((PetscInt)nn[1], (PetscInt)local_n0, f->planner, &f->dct));
+    else if (local_n0 > 0) {
+      f->rf = fftw_plan_many_r2r(dim - 1, rn, (int)local_n0, f->in, NULL, 1, nr, f->out, NULL, 1, nr, f->kf + 1, f->planner);
+      f->rb = fftw_plan_many_r2r(dim - 1, rn, (int)local_n0, f->out, NULL, 1, nr, f->in, NULL, 1, nr, f->kb + 1, f->planner);
+      PetscCheck(f->rf && f->rb, PETSC_COMM_SELF, PETSC_ERR_LIB, "Poisson (FFTW): fftw_plan_many_r2r of the in-slab directions failed");
+    }
+  }
+  if (size > 1) { /* [ns][nmid][ninner] over ns <-> [nmid][ns][ninner] over nmid, nmid = nn[1] */
+    f->t1 = fftw_mpi_plan_many_transpose(nn[0], nn[1], f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->planner);
+    f->t2 = fftw_mpi_plan_many_transpose(nn[1], nn[0], f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->planner);
+    PetscCheck(f->t1 && f->t2, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_transpose failed");
+  }
+  f->nf = fftw_plan_r2r_1d((int)f->ns, f->nbuf[0], f->nbuf[1], FFTW_REDFT10, f->planner);
+  f->nb = fftw_plan_r2r_1d((int)f->ns, f->nbuf[1], f->nbuf[0], FFTW_REDFT01, f->planner);
+  PetscCheck(f->nf && f->nb, PETSC_COMM_SELF, PETSC_ERR_LIB, "Poisson (FFTW): the 1D plans of the singular line failed");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGPoissonFFTWDestroyPlans_Private(FGPoisson_FFTW *f)
+{
+  fftw_plan *plans[] = {&f->fwd, &f->bwd, &f->rf, &f->rb, &f->t1, &f->t2, &f->nf, &f->nb};
+
+  PetscFunctionBeginUser;
+  PetscCall(FGDCTDestroy(&f->dct));
+  for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++) {
+    if (*plans[i]) fftw_destroy_plan(*plans[i]);
+    *plans[i] = NULL;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Write the wisdom text atomically (rank 0); a failure only costs the measuring next time. */
+static PetscErrorCode FGPoissonFFTWWisdomWrite_Private(const char *wpath, const char *text)
+{
+  char  tmp[PETSC_MAX_PATH_LEN + 8];
+  FILE *fp;
+  int   ok;
+
+  PetscFunctionBeginUser;
+  snprintf(tmp, sizeof(tmp), "%s.tmp", wpath);
+  fp = fopen(tmp, "w");
+  ok = fp && fputs(text, fp) >= 0;
+  if (fp) ok = (fclose(fp) == 0) && ok;
+  ok = ok && rename(tmp, wpath) == 0;
+  if (!ok) {
+    (void)remove(tmp);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "flowgrad: warning: cannot write FFTW wisdom to %s (the plans will be measured again next time)\n", wpath));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The inverse pivots of the Thomas algorithm of one line, scaled: w_j = -1/r_j (see the header). */
+static void FGPoissonFFTWPivots_Private(PetscReal mu, PetscReal slo, PetscReal shi, ptrdiff_t ns, PetscReal *wj, ptrdiff_t stride)
+{
+  PetscReal q = 0; /* q_{j-1} = r_{j-1} - 1 >= 0 */
+  for (ptrdiff_t j = 0; j < ns; j++) {
+    const PetscBool last = (PetscBool)(j == ns - 1);
+    const PetscReal t    = -mu + (j == 0 ? 1.0 - slo : 0.0) + (last ? 1.0 - shi : 0.0);
+    const PetscReal r    = t + (last ? 0.0 : 1.0) + (j > 0 ? q / (1.0 + q) : 0.0);
+    q                    = r - 1.0;
+    wj[j * stride]       = r > 0 ? -1.0 / r : 0.0; /* r = 0 only on the singular line, solved apart */
+  }
+}
+
 static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
 {
   FGPoisson_FFTW *f   = (FGPoisson_FFTW *)p->data;
@@ -169,15 +305,24 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
   PetscBool       zero[3]; /* mode 0 of direction d has lambda = 0 */
   char            wpath[PETSC_MAX_PATH_LEN];
   PetscBool       wset;
+  PetscMPIInt     size, rank;
 
   PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(g->comm, &size));
+  PetscCallMPI(MPI_Comm_rank(g->comm, &rank));
   for (PetscInt a = 0; a < dim; a++) {
     phys[a] = dim - 1 - a;
     nn[a]   = (ptrdiff_t)g->n[phys[a]];
     PetscCall(FGPoissonFFTWKinds_Private(p->bc[phys[a]][0], p->bc[phys[a]][1], &f->kf[a], &f->kb[a]));
   }
-  alloc_local = fftw_mpi_local_size_many_transposed((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &local_n0, &local_0_start, &local_n1, &local_1_start);
-  /* The grid made its slabs with the same call; check that its DMDA really matches. */
+  PetscCall(FGPoissonFFTWTridiagonal_Private(p, &f->tridiag));
+  if (f->tridiag) { /* the transposes' layout: [ns][nmid][ninner] <-> [nmid][ns][ninner] */
+    const ptrdiff_t n2[2] = {nn[0], nn[1]};
+    f->ns                 = nn[0];
+    f->ninner             = dim == 3 ? nn[2] : 1;
+    alloc_local           = fftw_mpi_local_size_many_transposed(2, n2, f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &local_n0, &local_0_start, &local_n1, &local_1_start);
+  } else alloc_local = fftw_mpi_local_size_many_transposed((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &local_n0, &local_0_start, &local_n1, &local_1_start);
+  /* The grid made its slabs with FFTW's block distribution of nn[0]; check that its DMDA matches. */
   {
     PetscBool match = (PetscBool)((PetscInt)local_0_start == g->box.lo[dim - 1] && (PetscInt)(local_0_start + local_n0) == g->box.hi[dim - 1]);
     for (PetscInt d = 0; d < dim - 1; d++) match = (PetscBool)(match && g->box.lo[d] == 0 && g->box.hi[d] == g->n[d]);
@@ -185,50 +330,36 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
   }
   f->nin  = local_n0 * nn[1] * (dim == 3 ? nn[2] : 1);
   f->nout = local_n1 * nn[0] * (dim == 3 ? nn[2] : 1);
-  f->in   = fftw_alloc_real((size_t)PetscMax(alloc_local, 1));
-  f->out  = fftw_alloc_real((size_t)PetscMax(alloc_local, 1));
+  if (f->tridiag && size == 1) { /* one rank: no transposes, the lines run across the whole slab */
+    f->nouter = 1;
+    f->ninner = (ptrdiff_t)(f->nin / f->ns);
+  } else if (f->tridiag) f->nouter = local_n1;
+  f->in  = fftw_alloc_real((size_t)PetscMax(alloc_local, 1));
+  f->out = fftw_alloc_real((size_t)PetscMax(alloc_local, 1));
   PetscCheck(f->in && f->out, PETSC_COMM_SELF, PETSC_ERR_MEM, "Poisson (FFTW): fftw_alloc_real(%td) failed", alloc_local);
+  if (f->tridiag) {
+    f->nbuf[0] = fftw_alloc_real((size_t)f->ns);
+    f->nbuf[1] = fftw_alloc_real((size_t)f->ns);
+    PetscCheck(f->nbuf[0] && f->nbuf[1], PETSC_COMM_SELF, PETSC_ERR_MEM, "Poisson (FFTW): fftw_alloc_real(%td) failed", f->ns);
+  }
 
   PetscCall(FGPoissonFFTWPlanner_Private(g->comm, &f->planner));
   PetscCall(FGPoissonFFTWWisdomPath_Private(f->planner, wpath, sizeof(wpath), &wset));
   if (wset) {
-    PetscMPIInt rank;
-    char       *text = NULL;
-    PetscCallMPI(MPI_Comm_rank(g->comm, &rank));
+    char *text = NULL;
     if (rank == 0) text = FGPoissonFFTWWisdomRead_Private(wpath);
     PetscCall(FGPoissonFFTWWisdomSet_Private(g->comm, text));
     free(text);
   }
-  f->fwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->kf, f->planner | FFTW_MPI_TRANSPOSED_OUT);
-  PetscCheck(f->fwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_r2r (forward, transposed out) failed (was fftw_mpi_init() called? FGInitialize() does)");
-  f->bwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->kb, f->planner | FFTW_MPI_TRANSPOSED_IN);
-  PetscCheck(f->bwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_r2r (inverse, transposed in) failed");
+  PetscCall(FGPoissonFFTWMakePlans_Private(p, nn, local_n0));
   if (wset) { /* plan again from the wisdom gathered from every rank, then keep it */
-    PetscMPIInt rank;
-    char       *text = NULL;
-    PetscCallMPI(MPI_Comm_rank(g->comm, &rank));
+    char *text = NULL;
     fftw_mpi_gather_wisdom(g->comm);
     if (rank == 0) text = fftw_export_wisdom_to_string();
     PetscCall(FGPoissonFFTWWisdomSet_Private(g->comm, text));
-    fftw_destroy_plan(f->fwd);
-    fftw_destroy_plan(f->bwd);
-    f->fwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->kf, f->planner | FFTW_MPI_TRANSPOSED_OUT);
-    f->bwd = fftw_mpi_plan_many_r2r((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->kb, f->planner | FFTW_MPI_TRANSPOSED_IN);
-    PetscCheck(f->fwd && f->bwd, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): planning again from the gathered wisdom failed");
-    if (rank == 0 && text) {
-      char tmp[PETSC_MAX_PATH_LEN + 8];
-      FILE *fp;
-      int   ok;
-      snprintf(tmp, sizeof(tmp), "%s.tmp", wpath);
-      fp = fopen(tmp, "w");
-      ok = fp && fputs(text, fp) >= 0;
-      if (fp) ok = (fclose(fp) == 0) && ok;
-      ok = ok && rename(tmp, wpath) == 0;
-      if (!ok) {
-        (void)remove(tmp);
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "flowgrad: warning: cannot write FFTW wisdom to %s (the plans will be measured again next time)\n", wpath));
-      }
-    }
+    PetscCall(FGPoissonFFTWDestroyPlans_Private(f));
+    PetscCall(FGPoissonFFTWMakePlans_Private(p, nn, local_n0));
+    if (rank == 0 && text) PetscCall(FGPoissonFFTWWisdomWrite_Private(wpath, text));
     free(text);
   }
 
@@ -242,15 +373,14 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
       lam[d][m]         = c * s * s;
     }
     zero[d] = (PetscBool)(p->bc[d][0] == FG_PBC_PERIODIC || (p->bc[d][0] == FG_PBC_NEUMANN && p->bc[d][1] == FG_PBC_NEUMANN));
-    norm *= (PetscReal)(p->bc[d][0] == FG_PBC_PERIODIC ? n : 2 * n);
+    if (!f->tridiag || d < dim - 1) norm *= (PetscReal)(p->bc[d][0] == FG_PBC_PERIODIC ? n : 2 * n);
   }
 
-  /* Factors over the transposed-out block [local_n1 of phys[1]][n0 = phys[0]][n2 = phys[2]]. */
-  PetscCall(PetscMalloc1(PetscMax(f->nout, 1), &f->factor));
-  {
-    const PetscInt  d1 = phys[1], d0 = phys[0], d2 = dim == 3 ? phys[2] : -1;
-    const PetscInt  n0 = (PetscInt)nn[0], n2 = dim == 3 ? (PetscInt)nn[2] : 1;
-    PetscInt        c  = 0;
+  if (!f->tridiag) { /* factors over the transposed-out block [local_n1 of phys[1]][n0 = phys[0]][n2 = phys[2]] */
+    const PetscInt d1 = phys[1], d0 = phys[0], d2 = dim == 3 ? phys[2] : -1;
+    const PetscInt n0 = (PetscInt)nn[0], n2 = dim == 3 ? (PetscInt)nn[2] : 1;
+    PetscInt       c  = 0;
+    PetscCall(PetscMalloc1(PetscMax(f->nout, 1), &f->factor));
     for (PetscInt r = 0; r < (PetscInt)local_n1; r++) {
       const PetscInt m1 = (PetscInt)local_1_start + r;
       for (PetscInt m0 = 0; m0 < n0; m0++) {
@@ -262,12 +392,84 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
       }
     }
     PetscCheck(c == (PetscInt)f->nout, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Poisson (FFTW): spectral block size mismatch");
+  } else { /* inverse pivots over the line layout [nouter][ns][ninner] */
+    const PetscInt  sd  = dim - 1; /* the slab direction */
+    const PetscReal ih2 = 1.0 / (g->h[sd] * g->h[sd]);
+    const PetscReal slo = p->bc[sd][0] == FG_PBC_NEUMANN ? 1.0 : -1.0, shi = p->bc[sd][1] == FG_PBC_NEUMANN ? 1.0 : -1.0;
+    const PetscBool nullable = (PetscBool)(slo > 0 && shi > 0 && zero[0] && (dim == 2 || zero[1]));
+    const ptrdiff_t ntot = f->nouter * f->ns * f->ninner;
+
+    f->scale   = 1.0 / (ih2 * norm);
+    f->nulloff = -1;
+    PetscCall(PetscMalloc1(PetscMax(ntot, 1), &f->w));
+    for (ptrdiff_t o = 0; o < f->nouter; o++) {
+      for (ptrdiff_t i = 0; i < f->ninner; i++) {
+        /* the in-slab mode of this line: (mx) in 2D, (my, mx) in 3D */
+        PetscInt  mx, my = 0;
+        PetscReal lr;
+        if (size == 1) {
+          mx = (PetscInt)(i % nn[dim - 1]);
+          my = dim == 3 ? (PetscInt)(i / nn[2]) : 0;
+        } else if (dim == 3) {
+          my = (PetscInt)(local_1_start + o);
+          mx = (PetscInt)i;
+        } else mx = (PetscInt)(local_1_start + o);
+        lr = lam[0][mx] + (dim == 3 ? lam[1][my] : 0.0);
+        FGPoissonFFTWPivots_Private(lr / ih2, slo, shi, f->ns, f->w + o * f->ns * f->ninner + i, f->ninner);
+        if (nullable && mx == 0 && my == 0) f->nulloff = o * f->ns * f->ninner + i;
+      }
+    }
+    if (nullable) { /* the singular line: its own cosine transform, exactly as the full-transform path */
+      PetscCall(PetscMalloc1(f->ns, &f->nfac));
+      for (ptrdiff_t m = 0; m < f->ns; m++) f->nfac[m] = m ? ih2 / (2.0 * (PetscReal)f->ns * lam[sd][m]) : 0.0;
+    }
   }
   for (PetscInt d = 0; d < dim; d++) PetscCall(PetscFree(lam[d]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = L^{-1} b (or L^+ b): copy in, forward, scale by the precomputed factors, inverse, copy out. */
+/* The Thomas algorithm on every line of the line layout [nouter][ns][ninner], vectorized across
+   the ninner lines of a block: G_j = (b_j - G_{j-1}) w_j, then X_j = G_j - w_j X_{j+1}. */
+static void FGPoissonFFTWThomas_Private(const FGPoisson_FFTW *f, double *restrict a)
+{
+  const ptrdiff_t ns = f->ns, ni = f->ninner;
+  for (ptrdiff_t o = 0; o < f->nouter; o++) {
+    double *restrict       x = a + o * ns * ni;
+    const double *restrict w = f->w + o * ns * ni;
+    for (ptrdiff_t i = 0; i < ni; i++) x[i] *= w[i];
+    for (ptrdiff_t j = 1; j < ns; j++) {
+      double *restrict       xj = x + j * ni;
+      const double *restrict xp = xj - ni, *restrict wj = w + j * ni;
+      for (ptrdiff_t i = 0; i < ni; i++) xj[i] = (xj[i] - xp[i]) * wj[i];
+    }
+    for (ptrdiff_t j = ns - 2; j >= 0; j--) {
+      double *restrict       xj = x + j * ni;
+      const double *restrict xn = xj + ni, *restrict wj = w + j * ni;
+      for (ptrdiff_t i = 0; i < ni; i++) xj[i] -= wj[i] * xn[i];
+    }
+  }
+}
+
+/* The singular line (in-slab mode 0, Neumann at both slab ends): X = h_s^-2 L_1^+ b by its cosine
+   transform, in the units of the Thomas result. Its right-hand side is taken before the Thomas
+   sweeps (which leave a pinned solution there) and its solution written over theirs. */
+static void FGPoissonFFTWNullLineGet_Private(const FGPoisson_FFTW *f, const double *a)
+{
+  for (ptrdiff_t j = 0; j < f->ns; j++) f->nbuf[0][j] = a[f->nulloff + j * f->ninner];
+}
+
+static void FGPoissonFFTWNullLineSolve_Private(const FGPoisson_FFTW *f, double *a)
+{
+  double *u = f->nbuf[0], *v = f->nbuf[1];
+  fftw_execute(f->nf);
+  for (ptrdiff_t m = 0; m < f->ns; m++) v[m] *= f->nfac[m];
+  fftw_execute(f->nb);
+  for (ptrdiff_t j = 0; j < f->ns; j++) a[f->nulloff + j * f->ninner] = u[j];
+}
+
+/* x = L^{-1} b (or L^+ b). All directions transformed: copy in, forward, scale by the factors,
+   inverse, copy out. Tridiagonal: copy in, transform the in-slab directions, (transpose), Thomas
+   along the slab direction, (transpose back), inverse transforms, scale out. */
 static PetscErrorCode FGPoissonSolve_FFTW(FGPoisson p, Vec b, Vec x)
 {
   FGPoisson_FFTW    *f = (FGPoisson_FFTW *)p->data;
@@ -279,21 +481,47 @@ static PetscErrorCode FGPoissonSolve_FFTW(FGPoisson p, Vec b, Vec x)
   PetscCall(VecGetLocalSize(b, &nloc));
   PetscCheck((ptrdiff_t)nloc == f->nin, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Poisson (FFTW): the rhs has %" PetscInt_FMT " local entries, the slab %td", nloc, f->nin);
   PetscCall(PetscLogEventBegin(FG_EVENT_PoissonSolveFFTW, b, x, 0, 0));
-  PetscCall(VecGetArrayRead(b, &ba));
-  PetscCall(PetscArraycpy(f->in, ba, nloc));
-  PetscCall(VecRestoreArrayRead(b, &ba));
-
-  fftw_execute(f->fwd); /* 1. b_hat = T b (spectral block, transposed) */
-  {
-    double *restrict       o = f->out; /* 2. x_hat = b_hat / (lambda prod N_d) */
-    const double *restrict s = f->factor;
-    for (ptrdiff_t i = 0; i < f->nout; i++) o[i] *= s[i];
+  if (!f->tridiag) {
+    PetscCall(VecGetArrayRead(b, &ba));
+    PetscCall(PetscArraycpy(f->in, ba, nloc));
+    PetscCall(VecRestoreArrayRead(b, &ba));
+    fftw_execute(f->fwd); /* 1. b_hat = T b (spectral block, transposed) */
+    {
+      double *restrict       o = f->out; /* 2. x_hat = b_hat / (lambda prod N_d) */
+      const double *restrict s = f->factor;
+      for (ptrdiff_t i = 0; i < f->nout; i++) o[i] *= s[i];
+    }
+    fftw_execute(f->bwd); /* 3. x = T_inverse x_hat */
+    PetscCall(VecGetArrayWrite(x, &xa));
+    PetscCall(PetscArraycpy(xa, f->in, nloc));
+    PetscCall(VecRestoreArrayWrite(x, &xa));
+  } else {
+    double *lines;
+    PetscCall(VecGetArrayRead(b, &ba)); /* 1. -> out: the in-slab transforms of every plane */
+    if (f->dct) FGDCTForward(f->dct, ba, f->out);
+    else {
+      PetscCall(PetscArraycpy(f->in, ba, nloc));
+      if (f->rf) fftw_execute(f->rf);
+    }
+    PetscCall(VecRestoreArrayRead(b, &ba));
+    if (f->t1) {
+      fftw_execute(f->t1); /* 2. out -> in: the line layout */
+      lines = f->in;
+    } else lines = f->out;
+    if (f->nulloff >= 0) FGPoissonFFTWNullLineGet_Private(f, lines);
+    FGPoissonFFTWThomas_Private(f, lines); /* 3. along the slab direction */
+    if (f->nulloff >= 0) FGPoissonFFTWNullLineSolve_Private(f, lines);
+    if (f->t2) fftw_execute(f->t2); /* 4. in -> out: the slab layout again */
+    PetscCall(VecGetArrayWrite(x, &xa)); /* 5. out -> x: the inverse in-slab transforms, scaled */
+    if (f->dct) FGDCTInverse(f->dct, f->out, xa, f->scale);
+    else {
+      const double *restrict src = f->in;
+      const double           sc  = f->scale;
+      if (f->rb) fftw_execute(f->rb);
+      for (PetscInt i = 0; i < nloc; i++) xa[i] = sc * src[i];
+    }
+    PetscCall(VecRestoreArrayWrite(x, &xa));
   }
-  fftw_execute(f->bwd); /* 3. x = T_inverse x_hat */
-
-  PetscCall(VecGetArrayWrite(x, &xa));
-  PetscCall(PetscArraycpy(xa, f->in, nloc));
-  PetscCall(VecRestoreArrayWrite(x, &xa));
   p->its = 0;
   PetscCall(PetscLogEventEnd(FG_EVENT_PoissonSolveFFTW, b, x, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -313,11 +541,14 @@ static PetscErrorCode FGPoissonDestroy_FFTW(FGPoisson p)
   FGPoisson_FFTW *f = (FGPoisson_FFTW *)p->data;
 
   PetscFunctionBeginUser;
-  if (f->fwd) fftw_destroy_plan(f->fwd);
-  if (f->bwd) fftw_destroy_plan(f->bwd);
+  PetscCall(FGPoissonFFTWDestroyPlans_Private(f));
   if (f->in) fftw_free(f->in);
   if (f->out) fftw_free(f->out);
+  if (f->nbuf[0]) fftw_free(f->nbuf[0]);
+  if (f->nbuf[1]) fftw_free(f->nbuf[1]);
   PetscCall(PetscFree(f->factor));
+  PetscCall(PetscFree(f->w));
+  PetscCall(PetscFree(f->nfac));
   PetscCall(PetscFree(p->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

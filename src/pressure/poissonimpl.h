@@ -34,4 +34,11 @@ PETSC_INTERN PetscErrorCode FGPoissonCreate_KSP(FGPoisson);
 /* Subtract the mean of a global Vec of the grid (collective). */
 PETSC_INTERN PetscErrorCode FGPoissonRemoveMean_Private(FGPoisson, Vec);
 
+/* Batched REDFT10/REDFT01 of contiguous rows through r2c/c2r FFTs (dct.c). */
+typedef struct _p_FGDCT *FGDCT;
+PETSC_INTERN PetscErrorCode FGDCTCreate(PetscInt, PetscInt, unsigned, FGDCT *);
+PETSC_INTERN PetscErrorCode FGDCTDestroy(FGDCT *);
+PETSC_INTERN void           FGDCTForward(FGDCT, const double *, double *);
+PETSC_INTERN void           FGDCTInverse(FGDCT, const double *, double *, double);
+
 #endif
