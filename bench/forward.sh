@@ -26,7 +26,7 @@ CASES=${CASES:-"tg:2:1024 cavity:2:512 cavity:3:128 tg:3:128"}
 MPIEXEC=${MPIEXEC:-"mpiexec --allow-run-as-root --oversubscribe"}
 [ -x "$exe" ] || { echo "forward.sh: $exe not found; build first (cmake --build $build)" >&2; exit 2; }
 
-echo "case,dim,n,np,poisson,steps,reps,s_per_step,min_s_per_step,cell_steps_per_s,advection_s,diffusion_s,divergence_s,poisson_s,gradient_s,bcfill_s,ghost_s,update_s,instrumented_sum_s" > "$csv"
+echo "case,dim,n,np,poisson,steps,reps,s_per_step,min_s_per_step,cell_steps_per_s,momentum_s,divergence_s,poisson_s,gradient_s,bcfill_s,ghost_s,update_s,instrumented_sum_s" > "$csv"
 for np in $NPS; do
   for c in $CASES; do
     IFS=: read -r name dim n <<< "$c"
@@ -40,7 +40,7 @@ done
 /usr/bin/env python3 - "$csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-ops = ["advection", "diffusion", "divergence", "poisson", "gradient", "bcfill", "ghost", "update"]
+ops = ["momentum", "divergence", "poisson", "gradient", "bcfill", "ghost", "update"]
 print(f"CSV: {sys.argv[1]}\n")
 print("| case | grid | ranks | ms/step (median) | Mcell-steps/s | ms/step (fastest) | " + " | ".join(ops) + " | sum/step |")
 print("|---|---|---|---|---|---|" + "---|" * len(ops) + "---|")

@@ -10,7 +10,7 @@
      include/fg/ops.h, one call per line as in src/step/rk3.c, each call timed and logged as a
      PetscLogEvent of the class "flowgrad-bench" (-log_view shows them in the stage
      "instrumented step", next to the library's own events FGStep, FGOpAdvection, ...):
-        advection   FGOpAdvection                    diffusion  FGOpDiffusion
+        momentum    FGOpMomentum (advection + diffusion in one sweep)
         divergence  FGOpDivergence (+ 1/(gamma dt))  poisson    FGPoissonSolve
         gradient    FGOpGradientCorrect              bcfill     FGOpFillBoundary, FGOpSetBoundaryFaces, FGOpOutflow
         ghost       DMGlobalToLocal of u and phi     update     the RK3 vector updates (VecSet, VecAXPBYPCZ, VecCopy)
@@ -42,8 +42,8 @@ static const PetscReal RK3_ALPHA[3] = {8.0 / 15.0, 5.0 / 12.0, 3.0 / 4.0};
 static const PetscReal RK3_BETA[3]  = {0.0, -17.0 / 60.0, -5.0 / 12.0};
 static const PetscReal RK3_C[4]     = {0.0, 8.0 / 15.0, 2.0 / 3.0, 1.0};
 
-typedef enum { OP_ADVECTION, OP_DIFFUSION, OP_DIVERGENCE, OP_POISSON, OP_GRADIENT, OP_BCFILL, OP_GHOST, OP_UPDATE, OP_N } Op;
-static const char *const OpNames[OP_N] = {"advection", "diffusion", "divergence", "poisson", "gradient", "bcfill", "ghost", "update"};
+typedef enum { OP_MOMENTUM, OP_DIVERGENCE, OP_POISSON, OP_GRADIENT, OP_BCFILL, OP_GHOST, OP_UPDATE, OP_N } Op;
+static const char *const OpNames[OP_N] = {"momentum", "divergence", "poisson", "gradient", "bcfill", "ghost", "update"};
 
 typedef struct {
   PetscLogEvent  event[OP_N];
@@ -99,9 +99,7 @@ static PetscErrorCode StepInstrumented_Private(FGSolver s, Timers *tm)
     /* 1. boundary values at the stage start */
     PetscCall(FillGhosts_Private(s, tm, tk));
     /* 2. H = -A(u) + nu L(u) (+ outflow condition) */
-    for (PetscInt a = 0; a < dim; a++) TIMED(tm, OP_UPDATE, VecSet(s->H[a], 0.0));
-    TIMED(tm, OP_ADVECTION, FGOpAdvection(s->grid, &s->bc, s->ul, s->H));
-    TIMED(tm, OP_DIFFUSION, FGOpDiffusion(s->grid, &s->bc, s->nu, s->ul, s->H));
+    TIMED(tm, OP_MOMENTUM, FGOpMomentum(s->grid, &s->bc, s->nu, s->ul, s->H));
     TIMED(tm, OP_BCFILL, FGOpOutflow(s->grid, &s->bc, s->ul, s->H));
     /* 3. u* = u + dt (alpha H + beta Hold) */
     for (PetscInt a = 0; a < dim; a++) TIMED(tm, OP_UPDATE, VecAXPBYPCZ(s->u[a], dt * RK3_ALPHA[k], dt * RK3_BETA[k], 1.0, s->H[a], s->Hold[a]));

@@ -42,7 +42,7 @@ PETSC_EXTERN void FGOpInteriorFaces(FGGrid, const FGBoundary *, PetscInt, PetscI
 PETSC_EXTERN void FGOpUnknownFaces(FGGrid, const FGBoundary *, PetscInt, PetscInt[3], PetscInt[3]);
 
 /* Log events (src/ops/log.c), registered by FGOpsInitializePackage() on first use. */
-PETSC_EXTERN PetscLogEvent  FG_EVENT_Advection, FG_EVENT_Diffusion, FG_EVENT_Divergence, FG_EVENT_Gradient, FG_EVENT_FillBoundary, FG_EVENT_GhostUpdate, FG_EVENT_Step;
+PETSC_EXTERN PetscLogEvent  FG_EVENT_Momentum, FG_EVENT_Advection, FG_EVENT_Diffusion, FG_EVENT_Divergence, FG_EVENT_Gradient, FG_EVENT_FillBoundary, FG_EVENT_GhostUpdate, FG_EVENT_Step;
 /* the linearized step and the operators' adjoints (tangents of the linear operators log as the
    operator itself; FGOpAdvectionTan is the advection's), and the bodies' penalization */
 PETSC_EXTERN PetscLogEvent  FG_EVENT_StepTangent, FG_EVENT_StepAdjoint, FG_EVENT_AdvectionTangent, FG_EVENT_AdvectionAdjoint, FG_EVENT_DiffusionAdjoint, FG_EVENT_DivergenceAdjoint, FG_EVENT_GradientAdjoint, FG_EVENT_FillBoundaryAdjoint;
@@ -54,6 +54,7 @@ PETSC_EXTERN PetscErrorCode FGOpSetBoundaryFaces(FGGrid, const FGBoundary *, Pet
 PETSC_EXTERN PetscErrorCode FGOpFillBoundary(FGGrid, const FGBoundary *, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpOutflow(FGGrid, const FGBoundary *, Vec[], Vec[]);
 
+PETSC_EXTERN PetscErrorCode FGOpMomentum(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpAdvection(FGGrid, const FGBoundary *, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDiffusion(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDivergence(FGGrid, Vec[], Vec);

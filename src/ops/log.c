@@ -5,7 +5,7 @@
 #include <fg/ops.h>
 
 PetscClassId  FG_CLASSID_Ops;
-PetscLogEvent FG_EVENT_Advection, FG_EVENT_Diffusion, FG_EVENT_Divergence, FG_EVENT_Gradient, FG_EVENT_FillBoundary, FG_EVENT_GhostUpdate, FG_EVENT_Step;
+PetscLogEvent FG_EVENT_Momentum, FG_EVENT_Advection, FG_EVENT_Diffusion, FG_EVENT_Divergence, FG_EVENT_Gradient, FG_EVENT_FillBoundary, FG_EVENT_GhostUpdate, FG_EVENT_Step;
 PetscLogEvent FG_EVENT_StepTangent, FG_EVENT_StepAdjoint, FG_EVENT_AdvectionTangent, FG_EVENT_AdvectionAdjoint, FG_EVENT_DiffusionAdjoint, FG_EVENT_DivergenceAdjoint, FG_EVENT_GradientAdjoint, FG_EVENT_FillBoundaryAdjoint;
 PetscLogEvent FG_EVENT_BodyBuild, FG_EVENT_BodyPenalize, FG_EVENT_BodyPenalizeTangent, FG_EVENT_BodyPenalizeAdjoint, FG_EVENT_BodyControlVolume;
 static PetscBool FGOpsPackageInitialized = PETSC_FALSE;
@@ -24,6 +24,7 @@ PetscErrorCode FGOpsInitializePackage(void)
   FGOpsPackageInitialized = PETSC_TRUE;
   PetscCall(PetscClassIdRegister("FG Operators", &FG_CLASSID_Ops));
   PetscCall(PetscLogEventRegister("FGStep", FG_CLASSID_Ops, &FG_EVENT_Step));
+  PetscCall(PetscLogEventRegister("FGOpMomentum", FG_CLASSID_Ops, &FG_EVENT_Momentum));
   PetscCall(PetscLogEventRegister("FGOpAdvection", FG_CLASSID_Ops, &FG_EVENT_Advection));
   PetscCall(PetscLogEventRegister("FGOpDiffusion", FG_CLASSID_Ops, &FG_EVENT_Diffusion));
   PetscCall(PetscLogEventRegister("FGOpDivergence", FG_CLASSID_Ops, &FG_EVENT_Divergence));
