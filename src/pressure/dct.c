@@ -14,19 +14,21 @@
       V_k = conj(W_k) (Y_k - i Y_{n-k})  (k = 0..n/2, Y_n = 0);   v = c2r(V);   x_{2j} = v_j, x_{2j+1} = v_{n-1-j}
 
   (The second inverts the first up to FFTW's factor 2n: with c_k = W_k V_k, Y_k - i Y_{n-k} = 2 c_k.)
-  The permutations are fused with the reads and writes of the caller's arrays, so a transform is
-  one pass in, the FFT, one pass out. tests/poisson checks the result against FFTW's own
-  REDFT10/REDFT01 (test_poisson_dct).
+  The permutations are fused with the reads and writes of the caller's arrays, and the rows are
+  done in blocks of about 64 KiB (two plans: the block and the remainder) with the FFT's own
+  buffers, so a block stays in cache from the permutation through the FFT to the twiddles: the
+  transform streams the caller's arrays once in and once out. tests/poisson checks the result
+  against FFTW's own REDFT10/REDFT01 (test_poisson_dct).
 */
 #include "poissonimpl.h"
 #include <fftw3.h>
 
 struct _p_FGDCT {
-  PetscInt      n, rows;
-  fftw_plan     r2c, c2r;
-  double       *v;       /* rows x n: the permuted rows */
-  fftw_complex *c;       /* rows x (n/2 + 1): their spectra */
-  double       *wr, *wi; /* W_k = wr_k + i wi_k, k = 0..n/2 */
+  PetscInt      n, rows, block; /* row length, rows, rows per block */
+  fftw_plan     r2c[2], c2r[2]; /* a full block, the remainder (NULL if none) */
+  double       *v;              /* block x n: the permuted rows */
+  fftw_complex *c;              /* block x (n/2 + 1): their spectra */
+  double       *wr, *wi;        /* W_k = wr_k + i wi_k, k = 0..n/2 */
 };
 
 /*@C
@@ -40,17 +42,21 @@ PetscErrorCode FGDCTCreate(PetscInt n, PetscInt rows, unsigned planner, FGDCT *d
   int   nn = (int)n;
 
   PetscFunctionBeginUser;
+  *dct = NULL;
   PetscCheck(n >= 2 && n % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FGDCT: n = %" PetscInt_FMT " must be even", n);
   PetscCall(PetscNew(&d));
-  d->n    = n;
-  d->rows = rows;
-  d->v    = fftw_alloc_real((size_t)(n * PetscMax(rows, 1)));
-  d->c    = fftw_alloc_complex((size_t)((n / 2 + 1) * PetscMax(rows, 1)));
+  d->n     = n;
+  d->rows  = rows;
+  d->block = PetscMax(1, PetscMin(rows, 8192 / n));
+  d->v     = fftw_alloc_real((size_t)(n * d->block));
+  d->c     = fftw_alloc_complex((size_t)((n / 2 + 1) * d->block));
   PetscCheck(d->v && d->c, PETSC_COMM_SELF, PETSC_ERR_MEM, "FGDCT: fftw_alloc failed");
-  if (rows > 0) {
-    d->r2c = fftw_plan_many_dft_r2c(1, &nn, (int)rows, d->v, NULL, 1, nn, d->c, NULL, 1, nn / 2 + 1, planner);
-    d->c2r = fftw_plan_many_dft_c2r(1, &nn, (int)rows, d->c, NULL, 1, nn / 2 + 1, d->v, NULL, 1, nn, planner);
-    PetscCheck(d->r2c && d->c2r, PETSC_COMM_SELF, PETSC_ERR_LIB, "FGDCT: FFTW r2c/c2r planning failed (n %" PetscInt_FMT ", rows %" PetscInt_FMT ")", n, rows);
+  for (PetscInt p = 0; p < 2; p++) {
+    const PetscInt m = p == 0 ? (rows >= d->block ? d->block : 0) : rows % d->block;
+    if (m == 0) continue;
+    d->r2c[p] = fftw_plan_many_dft_r2c(1, &nn, (int)m, d->v, NULL, 1, nn, d->c, NULL, 1, nn / 2 + 1, planner);
+    d->c2r[p] = fftw_plan_many_dft_c2r(1, &nn, (int)m, d->c, NULL, 1, nn / 2 + 1, d->v, NULL, 1, nn, planner);
+    PetscCheck(d->r2c[p] && d->c2r[p], PETSC_COMM_SELF, PETSC_ERR_LIB, "FGDCT: FFTW r2c/c2r planning failed (n %" PetscInt_FMT ", %" PetscInt_FMT " rows)", n, m);
   }
   PetscCall(PetscMalloc2(n / 2 + 1, &d->wr, n / 2 + 1, &d->wi));
   for (PetscInt k = 0; k <= n / 2; k++) {
@@ -68,8 +74,10 @@ PetscErrorCode FGDCTDestroy(FGDCT *dct)
 
   PetscFunctionBeginUser;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
-  if (d->r2c) fftw_destroy_plan(d->r2c);
-  if (d->c2r) fftw_destroy_plan(d->c2r);
+  for (PetscInt p = 0; p < 2; p++) {
+    if (d->r2c[p]) fftw_destroy_plan(d->r2c[p]);
+    if (d->c2r[p]) fftw_destroy_plan(d->c2r[p]);
+  }
   fftw_free(d->v);
   fftw_free(d->c);
   PetscCall(PetscFree2(d->wr, d->wi));
@@ -78,62 +86,66 @@ PetscErrorCode FGDCTDestroy(FGDCT *dct)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = REDFT10(x), row by row (x and y: rows x n; they may be the same array). */
+/* y = REDFT10(x), row by row (x, y: rows x n; y may be x). */
 void FGDCTForward(FGDCT d, const double *x, double *y)
 {
   const PetscInt n = d->n, h = n / 2, nc = h + 1;
 
-  if (d->rows == 0) return;
-  for (PetscInt r = 0; r < d->rows; r++) {
-    const double *restrict xr = x + r * n;
-    double *restrict       vr = d->v + r * n;
-    for (PetscInt j = 0; j < h; j++) {
-      vr[j]         = xr[2 * j];
-      vr[n - 1 - j] = xr[2 * j + 1];
+  for (PetscInt r0 = 0; r0 < d->rows; r0 += d->block) {
+    const PetscInt m = PetscMin(d->block, d->rows - r0);
+    for (PetscInt r = 0; r < m; r++) {
+      const double *restrict xr = x + (r0 + r) * n;
+      double *restrict       vr = d->v + r * n;
+      for (PetscInt j = 0; j < h; j++) {
+        vr[j]         = xr[2 * j];
+        vr[n - 1 - j] = xr[2 * j + 1];
+      }
     }
-  }
-  fftw_execute(d->r2c);
-  for (PetscInt r = 0; r < d->rows; r++) {
-    const double *restrict c  = (const double *)(d->c + r * nc); /* re, im interleaved */
-    const double *restrict wr = d->wr, *restrict wi = d->wi;
-    double *restrict       yr = y + r * n;
-    yr[0] = 2.0 * c[0];
-    for (PetscInt k = 1; k < h; k++) {
-      const double re = c[2 * k], im = c[2 * k + 1];
-      yr[k]     = 2.0 * (wr[k] * re - wi[k] * im);
-      yr[n - k] = -2.0 * (wr[k] * im + wi[k] * re);
+    fftw_execute(d->r2c[m == d->block ? 0 : 1]);
+    for (PetscInt r = 0; r < m; r++) {
+      const double *restrict c  = (const double *)(d->c + r * nc); /* re, im interleaved */
+      const double *restrict wr = d->wr, *restrict wi = d->wi;
+      double *restrict       yr = y + (r0 + r) * n;
+      yr[0] = 2.0 * c[0];
+      for (PetscInt k = 1; k < h; k++) {
+        const double re = c[2 * k], im = c[2 * k + 1];
+        yr[k]     = 2.0 * (wr[k] * re - wi[k] * im);
+        yr[n - k] = -2.0 * (wr[k] * im + wi[k] * re);
+      }
+      yr[h] = PETSC_SQRT2 * c[2 * h];
     }
-    yr[h] = PETSC_SQRT2 * c[2 * h];
   }
 }
 
-/* x = scale REDFT01(y), row by row (y is left unchanged; x and y may not be the same array). */
+/* x = scale REDFT01(y), row by row (x, y: rows x n; x may be y). */
 void FGDCTInverse(FGDCT d, const double *y, double *x, double scale)
 {
   const PetscInt n = d->n, h = n / 2, nc = h + 1;
 
-  if (d->rows == 0) return;
-  for (PetscInt r = 0; r < d->rows; r++) {
-    double *restrict       c  = (double *)(d->c + r * nc);
-    const double *restrict wr = d->wr, *restrict wi = d->wi;
-    const double *restrict yr = y + r * n;
-    c[0] = yr[0];
-    c[1] = 0.0;
-    for (PetscInt k = 1; k < h; k++) { /* conj(W_k) (a - i b), a = Y_k, b = Y_{n-k} */
-      const double a = yr[k], b = yr[n - k];
-      c[2 * k]     = wr[k] * a - wi[k] * b;
-      c[2 * k + 1] = -wr[k] * b - wi[k] * a;
+  for (PetscInt r0 = 0; r0 < d->rows; r0 += d->block) {
+    const PetscInt m = PetscMin(d->block, d->rows - r0);
+    for (PetscInt r = 0; r < m; r++) {
+      double *restrict       c  = (double *)(d->c + r * nc);
+      const double *restrict wr = d->wr, *restrict wi = d->wi;
+      const double *restrict yr = y + (r0 + r) * n;
+      c[0] = yr[0];
+      c[1] = 0.0;
+      for (PetscInt k = 1; k < h; k++) { /* conj(W_k) (a - i b), a = Y_k, b = Y_{n-k} */
+        const double a = yr[k], b = yr[n - k];
+        c[2 * k]     = wr[k] * a - wi[k] * b;
+        c[2 * k + 1] = -wr[k] * b - wi[k] * a;
+      }
+      c[2 * h]     = PETSC_SQRT2 * yr[h];
+      c[2 * h + 1] = 0.0;
     }
-    c[2 * h]     = PETSC_SQRT2 * yr[h];
-    c[2 * h + 1] = 0.0;
-  }
-  fftw_execute(d->c2r);
-  for (PetscInt r = 0; r < d->rows; r++) {
-    const double *restrict vr = d->v + r * n;
-    double *restrict       xr = x + r * n;
-    for (PetscInt j = 0; j < h; j++) {
-      xr[2 * j]     = scale * vr[j];
-      xr[2 * j + 1] = scale * vr[n - 1 - j];
+    fftw_execute(d->c2r[m == d->block ? 0 : 1]);
+    for (PetscInt r = 0; r < m; r++) {
+      const double *restrict vr = d->v + r * n;
+      double *restrict       xr = x + (r0 + r) * n;
+      for (PetscInt j = 0; j < h; j++) {
+        xr[2 * j]     = scale * vr[j];
+        xr[2 * j + 1] = scale * vr[n - 1 - j];
+      }
     }
   }
 }

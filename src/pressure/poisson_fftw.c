@@ -63,9 +63,12 @@
   [n_s][in-slab points], and the sweeps are vectorized across the in-slab points; on several ranks
   fftw_mpi_plan_many_transpose turns the slabs [n_s][n_mid][n_in] (distributed along n_s) into
   [n_mid][n_s][n_in] (distributed along n_mid; n_mid = y, n_in = x in 3D, n_mid = x, n_in = 1 in
-  2D) and back: the same two global transposes as the other path. In 2D with x Neumann at both
-  ends and nx even, the x transforms are computed through r2c/c2r FFTs (dct.c; FFTW's REDFT kinds
-  run on scalar code, r2c on SIMD codelets: 4x faster here), -fg_fftw_r2c_dct 0 to use REDFT10/01.
+  2D) and back: the same two global transposes as the other path. When the in-slab directions are
+  Neumann at both ends with even counts (x in 2D; x and y in 3D), their cosine transforms are
+  computed through r2c/c2r FFTs (dct.c; FFTW's REDFT kinds run on scalar code, r2c on SIMD
+  codelets: 4x faster here); in 3D plane by plane, each plane's x rows, then the plane transposed
+  to [x][y] (the spectral planes stay so: n_mid = x, n_in = y), then its y rows, so that a plane
+  stays in cache. -fg_fftw_r2c_dct 0 uses FFTW's REDFT10/REDFT01 instead.
 
   Transpose. S is a function of the symmetric L (its inverse, or its pseudo-inverse, which is
   symmetric too), so S^T = S and SolveTranspose is the same solve. tests/poisson checks
@@ -88,7 +91,13 @@ typedef struct {
   fftw_r2r_kind kf[3], kb[3]; /* forward and inverse kinds per row-major dimension */
   /* tridiagonal along the slab direction */
   fftw_plan     rf, rb;   /* the transforms of the in-slab directions, every local slab plane */
-  FGDCT         dct;      /* 2D, x Neumann-Neumann, nx even: rf/rb through r2c (dct.c); else NULL */
+  FGDCT         dct, dcty; /* x (and in 3D y) Neumann-Neumann with an even count: the in-slab
+                             transforms through r2c (dct.c) instead of rf/rb; else NULL */
+  double       *plane;    /* 3D with dct: one plane of scratch, ny x nx */
+  PetscBool     fast;     /* dct (and dcty) are used */
+  PetscBool     planeT;   /* 3D with dct and dcty: the spectral planes are stored [x][y] */
+  ptrdiff_t     nmid;     /* the middle dimension of the slab layout [ns][nmid][ninner] */
+  ptrdiff_t     ny, nx;   /* 3D: a plane's rows and columns in physical order [y][x] */
   fftw_plan     t1, t2;   /* more than one rank: slab layout -> line layout, and back (else NULL) */
   double       *w;        /* -1/r_j: the scaled inverse pivots, line layout [nouter][ns][ninner] */
   ptrdiff_t     nouter, ns, ninner; /* the line layout */
@@ -228,18 +237,18 @@ static PetscErrorCode FGPoissonFFTWMakePlans_Private(FGPoisson p, const ptrdiff_
     /* the in-slab directions: row-major dimensions 1..dim-1, local_n0 planes of nr points */
     int       rn[2] = {(int)nn[1], dim == 3 ? (int)nn[2] : 1};
     const int nr    = rn[0] * rn[1];
-    PetscBool fast = PETSC_TRUE;
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-fg_fftw_r2c_dct", &fast, NULL));
-    if (fast && dim == 2 && f->kf[1] == FFTW_REDFT10 && nn[1] % 2 == 0) PetscCall(FGDCTCreate((PetscInt)nn[1], (PetscInt)local_n0, f->planner, &f->dct));
-    else if (local_n0 > 0) {
+    if (f->fast) { /* 2D: the x rows of the slab; 3D: a plane's x rows, and y rows of the transposed plane */
+      PetscCall(FGDCTCreate((PetscInt)nn[dim - 1], dim == 3 ? (PetscInt)nn[1] : (PetscInt)local_n0, f->planner, &f->dct));
+      if (dim == 3) PetscCall(FGDCTCreate((PetscInt)nn[1], (PetscInt)nn[2], f->planner, &f->dcty));
+    } else if (local_n0 > 0) {
       f->rf = fftw_plan_many_r2r(dim - 1, rn, (int)local_n0, f->in, NULL, 1, nr, f->out, NULL, 1, nr, f->kf + 1, f->planner);
       f->rb = fftw_plan_many_r2r(dim - 1, rn, (int)local_n0, f->out, NULL, 1, nr, f->in, NULL, 1, nr, f->kb + 1, f->planner);
       PetscCheck(f->rf && f->rb, PETSC_COMM_SELF, PETSC_ERR_LIB, "Poisson (FFTW): fftw_plan_many_r2r of the in-slab directions failed");
     }
   }
-  if (size > 1) { /* [ns][nmid][ninner] over ns <-> [nmid][ns][ninner] over nmid, nmid = nn[1] */
-    f->t1 = fftw_mpi_plan_many_transpose(nn[0], nn[1], f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->planner);
-    f->t2 = fftw_mpi_plan_many_transpose(nn[1], nn[0], f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->planner);
+  if (size > 1) { /* [ns][nmid][ninner] over ns <-> [nmid][ns][ninner] over nmid */
+    f->t1 = fftw_mpi_plan_many_transpose(nn[0], f->nmid, f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->out, f->in, g->comm, f->planner);
+    f->t2 = fftw_mpi_plan_many_transpose(f->nmid, nn[0], f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->in, f->out, g->comm, f->planner);
     PetscCheck(f->t1 && f->t2, g->comm, PETSC_ERR_LIB, "Poisson (FFTW): fftw_mpi_plan_many_transpose failed");
   }
   f->nf = fftw_plan_r2r_1d((int)f->ns, f->nbuf[0], f->nbuf[1], FFTW_REDFT10, f->planner);
@@ -254,6 +263,7 @@ static PetscErrorCode FGPoissonFFTWDestroyPlans_Private(FGPoisson_FFTW *f)
 
   PetscFunctionBeginUser;
   PetscCall(FGDCTDestroy(&f->dct));
+  PetscCall(FGDCTDestroy(&f->dcty));
   for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++) {
     if (*plans[i]) fftw_destroy_plan(*plans[i]);
     *plans[i] = NULL;
@@ -317,10 +327,21 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
   }
   PetscCall(FGPoissonFFTWTridiagonal_Private(p, &f->tridiag));
   if (f->tridiag) { /* the transposes' layout: [ns][nmid][ninner] <-> [nmid][ns][ninner] */
-    const ptrdiff_t n2[2] = {nn[0], nn[1]};
-    f->ns                 = nn[0];
-    f->ninner             = dim == 3 ? nn[2] : 1;
-    alloc_local           = fftw_mpi_local_size_many_transposed(2, n2, f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &local_n0, &local_0_start, &local_n1, &local_1_start);
+    PetscBool fast = PETSC_TRUE;
+    ptrdiff_t n2[2];
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-fg_fftw_r2c_dct", &fast, NULL));
+    fast = (PetscBool)(fast && f->kf[dim - 1] == FFTW_REDFT10 && nn[dim - 1] % 2 == 0);          /* x */
+    if (dim == 3) fast = (PetscBool)(fast && f->kf[1] == FFTW_REDFT10 && nn[1] % 2 == 0); /* and y */
+    f->planeT = (PetscBool)(fast && dim == 3);
+    f->ny     = dim == 3 ? nn[1] : 1;
+    f->nx     = nn[dim - 1];
+    f->ns     = nn[0];
+    f->nmid   = f->planeT ? nn[2] : nn[1];
+    f->ninner = dim == 3 ? (f->planeT ? nn[1] : nn[2]) : 1;
+    n2[0] = f->ns, n2[1] = f->nmid;
+    alloc_local = fftw_mpi_local_size_many_transposed(2, n2, f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &local_n0, &local_0_start, &local_n1, &local_1_start);
+    f->fast = fast;
+    if (fast && dim == 3) PetscCall(PetscMalloc1(nn[1] * nn[2], &f->plane));
   } else alloc_local = fftw_mpi_local_size_many_transposed((int)dim, nn, 1, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &local_n0, &local_0_start, &local_n1, &local_1_start);
   /* The grid made its slabs with FFTW's block distribution of nn[0]; check that its DMDA matches. */
   {
@@ -407,9 +428,15 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
         /* the in-slab mode of this line: (mx) in 2D, (my, mx) in 3D */
         PetscInt  mx, my = 0;
         PetscReal lr;
-        if (size == 1) {
+        if (size == 1 && f->planeT) { /* [x][y] planes */
+          mx = (PetscInt)(i / nn[1]);
+          my = (PetscInt)(i % nn[1]);
+        } else if (size == 1) {
           mx = (PetscInt)(i % nn[dim - 1]);
           my = dim == 3 ? (PetscInt)(i / nn[2]) : 0;
+        } else if (f->planeT) {
+          mx = (PetscInt)(local_1_start + o);
+          my = (PetscInt)i;
         } else if (dim == 3) {
           my = (PetscInt)(local_1_start + o);
           mx = (PetscInt)i;
@@ -467,6 +494,18 @@ static void FGPoissonFFTWNullLineSolve_Private(const FGPoisson_FFTW *f, double *
   for (ptrdiff_t j = 0; j < f->ns; j++) a[f->nulloff + j * f->ninner] = u[j];
 }
 
+/* dst[c][r] = src[r][c] for a plane of nr x nc (cache blocks of 32 x 32). */
+static void FGPoissonFFTWPlaneTranspose_Private(const double *restrict src, double *restrict dst, ptrdiff_t nr, ptrdiff_t nc)
+{
+  const ptrdiff_t B = 32;
+  for (ptrdiff_t r0 = 0; r0 < nr; r0 += B)
+    for (ptrdiff_t c0 = 0; c0 < nc; c0 += B) {
+      const ptrdiff_t r1 = PetscMin(r0 + B, nr), c1 = PetscMin(c0 + B, nc);
+      for (ptrdiff_t r = r0; r < r1; r++)
+        for (ptrdiff_t c = c0; c < c1; c++) dst[c * nr + r] = src[r * nc + c];
+    }
+}
+
 /* x = L^{-1} b (or L^+ b). All directions transformed: copy in, forward, scale by the factors,
    inverse, copy out. Tridiagonal: copy in, transform the in-slab directions, (transpose), Thomas
    along the slab direction, (transpose back), inverse transforms, scale out. */
@@ -498,8 +537,15 @@ static PetscErrorCode FGPoissonSolve_FFTW(FGPoisson p, Vec b, Vec x)
   } else {
     double *lines;
     PetscCall(VecGetArrayRead(b, &ba)); /* 1. -> out: the in-slab transforms of every plane */
-    if (f->dct) FGDCTForward(f->dct, ba, f->out);
-    else {
+    if (f->fast && !f->planeT) FGDCTForward(f->dct, ba, f->out);
+    else if (f->fast) { /* 3D, plane by plane (in cache): x rows, the plane transposed to [x][y], y rows */
+      const ptrdiff_t np = f->nin / (f->ny * f->nx), ps = f->ny * f->nx;
+      for (ptrdiff_t q = 0; q < np; q++) {
+        FGDCTForward(f->dct, ba + q * ps, f->plane);
+        FGPoissonFFTWPlaneTranspose_Private(f->plane, f->out + q * ps, f->ny, f->nx);
+        FGDCTForward(f->dcty, f->out + q * ps, f->out + q * ps);
+      }
+    } else {
       PetscCall(PetscArraycpy(f->in, ba, nloc));
       if (f->rf) fftw_execute(f->rf);
     }
@@ -513,8 +559,15 @@ static PetscErrorCode FGPoissonSolve_FFTW(FGPoisson p, Vec b, Vec x)
     if (f->nulloff >= 0) FGPoissonFFTWNullLineSolve_Private(f, lines);
     if (f->t2) fftw_execute(f->t2); /* 4. in -> out: the slab layout again */
     PetscCall(VecGetArrayWrite(x, &xa)); /* 5. out -> x: the inverse in-slab transforms, scaled */
-    if (f->dct) FGDCTInverse(f->dct, f->out, xa, f->scale);
-    else {
+    if (f->fast && !f->planeT) FGDCTInverse(f->dct, f->out, xa, f->scale);
+    else if (f->fast) {
+      const ptrdiff_t np = f->nin / (f->ny * f->nx), ps = f->ny * f->nx;
+      for (ptrdiff_t q = 0; q < np; q++) {
+        FGDCTInverse(f->dcty, f->out + q * ps, f->plane, 1.0);
+        FGPoissonFFTWPlaneTranspose_Private(f->plane, f->in + q * ps, f->nx, f->ny);
+        FGDCTInverse(f->dct, f->in + q * ps, xa + q * ps, f->scale);
+      }
+    } else {
       const double *restrict src = f->in;
       const double           sc  = f->scale;
       if (f->rb) fftw_execute(f->rb);
@@ -546,6 +599,7 @@ static PetscErrorCode FGPoissonDestroy_FFTW(FGPoisson p)
   if (f->out) fftw_free(f->out);
   if (f->nbuf[0]) fftw_free(f->nbuf[0]);
   if (f->nbuf[1]) fftw_free(f->nbuf[1]);
+  PetscCall(PetscFree(f->plane));
   PetscCall(PetscFree(f->factor));
   PetscCall(PetscFree(f->w));
   PetscCall(PetscFree(f->nfac));
