@@ -112,9 +112,13 @@ def main():
         case = f"{r['case']} {dim}D {grid(dim, r['n'])}"
         add("forward", case, p, f"time per step (median of {r.get('reps', '?')})", 1e3 * s, "ms")
         add("forward", case, p, "throughput", thr / 1e6, "M cell-steps/s")
-        add("forward", case, p, "throughput per core", thr / p / 1e6, "M cell-steps/s", "≥ 5.7 (CaNS)")
-        add("forward", case, p, "per core / CaNS 5.7 (3D 128^3, 1 core)", thr / p / CANS, "ratio", "≥ 1",
-            check(thr / p / CANS, 1.0, True))
+        # CaNS's figure is for 1 core: the target applies to the 1-rank rows; on more ranks the
+        # per-core figure is shown with the strong-scaling efficiency, without a verdict.
+        if p == 1:
+            add("forward", case, p, "throughput / CaNS 5.7 (3D 128^3, 1 core)", thr / CANS, "ratio", "≥ 1",
+                check(thr / CANS, 1.0, True))
+        else:
+            add("forward", case, p, "throughput per core", thr / p / 1e6, "M cell-steps/s")
         b = bytes_per_cell_step(dim)
         stream = bw.get(p)
         unit = f"% of STREAM ({p} rank{'s' if p > 1 else ''}), B = {b} B/cell-step"
