@@ -62,8 +62,9 @@
   or two thirds (3D) of the full transform. Layout: on one rank the lines run down the slab,
   [n_s][in-slab points], and the sweeps are vectorized across the in-slab points; on several ranks
   fftw_mpi_plan_many_transpose turns the slabs [n_s][n_mid][n_in] (distributed along n_s) into
-  [n_mid][n_s][n_in] (distributed along n_mid; n_mid = y, n_in = x in 3D, n_mid = x, n_in = 1 in
-  2D) and back: the same two global transposes as the other path. When the in-slab directions are
+  [n_mid][n_s][n_in] (distributed along n_mid; n_mid = y, n_in = x in 3D; in 2D x is split as
+  [nx/B][B], B = 8, 4, 2 or 1 dividing nx, n_mid = nx/B, n_in = B, so that the sweeps vectorize
+  over B lines) and back: the same two global transposes as the other path. When the in-slab directions are
   Neumann at both ends with even counts (x in 2D; x and y in 3D), their cosine transforms are
   computed through r2c/c2r FFTs (dct.c; FFTW's REDFT kinds run on scalar code, r2c on SIMD
   codelets: 4x faster here); in 3D plane by plane, each plane's x rows, then the plane transposed
@@ -338,6 +339,10 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
     f->ns     = nn[0];
     f->nmid   = f->planeT ? nn[2] : nn[1];
     f->ninner = dim == 3 ? (f->planeT ? nn[1] : nn[2]) : 1;
+    if (dim == 2) { /* x as [nx/B][B]: B lines per transposed row, so that the sweeps vectorize */
+      for (f->ninner = 8; nn[1] % f->ninner; f->ninner /= 2) {}
+      f->nmid = nn[1] / f->ninner;
+    }
     n2[0] = f->ns, n2[1] = f->nmid;
     alloc_local = fftw_mpi_local_size_many_transposed(2, n2, f->ninner, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &local_n0, &local_0_start, &local_n1, &local_1_start);
     f->fast = fast;
@@ -440,7 +445,7 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
         } else if (dim == 3) {
           my = (PetscInt)(local_1_start + o);
           mx = (PetscInt)i;
-        } else mx = (PetscInt)(local_1_start + o);
+        } else mx = (PetscInt)((local_1_start + o) * f->ninner + i);
         lr = lam[0][mx] + (dim == 3 ? lam[1][my] : 0.0);
         FGPoissonFFTWPivots_Private(lr / ih2, slo, shi, f->ns, f->w + o * f->ns * f->ninner + i, f->ninner);
         if (nullable && mx == 0 && my == 0) f->nulloff = o * f->ns * f->ninner + i;
