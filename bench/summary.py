@@ -218,7 +218,9 @@ def main():
             continue
         if s == "ok" and part in have:
             verdict = "ok"
-        elif s == "exit1" and any(row[0] == part and row[7] == "MISSED" for row in rows):
+        elif s == "exit1" and part in ("adjoint", "icofoam") and any(row[0] == part and row[7] == "MISSED" for row in rows):
+            # only these two scripts check targets themselves (exit 1 when one is missed); the
+            # others exit 1 only on a failure, which a MISSED row of summary.py's must not hide
             verdict = "ok (exit 1: a target missed)"
         elif s == "missing":
             try:

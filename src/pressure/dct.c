@@ -48,17 +48,23 @@ PetscErrorCode FGDCTCreate(PetscInt n, PetscInt rows, unsigned planner, FGDCT *d
   d->n     = n;
   d->rows  = rows;
   d->block = PetscMax(1, PetscMin(rows, 8192 / n));
-  d->v     = fftw_alloc_real((size_t)(n * d->block));
-  d->c     = fftw_alloc_complex((size_t)((n / 2 + 1) * d->block));
-  PetscCheck(d->v && d->c, PETSC_COMM_SELF, PETSC_ERR_MEM, "FGDCT: fftw_alloc failed");
+  PetscCall(PetscMalloc2(n / 2 + 1, &d->wr, n / 2 + 1, &d->wi));
+  d->v = fftw_alloc_real((size_t)(n * d->block));
+  d->c = fftw_alloc_complex((size_t)((n / 2 + 1) * d->block));
+  if (!d->v || !d->c) {
+    PetscCall(FGDCTDestroy(&d));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "FGDCT: fftw_alloc failed (n %" PetscInt_FMT ", %" PetscInt_FMT " rows)", n, rows);
+  }
   for (PetscInt p = 0; p < 2; p++) {
     const PetscInt m = p == 0 ? (rows >= d->block ? d->block : 0) : rows % d->block;
     if (m == 0) continue;
     d->r2c[p] = fftw_plan_many_dft_r2c(1, &nn, (int)m, d->v, NULL, 1, nn, d->c, NULL, 1, nn / 2 + 1, planner);
     d->c2r[p] = fftw_plan_many_dft_c2r(1, &nn, (int)m, d->c, NULL, 1, nn / 2 + 1, d->v, NULL, 1, nn, planner);
-    PetscCheck(d->r2c[p] && d->c2r[p], PETSC_COMM_SELF, PETSC_ERR_LIB, "FGDCT: FFTW r2c/c2r planning failed (n %" PetscInt_FMT ", %" PetscInt_FMT " rows)", n, m);
+    if (!d->r2c[p] || !d->c2r[p]) {
+      PetscCall(FGDCTDestroy(&d));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "FGDCT: FFTW r2c/c2r planning failed (n %" PetscInt_FMT ", %" PetscInt_FMT " rows)", n, m);
+    }
   }
-  PetscCall(PetscMalloc2(n / 2 + 1, &d->wr, n / 2 + 1, &d->wi));
   for (PetscInt k = 0; k <= n / 2; k++) {
     const PetscReal a = -PETSC_PI * (PetscReal)k / (2.0 * (PetscReal)n);
     d->wr[k]          = PetscCosReal(a);
@@ -78,8 +84,8 @@ PetscErrorCode FGDCTDestroy(FGDCT *dct)
     if (d->r2c[p]) fftw_destroy_plan(d->r2c[p]);
     if (d->c2r[p]) fftw_destroy_plan(d->c2r[p]);
   }
-  fftw_free(d->v);
-  fftw_free(d->c);
+  if (d->v) fftw_free(d->v);
+  if (d->c) fftw_free(d->c);
   PetscCall(PetscFree2(d->wr, d->wi));
   PetscCall(PetscFree(d));
   *dct = NULL;

@@ -52,9 +52,11 @@
      x_{-1} = \sigma_{lo} x_0,\ x_{n_s} = \sigma_{hi} x_{n_s - 1} $$
 
   ($\sigma = +1$ Neumann, $-1$ Dirichlet), solved by the Thomas algorithm. Scaled by $-h_s^2$ the
-  pivots are $r_j > 0$, computed without cancellation as $r_j = t_j + [j < n_s-1] +
-  q_{j-1}/(1+q_{j-1})$, $q_j = r_j - 1$, from the non-negative $t_j = -\lambda_r h_s^2 + [j=0](1-\sigma_{lo})
-  + [j=n_s-1](1-\sigma_{hi})$; with $w_j = -1/r_j$ stored, the sweeps are $G_j = (\hat b_j -
+  pivots are $r_j > 0$, computed without cancellation from the non-negative $t_j = -\lambda_r h_s^2
+  + [j=0](1-\sigma_{lo}) + [j=n_s-1](1-\sigma_{hi})$ as $q_j = t_j + q_{j-1}/(1+q_{j-1})$ ($q_{-1} = 0$),
+  $r_j = 1 + q_j$ and $r_{n_s-1} = q_{n_s-1}$: sums of non-negative terms only, so even the small
+  last pivot of a nearly singular line (a low in-slab mode, Neumann at both ends) is accurate to
+  a few ulps; with $w_j = -1/r_j$ stored, the sweeps are $G_j = (\hat b_j -
   G_{j-1}) w_j$ and $X_j = G_j - w_j X_{j+1}$, and $x = X / (h_s^{-2} \prod N_d)$ after the inverse
   transforms. The one singular line (every in-slab mode 0 with zero eigenvalue, Neumann at both
   ends of s) is solved by its own REDFT10/REDFT01 pair with the zero mode removed, so the result is
@@ -295,12 +297,13 @@ static PetscErrorCode FGPoissonFFTWWisdomWrite_Private(const char *wpath, const 
 /* The inverse pivots of the Thomas algorithm of one line, scaled: w_j = -1/r_j (see the header). */
 static void FGPoissonFFTWPivots_Private(PetscReal mu, PetscReal slo, PetscReal shi, ptrdiff_t ns, PetscReal *wj, ptrdiff_t stride)
 {
-  PetscReal q = 0; /* q_{j-1} = r_{j-1} - 1 >= 0 */
+  PetscReal q = 0; /* q_{j-1} = r_{j-1} - 1 >= 0, carried itself (never recovered as r - 1) */
   for (ptrdiff_t j = 0; j < ns; j++) {
     const PetscBool last = (PetscBool)(j == ns - 1);
     const PetscReal t    = -mu + (j == 0 ? 1.0 - slo : 0.0) + (last ? 1.0 - shi : 0.0);
-    const PetscReal r    = t + (last ? 0.0 : 1.0) + (j > 0 ? q / (1.0 + q) : 0.0);
-    q                    = r - 1.0;
+    const PetscReal qn   = t + (j > 0 ? q / (1.0 + q) : 0.0);
+    const PetscReal r    = last ? qn : 1.0 + qn;
+    q                    = qn;
     wj[j * stride]       = r > 0 ? -1.0 / r : 0.0; /* r = 0 only on the singular line, solved apart */
   }
 }

@@ -33,6 +33,11 @@ static const RankCase cases[] = {
   {{"3d-fft-mixed", 3, {8, 10, 24}, {2.0, 1.0, 1.0}, {0, 0, 0}, {{P_, P_}, {N_, D_}, {D_, D_}}}, FG_POISSON_FFTW, FG_DECOMP_SLAB},
   {{"3d-fft-neumann", 3, {12, 8, 24}, {1.0, 1.0, 2.0}, {0, 0, 0}, {{N_, N_}, {N_, N_}, {N_, N_}}}, FG_POISSON_FFTW, FG_DECOMP_SLAB},
   {{"3d-fft-periodic", 3, {6, 6, 24}, {1.0, 1.0, 1.0}, {0, 0, 0}, {{P_, P_}, {P_, P_}, {P_, P_}}}, FG_POISSON_FFTW, FG_DECOMP_SLAB},
+  /* the tridiagonal path: odd nx (no r2c cosine transform, lines one by one), nx = 16 as 2 blocks
+     of 8 lines over up to 4 ranks (some hold none), 3D with y periodic (FFTW r2r in the plane) */
+  {{"2d-fft-odd-nn", 2, {21, 24, 1}, {1.0, 1.3, 1}, {0, 0, 0}, {{N_, N_}, {N_, N_}, {P_, P_}}}, FG_POISSON_FFTW, FG_DECOMP_SLAB},
+  {{"2d-fft-nn-16", 2, {16, 24, 1}, {1.0, 1.0, 1}, {0, 0, 0}, {{N_, N_}, {D_, N_}, {P_, P_}}}, FG_POISSON_FFTW, FG_DECOMP_SLAB},
+  {{"3d-fft-nn-per-nn", 3, {10, 6, 24}, {1.0, 1.0, 2.0}, {0, 0, 0}, {{N_, N_}, {P_, P_}, {N_, N_}}}, FG_POISSON_FFTW, FG_DECOMP_SLAB},
   {{"2d-ksp-neumann", 2, {24, 24, 1}, {1.0, 1.0, 1}, {0, 0, 0}, {{N_, N_}, {N_, N_}, {P_, P_}}}, FG_POISSON_KSP, FG_DECOMP_SLAB},
   {{"2d-ksp-per-dir", 2, {24, 24, 1}, {2.0, 1.0, 1}, {0, 0, 0}, {{P_, P_}, {D_, N_}, {P_, P_}}}, FG_POISSON_KSP, FG_DECOMP_BLOCK},
   {{"3d-ksp-mixed", 3, {8, 10, 24}, {1.0, 1.0, 2.0}, {0, 0, 0}, {{P_, P_}, {N_, N_}, {N_, D_}}}, FG_POISSON_KSP, FG_DECOMP_BLOCK},
