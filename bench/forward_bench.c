@@ -13,7 +13,7 @@
         momentum    FGOpMomentum (advection + diffusion in one sweep)
         divergence  FGOpDivergence (+ 1/(gamma dt))  poisson    FGPoissonSolve
         gradient    FGOpGradientCorrect              bcfill     FGOpFillBoundary, FGOpSetBoundaryFaces, FGOpOutflow
-        ghost       DMGlobalToLocal of u and phi     update     the RK3 vector updates (VecSet, VecAXPBYPCZ, VecCopy)
+        ghost       DMGlobalToLocal of u and phi     update     the RK3 vector updates (VecAXPBYPCZ, VecCopy)
      Before it is timed, one instrumented step is compared with one FGStepForward_RK3 step from
      the same state: they must agree to 1e-13 relative (else the bench stops: rk3.c changed and
      this copy has to follow). Each operator's time is the slowest rank's sum over the -steps steps
