@@ -41,6 +41,11 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
     if (rank == 0) PetscCall(FGCasePrintKeys(stdout));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  {
+    PetscBool want;
+    PetscCall(PetscOptionsHasHelp(NULL, &want));
+    if (want) PetscCall(FGOptionsView(PETSC_COMM_WORLD)); /* every -fg_* option, then the command as usual */
+  }
   PetscCall(PetscNew(&c));
   PetscCall(FGCaseLoad(PETSC_COMM_WORLD, cl->case_file, cl->nset, cl->set, c));
   if (cl->command == FG_CMD_INFO) PetscCall(FGCaseCheckOutput(PETSC_COMM_WORLD, c)); /* info leaves no trace */

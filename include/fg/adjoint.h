@@ -25,7 +25,7 @@
 #ifndef FG_ADJOINT_H
 #define FG_ADJOINT_H
 
-#include <fg/solver.h>
+#include <fg/step.h>
 
 typedef enum { FG_DESIGN_NU, FG_DESIGN_INFLOW, FG_DESIGN_SHAPE, FG_DESIGN_ROTATION, FG_DESIGN_JETS, FG_DESIGN_ACTUATOR, FG_DESIGN_DENSITY, FG_DESIGN_INITIAL } FGDesignKind;
 
@@ -40,7 +40,7 @@ typedef struct {
 } FGDesignBlock;
 
 typedef struct _p_FGDesign *FGDesign;
-PETSC_EXTERN PetscErrorCode FGDesignCreate(FGSolver, FGCase *, FGDesign *);
+PETSC_EXTERN PetscErrorCode FGDesignCreate(FGSolver, const FGCase *, FGDesign *);
 PETSC_EXTERN PetscErrorCode FGDesignDestroy(FGDesign *);
 PETSC_EXTERN PetscErrorCode FGDesignCreateVec(FGDesign, Vec *);
 PETSC_EXTERN PetscErrorCode FGDesignGetValues(FGDesign, Vec);
@@ -50,8 +50,8 @@ PETSC_EXTERN PetscErrorCode FGDesignGetBlocks(FGDesign, PetscInt *, const FGDesi
 PETSC_EXTERN PetscErrorCode FGDesignBlockFields(FGDesign, PetscInt, Vec, Vec[], PetscBool);
 PETSC_EXTERN PetscErrorCode FGDesignGetScalars(FGDesign, Vec, PetscInt *, PetscReal **);
 PETSC_EXTERN PetscErrorCode FGDesignScalarName(FGDesign, PetscInt, char[], size_t);
-PETSC_EXTERN PetscErrorCode FGDesignGradient(FGDesign, const FGStepParams *, Vec[], Vec);
-PETSC_EXTERN PetscErrorCode FGDesignGradientScalars(FGDesign, const FGStepParams *, PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGDesignGradient(FGDesign, const FGParams *, Vec[], Vec);
+PETSC_EXTERN PetscErrorCode FGDesignGradientScalars(FGDesign, const FGParams *, PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGDesignHash(FGDesign, Vec, unsigned long long *);
 PETSC_EXTERN PetscErrorCode FGDesignIsControl(FGDesign, PetscInt, PetscBool *);
 PETSC_EXTERN PetscReal      FGDesignScalarScale(FGDesign, PetscInt, PetscReal);
@@ -109,18 +109,29 @@ PETSC_EXTERN PetscInt64     FGScheduleSegmentCost(const FGSchedule *, PetscInt, 
 PETSC_EXTERN PetscInt64     FGScheduleBinomialCost(PetscInt, PetscInt);
 PETSC_EXTERN PetscInt       FGScheduleBinomialSplit(PetscInt, PetscInt);
 
+/* The sweep's options (src/adjoint/sweep.c; -help lists them): test hooks only. */
+typedef struct {
+  PetscInt test_signal_at; /* -fg_test_adjoint_signal_at: SIGUSR1 after adjoint step n (> 0), forward step -n (< 0) */
+  PetscInt test_kill_at;   /* -fg_test_adjoint_kill_at: SIGKILL after adjoint step n (-1: never) */
+} FGAdjointOptions;
+PETSC_EXTERN PetscErrorCode FGAdjointGetOptions(MPI_Comm, FGAdjointOptions *);
+
 PETSC_EXTERN PetscErrorCode FGAdjointForward(FGSolver, FGDesign, FGObjective, Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGAdjointCompute(FGSolver, FGDesign, FGObjective, Vec, PetscReal *, Vec, FGAdjointOutput *);
 
-/* Verification (src/adjoint/check.c). */
+/* Verification (src/adjoint/check.c), and the tolerances of `flowgrad check` (-help lists them). */
+typedef struct {
+  PetscReal dot_rtol, taylor_eps, taylor_order, fd_rtol, fd_step; /* -fg_check_dot_rtol, ... */
+  PetscInt  seed;                                                  /* -fg_check_seed */
+} FGAdjointCheckOptions;
+PETSC_EXTERN PetscErrorCode FGAdjointCheckGetOptions(MPI_Comm, FGAdjointCheckOptions *);
 #define FG_DOT_MAX_TESTS 16
 typedef struct {
   char      name[48];
   PetscReal lhs, rhs, rel; /* <T v, w>, <v, T^T w>, |lhs - rhs| / max(|lhs|, |rhs|) */
   PetscReal relnorm;       /* |lhs - rhs| / (||T v|| ||w||) */
 } FGDotResult;
-PETSC_EXTERN PetscErrorCode FGStepParamsSetRandom(FGSolver, PetscRandom, FGStepParams *);
-PETSC_EXTERN PetscReal      FGStepParamsDot(FGSolver, const FGStepParams *, const FGStepParams *);
+PETSC_EXTERN PetscErrorCode FGParamsSetRandom(FGSolver, PetscRandom, FGParams *);
 PETSC_EXTERN PetscErrorCode FGAdjointDotTests(FGSolver, FGStepTape, PetscRandom, PetscInt *, FGDotResult[]);
 PETSC_EXTERN PetscErrorCode FGAdjointTaylor(FGSolver, FGDesign, FGObjective, Vec, PetscReal, Vec, PetscRandom, PetscReal, PetscInt, PetscReal[], PetscReal[], PetscReal[], PetscReal *);
 typedef struct {

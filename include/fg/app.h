@@ -27,6 +27,14 @@ PETSC_EXTERN void FGCommandLinePrintHelp(FILE *);
 PETSC_EXTERN void FGCommandLinePrintVersion(FILE *);
 PETSC_EXTERN int  FGLaunchRank(void);
 
+/* `flowgrad run`'s options (src/app/run.c; -help lists them): test hooks only. */
+typedef struct {
+  PetscInt raise_step, raise_rank; /* -fg_test_raise_signal_at_step, -fg_test_raise_signal_rank */
+  int      raise_signo;            /* -fg_test_raise_signal USR1|TERM */
+} FGRunOptions;
+PETSC_EXTERN PetscErrorCode FGRunGetOptions(MPI_Comm, FGRunOptions *);
+
+PETSC_EXTERN PetscErrorCode FGOptionsView(MPI_Comm);
 PETSC_EXTERN PetscErrorCode FGInfo(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, FGCase *, PetscBool);

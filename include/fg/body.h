@@ -1,4 +1,4 @@
-/* flowgrad bodies: Brinkman volume penalization of the case's body.<name> entries (src/body/body.c).
+/* flowgrad bodies: Brinkman volume penalization of the case's body.<name> entries (src/body/).
 
    Each body b is a mask chi_b(x, t) = H_eps(-phi_b(x; p, t) - delta) in [0, 1] (include/fg/shape.h;
    delta = mask_offset eps shifts the band into the body), or a
@@ -41,29 +41,32 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetCount(FGBodies, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetName(FGBodies, PetscInt, const char **);
 PETSC_EXTERN PetscErrorCode FGBodiesGetShape(FGBodies, PetscInt, FGShape *);
 
-/* The step: BeginStep zeroes the force accumulators, Penalize is called once per stage after the
-   explicit predictor (stage end time t, stage weight gamma, step dt), EndStep reduces the forces. */
-PETSC_EXTERN PetscErrorCode FGBodiesBeginStep(FGBodies, PetscReal, Vec[]);
+/* The step's penalization: ResetForces at the step's start, Penalize once per stage after the
+   explicit predictor (stage end time t, stage weight gamma, step dt), ReduceForces at its end
+   (src/body/penalize.c). */
+PETSC_EXTERN PetscErrorCode FGBodiesResetForces(FGBodies);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalize(FGBodies, PetscReal, PetscReal, PetscReal, Vec[]);
-PETSC_EXTERN PetscErrorCode FGBodiesEndStep(FGBodies, PetscReal);
+PETSC_EXTERN PetscErrorCode FGBodiesReduceForces(FGBodies);
 PETSC_EXTERN PetscErrorCode FGBodiesGetForces(FGBodies, PetscInt, FGBodyForces *);
 
-/* Control-volume cross-check after a step (t at its end, dt, nu, u global, u ghosted, p ghosted). */
-PETSC_EXTERN PetscErrorCode FGBodiesControlVolume(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], Vec[], Vec);
+/* Control-volume cross-check of a step, outside it (src/body/diagnostics.c): Begin before the
+   step (its start time, u global), End after it (t at its end, dt, nu, the actuator amplitudes,
+   u global, u ghosted, p ghosted). */
+PETSC_EXTERN PetscErrorCode FGBodiesControlVolumeBegin(FGBodies, PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGBodiesControlVolumeEnd(FGBodies, PetscReal, PetscReal, PetscReal, const PetscReal[], Vec[], Vec[], Vec);
 
 /* The combined mask 1 - prod_b (1 - chi_b) at cell centres (output), at time t. */
 PETSC_EXTERN PetscErrorCode FGBodiesCellMask(FGBodies, PetscReal, Vec);
 
 /* The bodies' parameters theta_b = [shape parameters (placement first), rotation rate (nb basis
    coefficients), jet amplitudes (nb per jet, jet-major)] and the tangent and adjoint of the
-   penalization (src/body/body.c). */
+   penalization (src/body/bodies.c, src/body/penalize.c). */
 #define FG_MAX_TIME_BASIS  16
 #define FG_BODY_MAX_PARAMS (FG_SHAPE_MAX_PARAMS + FG_MAX_TIME_BASIS * (1 + FG_CASE_MAX_JETS))
 /* The controls' basis in time (design.time_basis = nb): nb = 1: phi_0 = 1; nb >= 2: hat functions
    on the nodes t_k = k T/(nb - 1) (constant beyond [0, T]); Phi_k(t) = int_0^t phi_k. */
 PETSC_EXTERN void           FGTimeBasis(PetscInt, PetscReal, PetscReal, PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGBodiesGetTimeBasis(FGBodies, PetscInt *);
-PETSC_EXTERN PetscErrorCode FGBodiesSetActuatorControls(FGBodies, const PetscReal *);
 PETSC_EXTERN PetscReal      FGActuatorAmplitude(const PetscReal *, PetscInt, PetscReal, PetscInt, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode FGBodiesGetShapeParameterCount(FGBodies, PetscInt, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetParameterCount(FGBodies, PetscInt, PetscInt *);
@@ -76,14 +79,20 @@ PETSC_EXTERN PetscErrorCode FGBodiesSetParameters(FGBodies, PetscInt, const Pets
 PETSC_EXTERN PetscErrorCode FGBodiesGetDensity(FGBodies, PetscInt, Vec *, FGDensity *);
 PETSC_EXTERN PetscErrorCode FGBodiesSetDensity(FGBodies, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode FGBodiesSetDensityDifferentiable(FGBodies, PetscInt);
-PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal *const[], Vec *const[], Vec[], PetscReal[]);
-PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec[], Vec *const[]);
+PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], PetscReal *const[], Vec (*)[3], Vec[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec[], Vec (*)[3]);
 
 /* Frequency of an oscillating signal from its mean crossings (second half of the samples). */
 PETSC_EXTERN PetscErrorCode FGSignalFrequency(PetscInt, const PetscReal[], const PetscReal[], PetscReal *);
 
-/* The body-force field of one actuator: component a at x, time t (src/body/actuator.c). */
-PETSC_EXTERN PetscReal FGActuatorValue(const FGActuatorCase *, PetscInt, PetscInt, const PetscReal[], PetscReal);
+/* Body-force actuators (src/body/actuator.c): the force field of one actuator (component a at x,
+   time t); the actuators' force on the interior faces with amplitude coefficients c (the
+   parameters' layout: c[(3 n + a) nbasis + k]), its tangent in c (the same, linear) and its
+   adjoint (cbar += local sums; the caller reduces). */
+PETSC_EXTERN PetscReal      FGActuatorValue(const FGActuatorCase *, PetscInt, PetscInt, const PetscReal[], PetscReal);
+PETSC_EXTERN PetscErrorCode FGActuatorsAddForce(FGGrid, const FGBoundary *, const FGCase *, const PetscReal[], PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGActuatorsAddForceTangent(FGGrid, const FGBoundary *, const FGCase *, const PetscReal[], PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGActuatorsAddForceAdjoint(FGGrid, const FGBoundary *, const FGCase *, PetscReal, Vec[], PetscReal[]);
 
 /* The reference point x_c(t), velocity V(t), rotation angle theta(t) (radians) and rate Omega(t). */
 PETSC_EXTERN void FGBodyMotion(const FGBodyCase *, PetscInt, PetscReal, PetscReal[3], PetscReal[3], PetscReal *, PetscReal *);

@@ -17,12 +17,14 @@
 #include <fg/case.h>
 
 /* An analytic velocity field (for `profile: exact` boundary data): component a at the point x
-   (absolute coordinates) and time t; in 2D optionally its stream function psi (u = dpsi/dy,
-   v = -dpsi/dx), which gives exact face averages of the normal velocity. */
+   (absolute coordinates) and time t, for the viscosity nu (the solver's parameter value) and the
+   case's other data; in 2D optionally its stream function psi (u = dpsi/dy, v = -dpsi/dx), which
+   gives exact face averages of the normal velocity. */
 typedef struct {
-  PetscReal (*velocity)(PetscInt, const PetscReal[], PetscReal, const FGCase *);
-  PetscReal (*stream)(const PetscReal[], PetscReal, const FGCase *);
+  PetscReal (*velocity)(PetscInt, const PetscReal[], PetscReal, PetscReal, const FGCase *);
+  PetscReal (*stream)(const PetscReal[], PetscReal, PetscReal, const FGCase *);
   const FGCase *c;
+  PetscReal     nu;
 } FGExactField;
 
 /* Velocity boundary conditions of the six faces, as the operators need them. */

@@ -43,6 +43,15 @@ PETSC_EXTERN PetscErrorCode FGPoissonApply(FGPoisson, Vec, Vec);
 PETSC_EXTERN PetscErrorCode FGPoissonIsSingular(FGPoisson, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGPoissonGetIterations(FGPoisson, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGPoissonDestroy(FGPoisson *);
+/* The FFTW solver's options (src/pressure/poisson_fftw.c; read once, in FGPoissonSetUp). */
+typedef struct {
+  char      planner[64];                /* -fg_fftw_planner: estimate, measure, patient, exhaustive */
+  char      wisdom[PETSC_MAX_PATH_LEN]; /* -fg_fftw_wisdom ("": none) */
+  PetscBool tridiagonal;                /* -fg_fftw_tridiagonal */
+  PetscBool r2c_dct;                    /* -fg_fftw_r2c_dct */
+} FGPoissonFFTWOptions;
+PETSC_EXTERN PetscErrorCode FGPoissonFFTWGetOptions(MPI_Comm, FGPoissonFFTWOptions *);
+
 /* The KSP of a FG_POISSON_KSP solver after FGPoissonSetUp() (NULL for FFTW). */
 PETSC_EXTERN PetscErrorCode FGPoissonGetKSP(FGPoisson, KSP *);
 

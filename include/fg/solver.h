@@ -1,4 +1,5 @@
-/* flowgrad forward solver: state, time step, monitor. */
+/* flowgrad forward solver: the state, the parameters a design changes, set-up, ghost fill,
+   monitor quantities, probes, exact fields (src/solver/). The time step is include/fg/step.h. */
 #ifndef FG_SOLVER_H
 #define FG_SOLVER_H
 
@@ -8,34 +9,75 @@
 
 typedef struct _p_FGSolver *FGSolver;
 
-/* The parameters that enter a time step, as perturbations (tangent) or as adjoints (reverse;
-   local sums until FGStepParamsReduce): the viscosity, a relative change of every inflow velocity
-   (U -> U (1 + inflow)), the actuators' force amplitudes (basis coefficient k of component a of
-   actuator n at [(3 n + a) FG_MAX_TIME_BASIS + k]), each body's parameters theta_b
-   (include/fg/body.h), and for density bodies their face masks per component (NULL: none). */
-#define FG_STEP_NACT (3 * FG_CASE_MAX_ACTUATORS * FG_MAX_TIME_BASIS) /* entries of FGStepParams.act */
+/* The parameters of a time step: what a design changes (src/solver/params.c). Their layout is
+   made once from the case (FGParamLayout; no cap on any count), and one object of that layout
+   serves three uses:
+
+     values          the solver's own (FGSolver.prm): what the step runs with; changed only by
+                     FGSolverSetParams(), which applies them (boundary data, bodies' masks)
+     perturbations   the tangent step's input (FGStepTangent_RK3)
+     adjoints        the adjoint step's output (FGStepAdjoint_RK3): local partial sums until
+                     FGParamsReduce()
+
+   The scalars v[] (the same on every rank):
+     v[FG_PARAM_NU]                         the kinematic viscosity nu
+     v[FG_PARAM_INFLOW]                     values: the inflow speed U (every inflow velocity is
+                                            U / U_case times the case's; U_case: the first inflow
+                                            face with a nonzero velocity, 0 when none);
+                                            perturbations and adjoints: the relative change dU/U
+     v[act + (3 n + a) nbasis + k]          actuator n's force amplitude, component a, coefficient
+                                            k of the controls' basis in time (FGTimeBasis)
+     v[body[b] + i], i < nbody[b]           body b's parameters theta_b (include/fg/body.h; none
+                                            for a density body)
+   and the fields of the density bodies:
+     rho[b]       values: body b's density rho (a global cell Vec; NULL for a shape body)
+     chif[b][a]   perturbations and adjoints: body b's face mask of component a (NULL: none)
+   An adjoint object may also ask for two gradient fields (NULL: not wanted): chibar[a], the
+   adjoint of the summed face masks, and sens[a], its shape-sensitivity part (FGBodiesPenalizeAdjoint). */
+#define FG_PARAM_NU     0
+#define FG_PARAM_INFLOW 1
 typedef struct {
-  PetscReal nu;
-  PetscReal inflow;
-  PetscReal act[3 * FG_CASE_MAX_ACTUATORS * FG_MAX_TIME_BASIS]; /* [(3 n + a) FG_MAX_TIME_BASIS + k] */
-  PetscReal body[FG_CASE_MAX_BODIES][FG_BODY_MAX_PARAMS];
-  Vec       chif[FG_CASE_MAX_BODIES][3];
-  Vec       chibar[3], sens[3]; /* adjoint only (NULL: not wanted): the adjoint of the summed face masks, and its
-                                   product with dchi/d(normal displacement) of the shape bodies (FGBodiesPenalizeAdjoint) */
-} FGStepParams;
+  PetscInt  n;       /* scalars */
+  PetscInt  nbasis;  /* basis functions in time of the controls (design.time_basis, at least 1) */
+  PetscInt  nact;    /* actuators */
+  PetscInt  act;     /* offset of the actuator coefficients (3 nact nbasis of them) */
+  PetscInt  nbodies; /* bodies */
+  PetscInt *body;    /* [nbodies]: offset of theta_b */
+  PetscInt *nbody;   /* [nbodies]: its length (0: a density body) */
+} FGParamLayout;
 
-/* What the linearized step needs from its forward step (src/step/rk3.c): the start state, each
-   stage's ghosted start velocity and its predicted velocity before the penalization; and the work
-   vectors of the tangent and adjoint steps. */
-typedef struct _p_FGStepTape *FGStepTape;
-struct _p_FGStepTape {
-  PetscReal t0, dt;
-  Vec       ul[3][3];    /* [stage][component], ghosted, boundary-filled at the stage start */
-  Vec       ustar[3][3]; /* [stage][component], before FGBodiesPenalize */
-  Vec       wl[3], wH[3], wHo[3], wdiv, wphi, wphil; /* work */
-};
+typedef struct {
+  const FGParamLayout *L;
+  PetscReal           *v;
+  PetscReal          **theta;    /* [nbodies]: theta_b in v (NULL for a density body) */
+  Vec                 *rho;      /* [nbodies] */
+  Vec                (*chif)[3]; /* [nbodies][3] */
+  Vec                  chibar[3], sens[3];
+} FGParams;
 
-/* Body-force hook: rhs_a += f_a(x, t) on the interior faces (later issues parameterize it). */
+PETSC_EXTERN PetscErrorCode FGParamLayoutCreate(const FGCase *, FGBodies, FGParamLayout *);
+PETSC_EXTERN PetscErrorCode FGParamLayoutDestroy(FGParamLayout *);
+PETSC_EXTERN PetscErrorCode FGParamsCreate(const FGParamLayout *, FGParams *);
+PETSC_EXTERN PetscErrorCode FGParamsDestroy(FGParams *);
+PETSC_EXTERN PetscErrorCode FGParamsZero(FGParams *);
+PETSC_EXTERN PetscErrorCode FGParamsCreateFaceMasks(FGParams *, FGBodies, PetscInt);
+PETSC_EXTERN PetscErrorCode FGParamsReduce(MPI_Comm, FGParams *);
+PETSC_EXTERN PetscReal      FGParamsDot(const FGParams *, const FGParams *);
+/* the actuator coefficients inside v */
+static inline PetscReal *FGParamsActuators(const FGParams *p)
+{
+  return p->v + p->L->act;
+}
+
+/* The solver's options (FGSolverGetOptions: -help lists them). */
+typedef struct {
+  PetscBool test_break_adjoint; /* -fg_test_break_adjoint: TEST ONLY, a wrong adjoint step */
+} FGSolverOptions;
+PETSC_EXTERN PetscErrorCode FGSolverGetOptions(MPI_Comm, FGSolverOptions *);
+
+/* Body-force hook: rhs_a += f_a(x, t) on the interior faces, called at the start of every stage
+   after the ghost fill (FGSolverSetForcing; a forward-only model term: the linearized step
+   refuses a solver that has one). */
 typedef PetscErrorCode (*FGForceFn)(FGSolver, PetscReal, Vec[], void *);
 
 struct _p_FGSolver {
@@ -44,44 +86,39 @@ struct _p_FGSolver {
   FGGrid        grid;
   FGBoundary    bc;
   FGPoisson     poisson;
-  PetscReal     nu;       /* kinematic viscosity */
-  PetscReal     force[3]; /* constant body force */
-  FGForceFn     forcefn;  /* optional f(x,t) */
+  FGBodies      bodies;   /* penalized bodies (none: count 0) */
+  FGParamLayout layout;   /* of the parameters */
+  FGParams      prm;      /* their values */
+  PetscReal     force[3]; /* constant body force (flow.force) */
+  FGForceFn     forcefn;  /* optional f(x, t) (FGSolverSetForcing) */
   void         *forcectx;
+  FGSolverOptions opt;    /* read at set-up (FGSolverGetOptions) */
 
   Vec u[3], p;        /* state: velocity on faces, pressure at cells (global) */
   Vec ul[3];          /* ghosted velocity with boundary values */
   Vec H[3], Hold[3];  /* RK3 right-hand sides of the current and the previous stage */
   Vec div, phi, phil; /* projection: divergence, correction potential (global, ghosted) */
 
-  FGBodies   bodies; /* penalized bodies (none: count 0) */
-  PetscReal  actc[FG_CASE_MAX_ACTUATORS][3][FG_MAX_TIME_BASIS]; /* actuator force amplitudes in time (basis coefficients) */
-  FGStepTape tape;   /* non-NULL: FGStepForward_RK3 records what the linearized step needs */
+  PetscReal  vel0[3][2][3]; /* the case's boundary velocities; U0 its inflow speed */
+  PetscReal  U0;
+  PetscReal *theta_work; /* FGSolverSetParams: work */
 
   PetscReal t, dt;
   PetscInt  step;
 
-  /* monitor (after each step) */
+  /* monitor quantities of the current state (FGSolverMonitorCompute) */
   PetscReal cfl, maxdiv, ke, umax; /* umax: max over faces and components of |u_a| */
 };
 
 PETSC_EXTERN PetscErrorCode FGSolverCreate(MPI_Comm, const FGCase *, FGSolver *);
 PETSC_EXTERN PetscErrorCode FGSolverDestroy(FGSolver *);
+PETSC_EXTERN PetscErrorCode FGSolverSetParams(FGSolver);
+PETSC_EXTERN PetscErrorCode FGSolverSetForcing(FGSolver, FGForceFn, void *);
 PETSC_EXTERN PetscErrorCode FGSolverSetInitialCondition(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverFillGhosts(FGSolver, Vec[], PetscReal);
 PETSC_EXTERN PetscErrorCode FGSolverMonitorCompute(FGSolver);
-PETSC_EXTERN PetscErrorCode FGStepForward_RK3(FGSolver);
-PETSC_EXTERN PetscReal      FGViscousTimeStepLimit(const FGCase *);
-PETSC_EXTERN PetscErrorCode FGStepTapeCreate(FGSolver, FGStepTape *);
-PETSC_EXTERN PetscErrorCode FGStepTapeDuplicate(FGSolver, FGStepTape, FGStepTape *);
-PETSC_EXTERN PetscErrorCode FGStepTapeDestroy(FGStepTape *);
-PETSC_EXTERN PetscErrorCode FGStepTangent_RK3(FGSolver, FGStepTape, const FGStepParams *, Vec[], Vec, PetscReal[]);
-PETSC_EXTERN PetscErrorCode FGStepAdjoint_RK3(FGSolver, FGStepTape, const PetscReal[], Vec[], Vec, FGStepParams *);
-PETSC_EXTERN PetscErrorCode FGStepParamsZero(FGStepParams *);
-PETSC_EXTERN PetscErrorCode FGStepParamsReduce(MPI_Comm, FGStepParams *);
-PETSC_EXTERN PetscErrorCode FGActuatorsAddForceTangent(FGSolver, PetscReal, const PetscReal[], Vec[]);
-PETSC_EXTERN PetscErrorCode FGActuatorsAddForceAdjoint(FGSolver, PetscReal, Vec[], PetscReal[]);
-PETSC_EXTERN PetscErrorCode FGActuatorsAddForce(FGSolver, PetscReal, Vec[], void *);
+PETSC_EXTERN PetscErrorCode FGSolverControlVolumeBegin(FGSolver);
+PETSC_EXTERN PetscErrorCode FGSolverControlVolumeEnd(FGSolver);
 PETSC_EXTERN PetscErrorCode FGProbesEvaluate(FGSolver, PetscReal[]);
 PETSC_EXTERN PetscInt       FGProbesCount(const FGCase *);
 PETSC_EXTERN PetscErrorCode FGProbeInterpolateAdjoint(FGGrid, FGLocation, const PetscReal[], PetscReal, Vec);
@@ -90,10 +127,11 @@ PETSC_EXTERN PetscErrorCode FGProbeInterpolateAdjoint(FGGrid, FGLocation, const 
    times the decay factor. */
 PETSC_EXTERN PetscReal FGExactTaylorGreen(PetscInt, const PetscReal[], PetscReal, const PetscReal[], PetscReal);
 PETSC_EXTERN PetscReal FGExactABC(PetscInt, const PetscReal[], PetscReal, const PetscReal[], PetscReal);
-/* Kovasznay flow in absolute coordinates (u_ref, l_ref, nu of the case): velocity, stream function, pressure */
-PETSC_EXTERN PetscReal      FGExactKovasznay(PetscInt, const PetscReal[], PetscReal, const FGCase *);
-PETSC_EXTERN PetscReal      FGExactKovasznayStream(const PetscReal[], PetscReal, const FGCase *);
-PETSC_EXTERN PetscReal      FGExactKovasznayPressure(const PetscReal[], const FGCase *);
+/* Kovasznay flow in absolute coordinates (u_ref, l_ref of the case, viscosity nu): velocity,
+   stream function, pressure */
+PETSC_EXTERN PetscReal      FGExactKovasznay(PetscInt, const PetscReal[], PetscReal, PetscReal, const FGCase *);
+PETSC_EXTERN PetscReal      FGExactKovasznayStream(const PetscReal[], PetscReal, PetscReal, const FGCase *);
+PETSC_EXTERN PetscReal      FGExactKovasznayPressure(const PetscReal[], PetscReal, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGExactFieldFromCase(const FGCase *, FGExactField *);
 PETSC_EXTERN PetscErrorCode FGSolverSampleExact(FGSolver, PetscReal, Vec[]);
 

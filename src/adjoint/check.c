@@ -8,44 +8,54 @@
 */
 #include <fg/adjoint.h>
 
-/* Random parameter perturbations (the same on every rank): viscosity, inflow, actuators, bodies. */
-PetscErrorCode FGStepParamsSetRandom(FGSolver s, PetscRandom rnd, FGStepParams *p)
-{
-  PetscInt  nb, n = 0;
-  PetscReal buf[2 + FG_STEP_NACT + FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS];
+/*@C
+  FGAdjointCheckGetOptions - the tolerances of `flowgrad check`, in one PetscOptionsBegin block
+  (so -help lists them). Collective.
 
+  Options Database Keys:
++ -fg_check_dot_rtol <1e-12>    - dot-product tests: |<T v, w> - <v, T^T w>| / (||T v|| ||w||)
+. -fg_check_taylor_eps <1e-3>   - Taylor test: the largest step (halved 5 times)
+. -fg_check_taylor_order <1.9>  - Taylor test: the least observed order of the remainder
+. -fg_check_fd_rtol <1e-6>      - central differences: relative tolerance against the adjoint
+. -fg_check_fd_step <3e-6>      - central differences: the step relative to a scalar's scale
+- -fg_check_seed <1>            - seed of the random vectors and directions
+@*/
+PetscErrorCode FGAdjointCheckGetOptions(MPI_Comm comm, FGAdjointCheckOptions *o)
+{
   PetscFunctionBeginUser;
-  PetscCall(FGStepParamsZero(p));
-  for (PetscInt i = 0; i < (PetscInt)(sizeof(buf) / sizeof(buf[0])); i++) PetscCall(PetscRandomGetValueReal(rnd, &buf[i]));
-  PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)(sizeof(buf) / sizeof(buf[0])), MPIU_REAL, 0, s->comm));
-  p->nu     = buf[n++] * 1e-2;
-  p->inflow = buf[n++];
-  {
-    PetscInt nbt;
-    PetscCall(FGBodiesGetTimeBasis(s->bodies, &nbt));
-    for (PetscInt i = 0; i < s->c->nactuators * 3; i++)
-      for (PetscInt k = 0; k < nbt; k++) p->act[i * FG_MAX_TIME_BASIS + k] = buf[n + i * FG_MAX_TIME_BASIS + k];
-  }
-  n += FG_STEP_NACT;
-  PetscCall(FGBodiesGetCount(s->bodies, &nb));
-  for (PetscInt b = 0; b < nb; b++) {
-    PetscInt np;
-    PetscCall(FGBodiesGetParameterCount(s->bodies, b, &np));
-    for (PetscInt i = 0; i < np; i++) p->body[b][i] = buf[n + b * FG_BODY_MAX_PARAMS + i] * 0.1;
-  }
+  o->dot_rtol     = 1e-12;
+  o->taylor_eps   = 1e-3;
+  o->taylor_order = 1.9;
+  o->fd_rtol      = 1e-6;
+  o->fd_step      = 3e-6;
+  o->seed         = 1;
+  PetscOptionsBegin(comm, NULL, "flowgrad check: verification of the adjoint", NULL);
+  PetscCall(PetscOptionsReal("-fg_check_dot_rtol", "dot-product tests: largest |<T v, w> - <v, T^T w>| / (||T v|| ||w||)", NULL, o->dot_rtol, &o->dot_rtol, NULL));
+  PetscCall(PetscOptionsReal("-fg_check_taylor_eps", "Taylor test: the largest step along the random direction (halved 5 times)", NULL, o->taylor_eps, &o->taylor_eps, NULL));
+  PetscCall(PetscOptionsReal("-fg_check_taylor_order", "Taylor test: the least observed order of the remainder", NULL, o->taylor_order, &o->taylor_order, NULL));
+  PetscCall(PetscOptionsReal("-fg_check_fd_rtol", "central differences: relative tolerance against the adjoint gradient", NULL, o->fd_rtol, &o->fd_rtol, NULL));
+  PetscCall(PetscOptionsReal("-fg_check_fd_step", "central differences: the step, relative to each design scalar's scale", NULL, o->fd_step, &o->fd_step, NULL));
+  PetscCall(PetscOptionsInt("-fg_check_seed", "seed of the random vectors and the Taylor direction", NULL, o->seed, &o->seed, NULL));
+  PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The Euclidean inner product of the scalar parameters. */
-PetscReal FGStepParamsDot(FGSolver s, const FGStepParams *x, const FGStepParams *y)
+/*@C
+  FGParamsSetRandom - random scalar parameter perturbations (the same on every rank), in
+  [-1, 1] times a scale per kind: 1e-2 for the viscosity, 1 for the inflow and the actuators,
+  0.1 for the bodies' parameters. Collective.
+@*/
+PetscErrorCode FGParamsSetRandom(FGSolver s, PetscRandom rnd, FGParams *p)
 {
-  PetscInt  nb;
-  PetscReal d = x->nu * y->nu + x->inflow * y->inflow;
-  for (PetscInt i = 0; i < FG_STEP_NACT; i++) d += x->act[i] * y->act[i];
-  (void)FGBodiesGetCount(s->bodies, &nb);
-  for (PetscInt b = 0; b < nb; b++)
-    for (PetscInt i = 0; i < FG_BODY_MAX_PARAMS; i++) d += x->body[b][i] * y->body[b][i];
-  return d;
+  const FGParamLayout *L = p->L;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGParamsZero(p));
+  for (PetscInt i = 0; i < L->n; i++) PetscCall(PetscRandomGetValueReal(rnd, &p->v[i]));
+  PetscCallMPI(MPI_Bcast(p->v, (PetscMPIInt)L->n, MPIU_REAL, 0, s->comm));
+  p->v[FG_PARAM_NU] *= 1e-2;
+  for (PetscInt i = L->act + 3 * L->nact * L->nbasis; i < L->n; i++) p->v[i] *= 0.1;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Sum over ranks of local dot products (ghosted Vecs: every rank's copy counts). */
@@ -115,7 +125,7 @@ static PetscErrorCode FGDotRecord_Private(PetscInt *n, FGDotResult res[], PetscR
 
 /*@C
   FGAdjointDotTests - dot-product tests of every operator and of the whole step, linearized about
-  the step recorded in the tape T (FGStepForward_RK3 with s->tape = T). res[] (FG_DOT_MAX_TESTS
+  the step recorded in the tape T (FGStepForward_RK3 with the tape T). res[] (FG_DOT_MAX_TESTS
   entries) receives (name, <T v, w>, <v, T^T w>, their difference relative to the larger of the
   two and relative to ||T v|| ||w||); *n their number. The second is what round-off can reach on
   any grid: a random w makes <T v, w> a sum of n terms of both signs, of size ||T v|| ||w|| / sqrt(n),
@@ -131,11 +141,13 @@ PetscErrorCode FGAdjointDotTests(FGSolver s, FGStepTape T, PetscRandom rnd, Pets
   PetscInt       nb;
   Vec            du[3], ub[3], vl[3], wl[3], vg[3], wg[3], dp, pb, sc1, sc2;
   PetscReal      lhs, rhs, scale = 0, dacc[6 * FG_CASE_MAX_BODIES], wacc[6 * FG_CASE_MAX_BODIES];
-  FGStepParams   dprm, bar;
+  FGParams       dprm, bar;
 
   PetscFunctionBeginUser;
   *n = 0;
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  PetscCall(FGParamsCreate(&s->layout, &dprm));
+  PetscCall(FGParamsCreate(&s->layout, &bar));
   for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecDuplicate(s->u[a], &du[a]));
     PetscCall(VecDuplicate(s->u[a], &ub[a]));
@@ -203,11 +215,11 @@ PetscErrorCode FGAdjointDotTests(FGSolver s, FGStepTape T, PetscRandom rnd, Pets
       PetscCall(LocalDot(comm, dim, vl, wl, &rhs));
       PetscCall(FGDotRecord_Private(n, res, scale, "advection", lhs, rhs));
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(vg[a], 0.0));
-      PetscCall(FGOpDiffusionTangent(g, &s->bc, s->nu, dnu, T->ul[0], vl, vg));
+      PetscCall(FGOpDiffusionTangent(g, &s->bc, s->prm.v[FG_PARAM_NU], dnu, T->ul[0], vl, vg));
       PetscCall(GlobalDot(dim, vg, wg, &lhs));
       PetscCall(NormProduct(comm, dim, vg, wg, PETSC_FALSE, &scale));
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(wl[a], 0.0));
-      PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->nu, T->ul[0], wg, wl, &nub));
+      PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->prm.v[FG_PARAM_NU], T->ul[0], wg, wl, &nub));
       PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nub, 1, MPIU_REAL, MPIU_SUM, comm));
       PetscCall(LocalDot(comm, dim, vl, wl, &rhs));
       PetscCall(FGDotRecord_Private(n, res, scale, "diffusion (+ nu)", lhs, rhs + dnu * nub));
@@ -256,25 +268,22 @@ PetscErrorCode FGAdjointDotTests(FGSolver s, FGStepTape T, PetscRandom rnd, Pets
     PetscCall(FGDotRecord_Private(n, res, scale, "Poisson solve", lhs, rhs));
     /* actuators */
     if (c->nactuators) {
-      PetscReal fb[FG_STEP_NACT] = {0};
-      PetscCall(FGStepParamsSetRandom(s, rnd, &dprm));
+      PetscCall(FGParamsSetRandom(s, rnd, &dprm));
+      PetscCall(FGParamsZero(&bar));
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(vg[a], 0.0));
-      PetscCall(FGActuatorsAddForceTangent(s, tk, dprm.act, vg));
+      PetscCall(FGActuatorsAddForceTangent(g, &s->bc, c, FGParamsActuators(&dprm), tk, vg));
       PetscCall(GlobalDot(dim, vg, wg, &lhs));
       PetscCall(NormProduct(comm, dim, vg, wg, PETSC_FALSE, &scale));
-      PetscCall(FGActuatorsAddForceAdjoint(s, tk, wg, fb));
-      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, fb, FG_STEP_NACT, MPIU_REAL, MPIU_SUM, comm));
+      PetscCall(FGActuatorsAddForceAdjoint(g, &s->bc, c, tk, wg, FGParamsActuators(&bar)));
+      PetscCall(FGParamsReduce(comm, &bar));
       rhs = 0;
-      for (PetscInt i = 0; i < FG_STEP_NACT; i++) rhs += fb[i] * dprm.act[i];
+      for (PetscInt i = 0; i < 3 * s->layout.nact * s->layout.nbasis; i++) rhs += FGParamsActuators(&bar)[i] * FGParamsActuators(&dprm)[i];
       PetscCall(FGDotRecord_Private(n, res, scale, "actuators", lhs, rhs));
     }
     /* penalization with the body parameters and the stage forces */
     if (nb) {
-      const PetscReal *th[FG_CASE_MAX_BODIES];
-      PetscReal       *thb[FG_CASE_MAX_BODIES];
-      PetscCall(FGStepParamsSetRandom(s, rnd, &dprm));
-      PetscCall(FGStepParamsZero(&bar));
-      for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++) th[b] = dprm.body[b], thb[b] = bar.body[b];
+      PetscCall(FGParamsSetRandom(s, rnd, &dprm));
+      PetscCall(FGParamsZero(&bar));
       for (PetscInt a = 0; a < dim; a++) {
         PetscCall(VecSetRandom(du[a], rnd));
         PetscCall(VecCopy(du[a], vg[a]));
@@ -285,22 +294,22 @@ PetscErrorCode FGAdjointDotTests(FGSolver s, FGStepTape T, PetscRandom rnd, Pets
         PetscCall(PetscRandomGetValueReal(rnd, &wacc[i]));
       }
       PetscCallMPI(MPI_Bcast(wacc, (PetscMPIInt)(6 * nb), MPIU_REAL, 0, comm));
-      PetscCall(FGBodiesPenalizeTangent(s->bodies, T->t0 + T->dt, 0.75, T->dt, T->ustar[2], th, NULL, du, dacc));
+      PetscCall(FGBodiesPenalizeTangent(s->bodies, T->t0 + T->dt, 0.75, T->dt, T->ustar[2], dprm.theta, NULL, du, dacc));
       PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, dacc, (PetscMPIInt)(6 * nb), MPIU_REAL, MPIU_SUM, comm));
       PetscCall(GlobalDot(dim, du, wg, &lhs));
       for (PetscInt i = 0; i < 6 * nb; i++) lhs += dacc[i] * wacc[i];
       PetscCall(NormProduct(comm, dim, du, wg, PETSC_FALSE, &scale));
       scale = PetscSqrtReal(PetscSqr(scale) + ScalarNorms(6 * nb, dacc, wacc));
-      PetscCall(FGBodiesPenalizeAdjoint(s->bodies, T->t0 + T->dt, 0.75, T->dt, T->ustar[2], wacc, wg, thb, NULL, NULL, NULL));
-      PetscCall(FGStepParamsReduce(comm, &bar));
+      PetscCall(FGBodiesPenalizeAdjoint(s->bodies, T->t0 + T->dt, 0.75, T->dt, T->ustar[2], wacc, wg, bar.theta, NULL, NULL, NULL));
+      PetscCall(FGParamsReduce(comm, &bar));
       PetscCall(GlobalDot(dim, vg, wg, &rhs));
-      rhs += FGStepParamsDot(s, &dprm, &bar);
+      rhs += FGParamsDot(&dprm, &bar);
       PetscCall(FGDotRecord_Private(n, res, scale, "penalization (+ parameters, forces)", lhs, rhs));
     }
   }
 
   /* 2. the whole step */
-  PetscCall(FGStepParamsSetRandom(s, rnd, &dprm));
+  PetscCall(FGParamsSetRandom(s, rnd, &dprm));
   for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecSetRandom(du[a], rnd));
     PetscCall(VecCopy(du[a], vg[a]));
@@ -336,14 +345,14 @@ PetscErrorCode FGAdjointDotTests(FGSolver s, FGStepTape T, PetscRandom rnd, Pets
     for (PetscInt i = 0; i < 6 * nb; i++) a2 += dacc[i] * dacc[i], b2 += wacc[i] * wacc[i];
     scale = PetscSqrtReal(a2 * b2);
   }
-  PetscCall(FGStepParamsZero(&bar));
+  PetscCall(FGParamsZero(&bar));
   PetscCall(FGStepAdjoint_RK3(s, T, wacc, ub, pb, &bar));
-  PetscCall(FGStepParamsReduce(comm, &bar));
+  PetscCall(FGParamsReduce(comm, &bar));
   PetscCall(GlobalDot(dim, vg, ub, &rhs));
   {
     PetscScalar v;
     PetscCall(VecDot(sc1, pb, &v));
-    rhs += PetscRealPart(v) + FGStepParamsDot(s, &dprm, &bar);
+    rhs += PetscRealPart(v) + FGParamsDot(&dprm, &bar);
   }
   PetscCall(FGDotRecord_Private(n, res, scale, "whole step (u, p, parameters, forces)", lhs, rhs));
 
@@ -359,6 +368,8 @@ PetscErrorCode FGAdjointDotTests(FGSolver s, FGStepTape T, PetscRandom rnd, Pets
   PetscCall(VecDestroy(&pb));
   PetscCall(VecDestroy(&sc1));
   PetscCall(VecDestroy(&sc2));
+  PetscCall(FGParamsDestroy(&dprm));
+  PetscCall(FGParamsDestroy(&bar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -436,7 +447,7 @@ PetscErrorCode FGAdjointFD(FGSolver s, FGDesign d, FGObjective o, Vec p, Vec g, 
 {
   Vec                  q;
   PetscInt             ns, nblk, lo;
-  PetscReal           *v, sc[FG_CASE_MAX_DESIGN * FG_BODY_MAX_PARAMS];
+  PetscReal           *v, *sc;
   const FGDesignBlock *blk;
   PetscMPIInt          rank;
 
@@ -445,6 +456,7 @@ PetscErrorCode FGAdjointFD(FGSolver s, FGDesign d, FGObjective o, Vec p, Vec g, 
   PetscCall(VecDuplicate(p, &q));
   PetscCall(VecGetOwnershipRange(p, &lo, NULL));
   PetscCall(FGDesignGetScalars(d, p, &ns, &v));
+  PetscCall(PetscMalloc1(PetscMax(ns, 1), &sc));
   for (PetscInt i = 0; i < ns; i++) sc[i] = v[i];
   PetscCall(FGDesignGetBlocks(d, &nblk, &blk));
   *n = 0;
@@ -522,5 +534,6 @@ PetscErrorCode FGAdjointFD(FGSolver s, FGDesign d, FGObjective o, Vec p, Vec g, 
   }
   PetscCall(FGDesignApply(d, p));
   PetscCall(VecDestroy(&q));
+  PetscCall(PetscFree(sc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

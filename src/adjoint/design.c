@@ -8,27 +8,48 @@
   scalars are one contiguous array that rank 0 broadcasts, and a field block is a plain
   sub-array of the local part.
 
-  flow.inflow_speed is U = |velocity| of the first inflow face with a nonzero velocity; a change of
-  U scales every inflow face's velocity by U/U_0 (the profile and the modulation stay).
+  The map writes the solver's parameter values (include/fg/solver.h: viscosity, inflow speed,
+  actuator coefficients, bodies' parameters, density fields) and applies them
+  (FGSolverSetParams); the case is only read. flow.inflow_speed is U = |velocity| of the first
+  inflow face with a nonzero velocity; a change of U scales every inflow face's velocity by U/U_0
+  (the profile and the modulation stay).
 */
 #include <fg/adjoint.h>
 #include <string.h>
 
-#define FG_DESIGN_MAX_SCALARS (FG_CASE_MAX_DESIGN * FG_BODY_MAX_PARAMS)
-
 struct _p_FGDesign {
   FGSolver      s;
-  FGCase       *c;
+  const FGCase *c;
   PetscInt      nblocks;
   FGDesignBlock block[FG_CASE_MAX_DESIGN];
   PetscInt      nscalar, nlocal;
-  PetscReal     U0;                         /* inflow speed of the case */
-  PetscReal     vel0[3][2][3];              /* the case's boundary velocities */
-  PetscReal     scal[FG_DESIGN_MAX_SCALARS]; /* the scalars last applied */
-  Vec           work[3];                    /* field-block views / work (global Vecs of the grid) */
-  Vec           u0[3];                      /* the initial velocity: the case's, computed once */
-  PetscInt      nbt;                        /* the controls' basis functions in time */
+  PetscReal    *scal;    /* the scalars last applied (nscalar) */
+  Vec           work[3]; /* field-block views / work (global Vecs of the grid) */
+  Vec           u0[3];   /* the initial velocity: the case's, computed once */
+  PetscInt      nbt;     /* the controls' basis functions in time */
 };
+
+/* Where design scalar j of block b lives in the parameters' scalars (shape, rotation, jets,
+   actuator blocks). */
+static PetscInt FGDesignParamIndex_Private(FGDesign d, const FGDesignBlock *b, PetscInt j)
+{
+  const FGParamLayout *L  = &d->s->layout;
+  PetscInt             np = 0;
+
+  if (b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS) (void)FGBodiesGetShapeParameterCount(d->s->bodies, b->index, &np);
+  switch (b->kind) {
+  case FG_DESIGN_SHAPE:
+    return L->body[b->index] + b->first + j;
+  case FG_DESIGN_ROTATION:
+    return L->body[b->index] + np + j;
+  case FG_DESIGN_JETS:
+    return L->body[b->index] + np + d->nbt + j;
+  case FG_DESIGN_ACTUATOR:
+    return L->act + (3 * b->index + j / d->nbt) * L->nbasis + j % d->nbt;
+  default:
+    return -1;
+  }
+}
 
 static PetscErrorCode FGDesignFindName_Private(FGDesign d, const char *name, PetscBool body, PetscInt *idx)
 {
@@ -50,7 +71,7 @@ static PetscErrorCode FGDesignFindName_Private(FGDesign d, const char *name, Pet
   case's initial state once (FGSolverSetInitialCondition), which FGDesignSetInitialState() then
   restores. Errors are FG_ERR_INPUT naming the design entry.
 @*/
-PetscErrorCode FGDesignCreate(FGSolver s, FGCase *c, FGDesign *design)
+PetscErrorCode FGDesignCreate(FGSolver s, const FGCase *c, FGDesign *design)
 {
   FGDesign       d;
   const PetscInt dim = s->grid->dim;
@@ -63,16 +84,6 @@ PetscErrorCode FGDesignCreate(FGSolver s, FGCase *c, FGDesign *design)
   *design = d;
   PetscCall(FGBodiesGetTimeBasis(s->bodies, &nbt));
   d->nbt = nbt;
-  for (PetscInt dd = 0; dd < 3; dd++)
-    for (PetscInt side = 0; side < 2; side++)
-      for (PetscInt a = 0; a < 3; a++) d->vel0[dd][side][a] = s->bc.velocity[dd][side][a];
-  for (PetscInt dd = 0; dd < dim && d->U0 == 0; dd++)
-    for (PetscInt side = 0; side < 2 && d->U0 == 0; side++)
-      if (s->bc.kind[dd][side] == FG_BC_INFLOW) {
-        PetscReal u2 = 0;
-        for (PetscInt a = 0; a < dim; a++) u2 += PetscSqr(s->bc.velocity[dd][side][a]);
-        d->U0 = PetscSqrtReal(u2);
-      }
   PetscCall(DMCreateGlobalVector(s->grid->da, &d->work[0]));
   PetscCall(VecGetLocalSize(d->work[0], &nloc));
   for (PetscInt a = 1; a < 3; a++) PetscCall(VecDuplicate(d->work[0], &d->work[a]));
@@ -94,7 +105,7 @@ PetscErrorCode FGDesignCreate(FGSolver s, FGCase *c, FGDesign *design)
       if (!strcmp(name, "flow.nu")) b.kind = FG_DESIGN_NU, b.n = 1;
       else if (!strcmp(name, "flow.inflow_speed")) {
         b.kind = FG_DESIGN_INFLOW, b.n = 1;
-        PetscCheck(d->U0 > 0, s->comm, FG_ERR_INPUT, "%s: flow.inflow_speed: the case has no inflow face with a nonzero velocity", where);
+        PetscCheck(s->U0 > 0, s->comm, FG_ERR_INPUT, "%s: flow.inflow_speed: the case has no inflow face with a nonzero velocity", where);
       } else if (!strcmp(name, "initial.velocity")) b.kind = FG_DESIGN_INITIAL, b.n = dim * s->grid->n[0] * s->grid->n[1] * s->grid->n[2], b.field = PETSC_TRUE;
       else if (!strncmp(name, "body.", 5) || !strncmp(name, "actuator.", 9)) {
         PetscBool isbody = (PetscBool)!strncmp(name, "body.", 5);
@@ -175,6 +186,7 @@ PetscErrorCode FGDesignCreate(FGSolver s, FGCase *c, FGDesign *design)
         if (d->block[i].field) d->block[i].offset += d->nscalar;
     if (rank == 0) d->nlocal += d->nscalar;
   }
+  PetscCall(PetscCalloc1(PetscMax(d->nscalar, 1), &d->scal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -186,6 +198,7 @@ PetscErrorCode FGDesignDestroy(FGDesign *design)
     PetscCall(VecDestroy(&(*design)->work[a]));
     PetscCall(VecDestroy(&(*design)->u0[a]));
   }
+  PetscCall(PetscFree((*design)->scal));
   PetscCall(PetscFree(*design));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -258,52 +271,24 @@ PetscErrorCode FGDesignGetValues(FGDesign d, Vec p)
   PetscCall(VecGetArray(p, &arr));
   for (PetscInt i = 0; i < d->nblocks; i++) {
     const FGDesignBlock *b = &d->block[i];
-    PetscReal            th[FG_BODY_MAX_PARAMS];
-    PetscInt             np = 0;
-    if (b->kind == FG_DESIGN_SHAPE || b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS) {
-      PetscCall(FGBodiesGetParameters(s->bodies, b->index, th));
-      PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b->index, &np));
-    }
     if (b->field) {
       if (b->kind == FG_DESIGN_INITIAL) PetscCall(FGDesignField_Private(d, b, arr, d->u0, PETSC_FALSE));
-      else {
-        Vec rho;
-        PetscCall(FGBodiesGetDensity(s->bodies, b->index, &rho, NULL));
-        PetscCall(FGDesignField_Private(d, b, arr, &rho, PETSC_FALSE));
-      }
+      else PetscCall(FGDesignField_Private(d, b, arr, &s->prm.rho[b->index], PETSC_FALSE));
       continue;
     }
     if (rank) continue;
     for (PetscInt j = 0; j < b->n; j++) {
-      PetscReal v = 0;
       switch (b->kind) {
       case FG_DESIGN_NU:
-        v = s->nu;
+        arr[b->offset + j] = s->prm.v[FG_PARAM_NU];
         break;
-      case FG_DESIGN_INFLOW: {
-        PetscReal sc = 1;
-        for (PetscInt dd = 0; dd < 3; dd++)
-          for (PetscInt side = 0; side < 2; side++)
-            for (PetscInt a = 0; a < 3; a++)
-              if (s->bc.kind[dd][side] == FG_BC_INFLOW && d->vel0[dd][side][a] != 0) sc = s->bc.velocity[dd][side][a] / d->vel0[dd][side][a];
-        v = d->U0 * sc;
-      } break;
-      case FG_DESIGN_SHAPE:
-        v = th[b->first + j];
-        break;
-      case FG_DESIGN_ROTATION:
-        v = th[np + j];
-        break;
-      case FG_DESIGN_JETS:
-        v = th[np + d->nbt + j];
-        break;
-      case FG_DESIGN_ACTUATOR:
-        v = s->actc[b->index][j / d->nbt][j % d->nbt];
+      case FG_DESIGN_INFLOW:
+        arr[b->offset + j] = s->prm.v[FG_PARAM_INFLOW];
         break;
       default:
+        arr[b->offset + j] = s->prm.v[FGDesignParamIndex_Private(d, b, j)];
         break;
       }
-      arr[b->offset + j] = v;
     }
   }
   PetscCall(VecRestoreArray(p, &arr));
@@ -384,8 +369,9 @@ PetscErrorCode FGDesignIsControl(FGDesign d, PetscInt i, PetscBool *ctl)
 }
 
 /*@C
-  FGDesignApply - set the forward inputs from p (viscosity, inflow, bodies, actuators, density
-  fields; the initial velocity is applied by FGDesignSetInitialState). Collective.
+  FGDesignApply - set the solver's parameters from p (viscosity, inflow, bodies, actuators,
+  density fields) and apply them (FGSolverSetParams); the initial velocity is applied by
+  FGDesignSetInitialState. Collective.
 @*/
 PetscErrorCode FGDesignApply(FGDesign d, Vec p)
 {
@@ -401,39 +387,27 @@ PetscErrorCode FGDesignApply(FGDesign d, Vec p)
     switch (b->kind) {
     case FG_DESIGN_NU:
       PetscCheck(v[b->offset] > 0, s->comm, FG_ERR_INPUT, "design: flow.nu = %g must be positive", (double)v[b->offset]);
-      s->nu = d->c->flow.nu = v[b->offset];
+      s->prm.v[FG_PARAM_NU] = v[b->offset];
       break;
     case FG_DESIGN_INFLOW:
-      for (PetscInt dd = 0; dd < 3; dd++)
-        for (PetscInt side = 0; side < 2; side++)
-          if (s->bc.kind[dd][side] == FG_BC_INFLOW)
-            for (PetscInt a = 0; a < 3; a++) s->bc.velocity[dd][side][a] = d->vel0[dd][side][a] * (v[b->offset] / d->U0);
+      s->prm.v[FG_PARAM_INFLOW] = v[b->offset];
       break;
     case FG_DESIGN_SHAPE:
     case FG_DESIGN_ROTATION:
-    case FG_DESIGN_JETS: {
-      PetscReal th[FG_BODY_MAX_PARAMS];
-      PetscInt  np;
-      PetscCall(FGBodiesGetParameters(s->bodies, b->index, th));
-      PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b->index, &np));
-      for (PetscInt j = 0; j < b->n; j++) th[(b->kind == FG_DESIGN_SHAPE ? b->first : b->kind == FG_DESIGN_ROTATION ? np : np + d->nbt) + j] = v[b->offset + j];
-      PetscCall(FGBodiesSetParameters(s->bodies, b->index, th));
-    } break;
-    case FG_DESIGN_ACTUATOR: /* the solver's amplitudes; with a constant one the case's too (the control volume, output) */
-      for (PetscInt j = 0; j < b->n; j++) s->actc[b->index][j / d->nbt][j % d->nbt] = v[b->offset + j];
-      if (d->nbt == 1)
-        for (PetscInt j = 0; j < b->n; j++) d->c->actuator[b->index].force[j] = v[b->offset + j];
+    case FG_DESIGN_JETS:
+    case FG_DESIGN_ACTUATOR:
+      for (PetscInt j = 0; j < b->n; j++) s->prm.v[FGDesignParamIndex_Private(d, b, j)] = v[b->offset + j];
       break;
     case FG_DESIGN_DENSITY:
       PetscCall(VecGetArrayRead(p, &arr));
-      PetscCall(FGDesignField_Private(d, b, (PetscScalar *)arr, &d->work[0], PETSC_TRUE));
+      PetscCall(FGDesignField_Private(d, b, (PetscScalar *)arr, &s->prm.rho[b->index], PETSC_TRUE));
       PetscCall(VecRestoreArrayRead(p, &arr));
-      PetscCall(FGBodiesSetDensity(s->bodies, b->index, d->work[0]));
       break;
     default:
       break;
     }
   }
+  PetscCall(FGSolverSetParams(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -469,7 +443,7 @@ PetscErrorCode FGDesignSetInitialState(FGDesign d, Vec p)
   parameter adjoints bar (and, for initial.velocity, the adjoint velocity at t = 0, ubar0);
   g is overwritten. Collective.
 @*/
-PetscErrorCode FGDesignGradient(FGDesign d, const FGStepParams *bar, Vec ubar0[], Vec g)
+PetscErrorCode FGDesignGradient(FGDesign d, const FGParams *bar, Vec ubar0[], Vec g)
 {
   FGSolver     s = d->s;
   PetscScalar *arr;
@@ -511,41 +485,24 @@ PetscErrorCode FGDesignGradient(FGDesign d, const FGStepParams *bar, Vec ubar0[]
 
   Not collective.
 @*/
-PetscErrorCode FGDesignGradientScalars(FGDesign d, const FGStepParams *bar, PetscReal v[])
+PetscErrorCode FGDesignGradientScalars(FGDesign d, const FGParams *bar, PetscReal v[])
 {
-  FGSolver s = d->s;
-
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < d->nblocks; i++) {
-    const FGDesignBlock *b  = &d->block[i];
-    PetscInt             np = 0;
+    const FGDesignBlock *b = &d->block[i];
     if (b->field) continue;
-    if (b->kind == FG_DESIGN_ROTATION || b->kind == FG_DESIGN_JETS) PetscCall(FGBodiesGetShapeParameterCount(s->bodies, b->index, &np));
     for (PetscInt j = 0; j < b->n; j++) {
-      PetscReal x = 0;
       switch (b->kind) {
       case FG_DESIGN_NU:
-        x = bar->nu;
+        v[b->offset + j] = bar->v[FG_PARAM_NU];
         break;
-      case FG_DESIGN_INFLOW: /* bar->inflow is dJ/d(dU/U) */
-        x = bar->inflow / d->scal[b->offset];
-        break;
-      case FG_DESIGN_SHAPE:
-        x = bar->body[b->index][b->first + j];
-        break;
-      case FG_DESIGN_ROTATION:
-        x = bar->body[b->index][np + j];
-        break;
-      case FG_DESIGN_JETS:
-        x = bar->body[b->index][np + d->nbt + j];
-        break;
-      case FG_DESIGN_ACTUATOR:
-        x = bar->act[(3 * b->index + j / d->nbt) * FG_MAX_TIME_BASIS + j % d->nbt];
+      case FG_DESIGN_INFLOW: /* the adjoint of the relative change dU/U: dJ/dU = it / U */
+        v[b->offset + j] = bar->v[FG_PARAM_INFLOW] / d->scal[b->offset];
         break;
       default:
+        v[b->offset + j] = bar->v[FGDesignParamIndex_Private(d, b, j)];
         break;
       }
-      v[b->offset + j] = x;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

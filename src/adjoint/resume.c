@@ -187,17 +187,15 @@ PetscErrorCode FGSweepWriteResume_Internal(FGSweep *sw)
   FGIOField   f[4 + 3 + 3 + 3 * FG_CASE_MAX_BODIES];
   FGIOMeta    meta = {0};
   FGIOVector  v[4];
-  PetscReal  *rec, info[8], sc[FG_SWEEP_NSCALAR];
+  PetscReal  *rec, info[8];
   PetscInt    nf = 0, nv = 0;
   PetscMPIInt rank;
   char        names[3 * FG_CASE_MAX_BODIES][32];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
-  FGSweepPack_Private(&sw->bar, sc);
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sc, FG_SWEEP_NSCALAR, MPIU_REAL, MPIU_SUM, s->comm));
-  if (rank) PetscCall(PetscArrayzero(sc, FG_SWEEP_NSCALAR));
-  FGSweepUnpack_Private(sc, &sw->bar); /* the sum on rank 0, 0 elsewhere: the same total */
+  PetscCall(FGParamsReduce(s->comm, &sw->bar));
+  if (rank) PetscCall(PetscArrayzero(sw->bar.v, sw->bar.L->n)); /* the sum on rank 0, 0 elsewhere: the same total */
   PetscCall(FGIOAddState(s->grid, PETSC_TRUE, sw->ubar, sw->pbar, f, &nf));
   for (PetscInt a = 0; a < sw->dim; a++) {
     if (sw->bar.chibar[a]) {
@@ -228,7 +226,7 @@ PetscErrorCode FGSweepWriteResume_Internal(FGSweep *sw)
   info[6]  = sw->gtime ? 1 : 0;
   info[7]  = 0;
   v[nv++]  = (FGIOVector){"sweep", 8, info, NULL};
-  v[nv++]  = (FGIOVector){"parameter_adjoints", FG_SWEEP_NSCALAR, sc, NULL};
+  v[nv++]  = (FGIOVector){"parameter_adjoints", sw->bar.L->n, sw->bar.v, NULL};
   PetscCall(FGSweepRecord_Private(sw, sw->N, &rec, &v[nv]));
   if (v[nv].n) nv++;
   if (sw->gtime && sw->ns) v[nv++] = (FGIOVector){"gradient_time", sw->N * sw->ns, sw->gtime, NULL};
@@ -248,7 +246,7 @@ PetscErrorCode FGSweepReadResume_Internal(FGSweep *sw)
 {
   FGSolver    s = sw->s;
   FGIOMeta    meta;
-  PetscReal   info[8], sc[FG_SWEEP_NSCALAR], *rec;
+  PetscReal   info[8], *rec;
   PetscInt    len = FGObjectiveRecordSize(sw->o, sw->N);
   PetscMPIInt rank;
   char        nm[32];
@@ -261,9 +259,8 @@ PetscErrorCode FGSweepReadResume_Internal(FGSweep *sw)
   sw->position      = (PetscInt)info[1];
   sw->recomputed    = (PetscInt)info[3];
   sw->adjoint_steps = (PetscInt)info[4];
-  PetscCall(FGIOReadVector(s->comm, sw->resume_path, "parameter_adjoints", FG_SWEEP_NSCALAR, sc));
-  if (rank) PetscCall(PetscArrayzero(sc, FG_SWEEP_NSCALAR));
-  FGSweepUnpack_Private(sc, &sw->bar);
+  PetscCall(FGIOReadVector(s->comm, sw->resume_path, "parameter_adjoints", sw->bar.L->n, sw->bar.v));
+  if (rank) PetscCall(PetscArrayzero(sw->bar.v, sw->bar.L->n));
   for (PetscInt a = 0; a < sw->dim; a++) PetscCall(FGIOReadField(s->grid, sw->resume_path, (const char *[]){"u_adj", "v_adj", "w_adj"}[a], sw->ubar[a]));
   PetscCall(FGIOReadField(s->grid, sw->resume_path, "p_adj", sw->pbar));
   for (PetscInt a = 0; a < sw->dim; a++) {

@@ -31,7 +31,7 @@
   So: rhs = A_x(s, w) (one adjoint step); solve (I - F_x^T) mu = rhs with GMRES (prefix
   adjoint_) on a MatShell whose action is v - A_x(v, 0) (one adjoint step of v with no force
   weights, the parameter accumulation discarded); then one more adjoint step A(mu + s, w) gives
-  the parameter adjoints (FGStepParams: FGDesignGradient maps them to g; q_p is the inflow
+  the parameter adjoints (FGParams: FGDesignGradient maps them to g; q_p is the inflow
   adjoint of the objective's boundary values and FGObjectiveAdjointDesign). Its state part is
   A_x(mu + s, w) = F_x^T mu + rhs = mu, the fixed point of the adjoint step: printed as a check of
   the solve. With bodies lambda = mu + s solves (I - F_x^T) lambda = s + f_x^T w = s + A_x(0, w),
@@ -243,9 +243,7 @@ static PetscErrorCode FGSteadyResidual_Private(FGSteadyCtx *c, FGObjective o, Pe
   PetscCall(FGSteadyUnpack_Private(c, X, s->u, s->p));
   s->t    = t;
   s->step = step;
-  s->tape = c->T;
-  PetscCall(FGStepForward_RK3(s));
-  s->tape = NULL;
+  PetscCall(FGStepForward_RK3(s, c->T));
   PetscCall(FGObjectiveReset(o));
   PetscCall(FGObjectiveRecord(o));
   PetscCall(FGSteadyPack_Private(c, s->u, s->p, R));
@@ -270,7 +268,7 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
   PetscCall(FGSteadyCheckCase_Private(s));
   PetscCall(FGDesignApply(d, p));
   PetscCall(FGDesignSetInitialState(d, p));
-  for (PetscInt n = 0; n < N; n++) PetscCall(FGStepForward_RK3(s));
+  for (PetscInt n = 0; n < N; n++) PetscCall(FGStepForward_RK3(s, NULL));
   t = s->t;
   PetscCall(FGSteadyCreateVec_Private(c, &X));
   PetscCall(VecDuplicate(X, &R));
@@ -346,7 +344,7 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscInt           every = s->c->output.monitor_every > 0 ? s->c->output.monitor_every : 0;
   Vec                ubar[3], pbar, su[3], sp, B, M, zero[3];
   PetscReal          wacc[6 * FG_CASE_MAX_BODIES], bn, mn, dn, rnorm;
-  FGStepParams       bar;
+  FGParams           bar;
   Mat                A;
   KSP                ksp;
   KSPConvergedReason reason;
@@ -368,16 +366,8 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(VecDuplicate(s->p, &pbar));
   PetscCall(VecDuplicate(s->p, &sp));
   PetscCall(VecSet(sp, 0.0));
-  PetscCall(FGStepParamsZero(&bar));
-  for (PetscInt b = 0; b < nb; b++) {
-    Vec rho;
-    PetscCall(FGBodiesGetDensity(s->bodies, b, &rho, NULL));
-    if (!rho) continue;
-    for (PetscInt a = 0; a < dim; a++) {
-      PetscCall(VecDuplicate(rho, &bar.chif[b][a]));
-      PetscCall(VecSet(bar.chif[b][a], 0.0));
-    }
-  }
+  PetscCall(FGParamsCreate(&s->layout, &bar));
+  PetscCall(FGParamsCreateFaceMasks(&bar, s->bodies, dim));
   if (out)
     for (PetscInt a = 0; a < dim; a++) {
       bar.chibar[a] = out->chibar[a];
@@ -387,7 +377,7 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
     }
 
   /* s = dJ/dy at y = F(x*) (the solver holds it), w = dJ/d(forces); rhs = A_x(s, w) */
-  PetscCall(FGObjectiveAdjointState(o, n, su, sp, &bar.inflow));
+  PetscCall(FGObjectiveAdjointState(o, n, su, sp, &bar.v[FG_PARAM_INFLOW]));
   PetscCall(FGObjectiveAdjointForces(o, n, wacc));
   for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(su[a], ubar[a]));
   PetscCall(VecCopy(sp, pbar));
@@ -426,7 +416,7 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(VecNorm(B, NORM_2, &dn));
   if (every) PetscCall(PetscPrintf(s->comm, "steady adjoint: |mu| = %.6e, |A_x(mu + s, w) - mu| / |mu| = %.2e (the adjoint fixed point)\n", (double)mn, (double)(mn > 0 ? dn / mn : dn)));
 
-  PetscCall(FGStepParamsReduce(s->comm, &bar));
+  PetscCall(FGParamsReduce(s->comm, &bar));
   for (PetscInt a = 0; a < dim; a++) { /* the initial state's adjoint: it does not change x* */
     PetscCall(VecDuplicate(s->u[a], &zero[a]));
     PetscCall(VecSet(zero[a], 0.0));
@@ -441,8 +431,7 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(PetscTime(&w2));
   if (every) PetscCall(PetscPrintf(s->comm, "steady adjoint: forward %.1f s, adjoint %.1f s\n", (double)(w1 - w0), (double)(w2 - w1)));
 
-  for (PetscInt b = 0; b < nb; b++)
-    for (PetscInt a = 0; a < dim; a++) PetscCall(VecDestroy(&bar.chif[b][a]));
+  PetscCall(FGParamsDestroy(&bar));
   for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecDestroy(&ubar[a]));
     PetscCall(VecDestroy(&su[a]));

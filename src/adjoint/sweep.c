@@ -35,6 +35,27 @@
 #include <signal.h>
 
 /*@C
+  FGAdjointGetOptions - the reverse sweep's options, in one PetscOptionsBegin block (so -help
+  lists them); FGAdjointCompute reads them once. Collective.
+
+  Options Database Keys:
++ -fg_test_adjoint_signal_at <n> - TEST ONLY: raise SIGUSR1 after adjoint step n (n > 0) or after
+                                   forward step -n (n < 0)
+- -fg_test_adjoint_kill_at <n>   - TEST ONLY: SIGKILL every rank after adjoint step n
+@*/
+PetscErrorCode FGAdjointGetOptions(MPI_Comm comm, FGAdjointOptions *o)
+{
+  PetscFunctionBeginUser;
+  o->test_signal_at = 0;
+  o->test_kill_at   = -1;
+  PetscOptionsBegin(comm, NULL, "flowgrad: adjoint reverse sweep (test hooks)", NULL);
+  PetscCall(PetscOptionsInt("-fg_test_adjoint_signal_at", "TEST ONLY: raise SIGUSR1 after adjoint step n (n > 0) or after forward step -n (n < 0)", NULL, o->test_signal_at, &o->test_signal_at, NULL));
+  PetscCall(PetscOptionsInt("-fg_test_adjoint_kill_at", "TEST ONLY: SIGKILL every rank after adjoint step n", NULL, o->test_kill_at, &o->test_kill_at, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGAdjointForward - J(p): apply p, run the forward steps from the initial state, evaluate the
   objective. Collective.
 @*/
@@ -49,7 +70,7 @@ PetscErrorCode FGAdjointForward(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscCall(FGDesignSetInitialState(d, p));
   PetscCall(FGObjectiveReset(o));
   for (PetscInt n = 0; n < s->c->time.steps; n++) {
-    PetscCall(FGStepForward_RK3(s));
+    PetscCall(FGStepForward_RK3(s, NULL));
     PetscCall(FGObjectiveRecord(o));
   }
   PetscCall(FGObjectiveFinish(o, p, J));
@@ -141,9 +162,7 @@ static PetscErrorCode FGSweepAdvance_Private(FGSweep *sw, FGStepTape T)
   FGSolver s = sw->s;
 
   PetscFunctionBeginUser;
-  s->tape = T;
-  PetscCall(FGStepForward_RK3(s));
-  s->tape = NULL;
+  PetscCall(FGStepForward_RK3(s, T));
   if (s->step <= sw->frontier) {
     sw->recomputed++;
     /* a resume file is valid at any position once the forward run is complete: a long segment's
@@ -159,7 +178,7 @@ static PetscErrorCode FGSweepAdvance_Private(FGSweep *sw, FGStepTape T)
     PetscCall(PetscTime(&now));
     PetscCall(PetscPrintf(s->comm, "adjoint: forward step %6" PetscInt_FMT " t %10.4f  (%.1f s)\n", s->step, (double)s->t, (double)(now - sw->tstart)));
   }
-  if (sw->test_signal_at < 0 && -sw->test_signal_at == s->step) PetscCall(FGSignalRaise(SIGUSR1));
+  if (sw->opt.test_signal_at < 0 && -sw->opt.test_signal_at == s->step) PetscCall(FGSignalRaise(SIGUSR1));
   if (s->step < sw->N) PetscCall(FGSweepStop_Private(sw, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -181,21 +200,19 @@ static PetscErrorCode FGSweepAdjoint_Private(FGSweep *sw, PetscInt n, FGStepTape
     sw->treverse = now;
   }
   if (sw->gtime) { /* the step's part alone: the scalar adjoints from 0, then added to the sum */
-    FGSweepPack_Private(&sw->bar, sw->snap0);
-    PetscCall(PetscArrayzero(sw->snap1, FG_SWEEP_NSCALAR));
-    FGSweepUnpack_Private(sw->snap1, &sw->bar);
+    PetscCall(PetscArraycpy(sw->snap, sw->bar.v, sw->bar.L->n));
+    PetscCall(PetscArrayzero(sw->bar.v, sw->bar.L->n));
   }
-  PetscCall(FGObjectiveAdjointState(sw->o, n, sw->ubar, sw->pbar, &sw->bar.inflow));
+  PetscCall(FGObjectiveAdjointState(sw->o, n, sw->ubar, sw->pbar, &sw->bar.v[FG_PARAM_INFLOW]));
   PetscCall(FGObjectiveAdjointForces(sw->o, n, sw->wacc));
   PetscCall(FGStepAdjoint_RK3(s, T, sw->wacc, sw->ubar, sw->pbar, &sw->bar));
   if (sw->gtime) {
-    FGStepParams dp;
-    FGSweepPack_Private(&sw->bar, sw->snap1);
-    for (PetscInt i = 0; i < FG_SWEEP_NSCALAR; i++) sw->snap0[i] += sw->snap1[i];
-    FGSweepUnpack_Private(sw->snap0, &sw->bar);
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sw->snap1, FG_SWEEP_NSCALAR, MPIU_REAL, MPIU_SUM, s->comm));
-    FGSweepUnpack_Private(sw->snap1, &dp);
-    PetscCall(FGDesignGradientScalars(sw->d, &dp, sw->gs));
+    const PetscInt np = sw->bar.L->n;
+    PetscCall(PetscArraycpy(sw->dstep.v, sw->bar.v, np));
+    for (PetscInt i = 0; i < np; i++) sw->snap[i] += sw->dstep.v[i];
+    PetscCall(PetscArraycpy(sw->bar.v, sw->snap, np));
+    PetscCall(FGParamsReduce(s->comm, &sw->dstep));
+    PetscCall(FGDesignGradientScalars(sw->d, &sw->dstep, sw->gs));
     PetscCall(PetscArraycpy(sw->gtime + (n - 1) * sw->ns, sw->gs, sw->ns));
   }
   sw->position = n - 1;
@@ -212,11 +229,11 @@ static PetscErrorCode FGSweepAdjoint_Private(FGSweep *sw, PetscInt n, FGStepTape
     PetscCall(PetscPrintf(s->comm, "adjoint: step %6" PetscInt_FMT " t %10.4f  max|u_adj| %.3e  recomputed %" PetscInt64_FMT "  (%.1f s, ETA %.0f s)\n", n - 1, (double)T->t0, (double)nrm, sw->recomputed, (double)(now - sw->tstart),
                           (double)((now - sw->treverse) / PetscMax(sw->adjoint_steps, 1) * (PetscReal)(n - 1))));
   }
-  if (sw->test_kill_at == n - 1) {
+  if (sw->opt.test_kill_at == n - 1) {
     PetscCall(PetscPrintf(s->comm, "adjoint: test hook: SIGKILL at step %" PetscInt_FMT "\n", n - 1));
     (void)raise(SIGKILL);
   }
-  if (sw->test_signal_at > 0 && sw->test_signal_at == n - 1) PetscCall(FGSignalRaise(SIGUSR1));
+  if (sw->opt.test_signal_at > 0 && sw->opt.test_signal_at == n - 1) PetscCall(FGSignalRaise(SIGUSR1));
   if (n > 1) PetscCall(FGSweepStop_Private(sw, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -338,10 +355,7 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   sw.N   = s->c->time.steps;
   sw.dim = s->grid->dim;
   sw.every          = s->c->output.monitor_every > 0 ? s->c->output.monitor_every : 0;
-  sw.test_signal_at = 0;
-  sw.test_kill_at   = -1;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_adjoint_signal_at", &sw.test_signal_at, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_adjoint_kill_at", &sw.test_kill_at, NULL));
+  PetscCall(FGAdjointGetOptions(s->comm, &sw.opt));
   PetscCheck(sw.N >= 1, s->comm, FG_ERR_INPUT, "%s: time.steps: the adjoint needs at least one step", s->c->file);
   PetscCall(FGBodiesGetCount(s->bodies, &sw.nb));
   PetscCall(PetscTime(&sw.tstart));
@@ -362,16 +376,8 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   }
   PetscCall(VecDuplicate(s->p, &sw.pbar));
   PetscCall(VecSet(sw.pbar, 0.0));
-  PetscCall(FGStepParamsZero(&sw.bar));
-  for (PetscInt b = 0; b < sw.nb; b++) {
-    Vec rho;
-    PetscCall(FGBodiesGetDensity(s->bodies, b, &rho, NULL));
-    if (!rho) continue;
-    for (PetscInt a = 0; a < sw.dim; a++) {
-      PetscCall(VecDuplicate(rho, &sw.bar.chif[b][a]));
-      PetscCall(VecSet(sw.bar.chif[b][a], 0.0));
-    }
-  }
+  PetscCall(FGParamsCreate(&s->layout, &sw.bar));
+  PetscCall(FGParamsCreateFaceMasks(&sw.bar, s->bodies, sw.dim));
   if (out)
     for (PetscInt a = 0; a < sw.dim; a++) {
       sw.bar.chibar[a] = out->chibar[a];
@@ -382,9 +388,9 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscCall(FGDesignGetScalars(d, p, &sw.ns, &sv));
   if (out && out->gradient_time && sw.ns) {
     PetscCall(PetscCalloc1(sw.N * sw.ns, &sw.gtime));
-    PetscCall(PetscCalloc1(FG_SWEEP_NSCALAR, &sw.snap0));
-    PetscCall(PetscCalloc1(FG_SWEEP_NSCALAR, &sw.snap1));
+    PetscCall(PetscCalloc1(s->layout.n, &sw.snap));
     PetscCall(PetscCalloc1(sw.ns, &sw.gs));
+    PetscCall(FGParamsCreate(&s->layout, &sw.dstep));
   }
 
   /* the design, and where to start */
@@ -466,7 +472,7 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscCheck(sw.position == 0, s->comm, PETSC_ERR_PLIB, "the reverse sweep ended at step %" PetscInt_FMT, sw.position);
   *J = sw.J;
 
-  PetscCall(FGStepParamsReduce(s->comm, &sw.bar));
+  PetscCall(FGParamsReduce(s->comm, &sw.bar));
   PetscCall(FGDesignGradient(d, &sw.bar, sw.ubar, g));
   PetscCall(FGObjectiveAdjointDesign(o, p, g));
   {
@@ -492,8 +498,8 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscCall(FGSweepClean_Internal(&sw));
   PetscCall(FGBodiesSetPlacementCapacity(s->bodies, 0));
 
-  for (PetscInt b = 0; b < sw.nb; b++)
-    for (PetscInt a = 0; a < sw.dim; a++) PetscCall(VecDestroy(&sw.bar.chif[b][a]));
+  for (PetscInt a = 0; a < sw.dim; a++) sw.bar.chibar[a] = sw.bar.sens[a] = NULL; /* the caller's */
+  PetscCall(FGParamsDestroy(&sw.bar));
   for (PetscInt a = 0; a < sw.dim; a++) PetscCall(VecDestroy(&sw.ubar[a]));
   PetscCall(VecDestroy(&sw.pbar));
   for (PetscInt i = 0; i < sw.ntape; i++) PetscCall(FGStepTapeDestroy(&sw.tape[i]));
@@ -505,11 +511,11 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   }
   PetscCall(PetscFree(sw.slot));
   PetscCall(PetscFree(sw.bound));
-  if (sw.snap0) {
+  if (sw.snap) {
     PetscCall(PetscFree(sw.gtime));
-    PetscCall(PetscFree(sw.snap0));
-    PetscCall(PetscFree(sw.snap1));
+    PetscCall(PetscFree(sw.snap));
     PetscCall(PetscFree(sw.gs));
+    PetscCall(FGParamsDestroy(&sw.dstep));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -32,8 +32,8 @@
   prints a table, and fails (FG_ERR_NUMERIC: exit 3) if any check fails. Options:
     -fg_check_dot_rtol (1e-12) -fg_check_taylor_eps (1e-3) -fg_check_taylor_order (1.9)
     -fg_check_fd_rtol (1e-6) -fg_check_fd_step (3e-6, relative) -fg_check_seed (1)
-  Test hook (not in --help): -fg_test_break_adjoint perturbs the adjoint step (src/step/rk3.c), so
-  a test can see the check fail.
+  Test hook (marked TEST ONLY in -help): -fg_test_break_adjoint perturbs the adjoint step
+  (src/step/rk3.c), so a test can see the check fail.
 */
 #include <fg/app.h>
 #include <fg/adjoint.h>
@@ -434,11 +434,9 @@ PetscErrorCode FGCheckMain(MPI_Comm comm, FGCase *c)
     FGStepTape T;
     PetscCall(FGDesignApply(A.d, A.p));
     PetscCall(FGDesignSetInitialState(A.d, A.p));
-    for (PetscInt n = 0; n < N - 1; n++) PetscCall(FGStepForward_RK3(s));
+    for (PetscInt n = 0; n < N - 1; n++) PetscCall(FGStepForward_RK3(s, NULL));
     PetscCall(FGStepTapeCreate(s, &T));
-    s->tape = T;
-    PetscCall(FGStepForward_RK3(s));
-    s->tape = NULL;
+    PetscCall(FGStepForward_RK3(s, T));
     PetscCall(FGAdjointDotTests(s, T, rnd, &nres, dres));
     PetscCall(FGStepTapeDestroy(&T));
     PetscCall(PetscPrintf(comm, "\n1. dot-product tests <T v, w> = <v, T^T w> at step %" PetscInt_FMT ": |difference| / (||T v|| ||w||) <= %g\n", N, (double)dot_rtol));

@@ -11,7 +11,7 @@
 */
 #include <fg/app.h>
 #include <fg/poisson.h>
-#include <fg/solver.h>
+#include <fg/step.h>
 #include <fftw3-mpi.h>
 
 PetscErrorCode FGGridCreateFromCase(MPI_Comm comm, const FGCase *c, FGGrid *grid)

@@ -8,7 +8,7 @@
        appended to
     3. initial condition, or the checkpoint's state
     4. time loop, per step:
-         RK3 step
+         RK3 step (with bodies, the control-volume check of its forces around it: history.csv)
          every monitor_every steps: CFL, max|div u|, kinetic energy -> stdout (rank 0) and
            history.csv; NaN or CFL over time.cfl_max stops the run (exit 3)
          every fields_every steps: fields/fields_NNNNNN.h5
@@ -18,12 +18,13 @@
            FG_ERR_SIGNAL on every rank (exit 75: requeue, rerun with --resume)
     5. at the end: fields and a checkpoint
 
-  Test hook (not in --help): -fg_test_raise_signal_at_step N [-fg_test_raise_signal_rank R]
-  [-fg_test_raise_signal USR1|TERM] makes rank R (default: the last) raise the signal in itself
-  after step N, so that a test can stop a run at a known step and see the ranks agree.
+  Test hooks (marked TEST ONLY in -help): -fg_test_raise_signal_at_step N
+  [-fg_test_raise_signal_rank R] [-fg_test_raise_signal USR1|TERM] make rank R (default: the
+  last) raise the signal in itself after step N, so that a test can stop a run at a known step and
+  see the ranks agree.
 */
 #include <fg/app.h>
-#include <fg/solver.h>
+#include <fg/step.h>
 #include <fg/io.h>
 #include <fg/checkpoint.h>
 #include <errno.h>
@@ -38,8 +39,7 @@ typedef struct {
   PetscInt       step0;   /* the step this process started from (0, or the checkpoint's) */
   Vec            uc[3];   /* cell-centred velocity for output */
   FGDtHistory    dts;     /* dt of every step since t = 0 (checkpoints carry it) */
-  PetscInt       raise_step, raise_rank; /* test hook */
-  int            raise_signo;
+  FGRunOptions   opt;     /* test hooks */
   char           last[FG_CHECKPOINT_PATH_LEN]; /* the newest checkpoint written or resumed from */
   Vec            chi;     /* bodies: the mask at cell centres, for output */
   PetscInt       nbodies, nprobe; /* bodies; probe values per row */
@@ -320,7 +320,16 @@ PetscErrorCode FGSlurmRestartCount(MPI_Comm comm, PetscInt *count)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode FGRunTestHook_Private(MPI_Comm comm, FGRunContext *ctx)
+/*@C
+  FGRunGetOptions - `flowgrad run`'s options, in one PetscOptionsBegin block (so -help lists
+  them): test hooks only. Collective.
+
+  Options Database Keys:
++ -fg_test_raise_signal_at_step <n>   - TEST ONLY: after step n one rank raises a signal in itself
+. -fg_test_raise_signal_rank <r>      - TEST ONLY: that rank (default: the last)
+- -fg_test_raise_signal <USR1|TERM>   - TEST ONLY: that signal (default USR1)
+@*/
+PetscErrorCode FGRunGetOptions(MPI_Comm comm, FGRunOptions *o)
 {
   static const char *const names[] = {"USR1", "TERM"};
   PetscMPIInt              size;
@@ -328,12 +337,14 @@ static PetscErrorCode FGRunTestHook_Private(MPI_Comm comm, FGRunContext *ctx)
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  ctx->raise_step = -1;
-  ctx->raise_rank = size - 1;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_raise_signal_at_step", &ctx->raise_step, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_raise_signal_rank", &ctx->raise_rank, NULL));
-  PetscCall(PetscOptionsGetEList(NULL, NULL, "-fg_test_raise_signal", names, 2, &which, NULL));
-  ctx->raise_signo = which == 1 ? SIGTERM : SIGUSR1;
+  o->raise_step = -1;
+  o->raise_rank = size - 1;
+  PetscOptionsBegin(comm, NULL, "flowgrad run (test hooks)", NULL);
+  PetscCall(PetscOptionsInt("-fg_test_raise_signal_at_step", "TEST ONLY: after step n one rank raises a signal in itself (the ranks must agree to stop)", NULL, o->raise_step, &o->raise_step, NULL));
+  PetscCall(PetscOptionsInt("-fg_test_raise_signal_rank", "TEST ONLY: the rank that raises it (default: the last)", NULL, o->raise_rank, &o->raise_rank, NULL));
+  PetscCall(PetscOptionsEList("-fg_test_raise_signal", "TEST ONLY: the signal raised", NULL, names, 2, names[which], &which, NULL));
+  PetscOptionsEnd();
+  o->raise_signo = which == 1 ? SIGTERM : SIGUSR1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -347,7 +358,7 @@ static PetscErrorCode FGRunTestHook_Private(MPI_Comm comm, FGRunContext *ctx)
            when the environment has SLURM_RESTART_COUNT > 0, where no checkpoint means t = 0
 
   Options Database Keys:
-. -fg_test_raise_signal_at_step <n> - test hook, see above
+. -fg_test_raise_signal_at_step <n> - test hook, see FGRunGetOptions()
 
   Notes:
   Exit codes through the error raised: 2 for a refused checkpoint or `--resume` without one,
@@ -370,7 +381,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCall(PetscMemzero(&ctx, sizeof(ctx)));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(FGSlurmRestartCount(comm, &slurm));
-  PetscCall(FGRunTestHook_Private(comm, &ctx));
+  PetscCall(FGRunGetOptions(comm, &ctx.opt));
   PetscCall(FGSignalInstall());
   if (c->time.dt > FGViscousTimeStepLimit(c))
     PetscCall(PetscPrintf(comm, "flowgrad run: warning: time.dt = %g exceeds the stability limit of the explicit viscous term, %.4g (RK3: dt nu sum_d 4/h_d^2 <= 2.51); expect a blow-up (exit 3)\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(c)));
@@ -432,14 +443,16 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
 
   /* 4. the time loop */
   while (s->step < c->time.steps) {
-    PetscCall(FGStepForward_RK3(s));
+    if (ctx.nbodies) PetscCall(FGSolverControlVolumeBegin(s));
+    PetscCall(FGStepForward_RK3(s, NULL));
+    if (ctx.nbodies) PetscCall(FGSolverControlVolumeEnd(s));
     PetscCall(FGDtHistoryPush(&ctx.dts, s->dt));
     monitored = (PetscBool)(s->step % c->output.monitor_every == 0 || s->step == c->time.steps);
     if (monitored || everystep) PetscCall(FGRunMonitor_Private(s, &ctx, PETSC_TRUE, monitored));
     monitored = (PetscBool)(monitored || everystep);
     if (s->step == c->time.steps) break; /* the end: fields and checkpoint below */
     if (c->output.fields_every > 0 && s->step % c->output.fields_every == 0) PetscCall(FGRunWriteFields_Private(s, &ctx));
-    if (s->step == ctx.raise_step && rank == ctx.raise_rank) PetscCall(FGSignalRaise(ctx.raise_signo));
+    if (s->step == ctx.opt.raise_step && rank == ctx.opt.raise_rank) PetscCall(FGSignalRaise(ctx.opt.raise_signo));
     PetscCall(FGSignalAgree(comm, &signo)); /* one Allreduce: every rank stops at the same step */
     if (signo) PetscCall(PetscPrintf(comm, "flowgrad run: %s received: checkpoint at step %" PetscInt_FMT ", then stop\n", FGSignalName(signo), s->step));
     if (signo || (c->output.checkpoint_every > 0 && s->step % c->output.checkpoint_every == 0)) PetscCall(FGRunCheckpoint_Private(s, &ctx, monitored, ckpt, sizeof(ckpt)));

@@ -4,10 +4,10 @@
 
     f(x, t) = force exp(-|x - center|^2 / radius^2) s(t),   s = 1 (frequency 0) or sin(2 pi frequency t).
 
-  Installed as the solver's body-force hook (FGSolver.forcefn). Every parameter (center, radius,
-  force, frequency) is a named case key, for the adjoint to differentiate.
+  The step adds them to the momentum right-hand side (src/step/rk3.c), with the force amplitudes
+  in time from the solver's parameters (include/fg/solver.h, FGParamsActuators): the design may
+  change them; every other parameter (center, radius, frequency) is a case key.
 */
-#include <fg/solver.h>
 #include <fg/body.h>
 
 /*@C
@@ -22,27 +22,23 @@ PetscReal FGActuatorValue(const FGActuatorCase *ac, PetscInt dim, PetscInt a, co
 
 /*@C
   FGActuatorAmplitude - the force amplitude of component a of actuator n at time t: sum_k
-  c[(3 n + a) FG_MAX_TIME_BASIS + k] phi_k(t) over the nb basis functions in time on [0, T]
-  (FGTimeBasis; nb = 1: the constant c_0). c: FGSolver.actc.
+  c[(3 n + a) nb + k] phi_k(t) over the nb basis functions in time on [0, T] (FGTimeBasis;
+  nb = 1: the constant c_0). c: the actuator coefficients of the parameters (FGParamsActuators).
 @*/
 PetscReal FGActuatorAmplitude(const PetscReal *c, PetscInt nb, PetscReal T, PetscInt n, PetscInt a, PetscReal t)
 {
   PetscReal phi[FG_MAX_TIME_BASIS], Phi[FG_MAX_TIME_BASIS], v = 0;
 
   FGTimeBasis(nb, T, t, phi, Phi);
-  for (PetscInt k = 0; k < nb; k++) v += c[(3 * n + a) * FG_MAX_TIME_BASIS + k] * phi[k];
+  for (PetscInt k = 0; k < nb; k++) v += c[(3 * n + a) * nb + k] * phi[k];
   return v;
 }
 
-/* The actuators' force on the interior faces, in three modes: H += f (forward, amplitudes from
-   s->actc), H += f(dF) (the tangent in the amplitude coefficients dF, FGStepParams.act layout),
-   Fbar[(3 n + a) FG_MAX_TIME_BASIS + k] += <Hbar, phi_k(t) f_n,a / amplitude> (adjoint). */
-typedef enum { FG_ACT_FORWARD, FG_ACT_TANGENT, FG_ACT_ADJOINT } FGActuatorMode;
-
-static PetscErrorCode FGActuators_Private(FGSolver s, PetscReal t, FGActuatorMode mode, const PetscReal dF[], PetscReal Fbar[], Vec H[])
+/* The actuators' force on the interior faces, in two modes: H += f with the amplitude
+   coefficients F (forward; the tangent is the same with the perturbations dF: f is linear in F),
+   Fbar[(3 n + a) nb + k] += <Hbar, phi_k(t) f_n,a / amplitude> (adjoint). */
+static PetscErrorCode FGActuators_Private(FGGrid g, const FGBoundary *bc, const FGCase *c, PetscReal t, PetscBool adjoint, const PetscReal F[], PetscReal Fbar[], Vec H[])
 {
-  FGGrid          g  = s->grid;
-  const FGCase   *c  = s->c;
   const PetscInt  nb = PetscMax(c->design.time_basis, 1);
   const PetscReal T  = (PetscReal)c->time.steps * c->time.dt;
   PetscReal       phi[FG_MAX_TIME_BASIS], Phi[FG_MAX_TIME_BASIS];
@@ -52,12 +48,12 @@ static PetscErrorCode FGActuators_Private(FGSolver s, PetscReal t, FGActuatorMod
   for (PetscInt a = 0; a < g->dim; a++) {
     PetscScalar *h;
     PetscInt     lo[3], hi[3];
-    FGOpInteriorFaces(g, &s->bc, a, lo, hi);
+    FGOpInteriorFaces(g, bc, a, lo, hi);
     PetscCall(VecGetArray(H[a], &h));
     for (PetscInt n = 0; n < c->nactuators; n++) {
       const FGActuatorCase *ac  = &c->actuator[n];
       const PetscReal       sig = ac->frequency > 0 ? PetscSinReal(2 * PETSC_PI * ac->frequency * t) : 1.0;
-      const PetscReal       amp = (mode == FG_ACT_FORWARD ? FGActuatorAmplitude(&s->actc[0][0][0], nb, T, n, a, t) : mode == FG_ACT_TANGENT ? FGActuatorAmplitude(dF, nb, T, n, a, t) : 1.0) * sig;
+      const PetscReal       amp = (adjoint ? 1.0 : FGActuatorAmplitude(F, nb, T, n, a, t)) * sig;
       PetscReal             sum = 0;
       PetscInt              blo[3], bhi[3];
       if (amp == 0) continue;
@@ -81,11 +77,11 @@ static PetscErrorCode FGActuators_Private(FGSolver s, PetscReal t, FGActuatorMod
               r2 += x * x;
             }
             gauss = PetscExpReal(-r2 / (ac->radius * ac->radius));
-            if (mode == FG_ACT_ADJOINT) sum += PetscRealPart(h[o]) * gauss;
+            if (adjoint) sum += PetscRealPart(h[o]) * gauss;
             else h[o] += amp * gauss;
           }
-      if (mode == FG_ACT_ADJOINT)
-        for (PetscInt k = 0; k < nb; k++) Fbar[(3 * n + a) * FG_MAX_TIME_BASIS + k] += phi[k] * sig * sum;
+      if (adjoint)
+        for (PetscInt k = 0; k < nb; k++) Fbar[(3 * n + a) * nb + k] += phi[k] * sig * sum;
     }
     PetscCall(VecRestoreArray(H[a], &h));
   }
@@ -93,36 +89,35 @@ static PetscErrorCode FGActuators_Private(FGSolver s, PetscReal t, FGActuatorMod
 }
 
 /*@C
-  FGActuatorsAddForce - H_a += f_a(x, t) of every actuator of the case, on the interior faces.
-  (An FGForceFn; ctx is unused.)
+  FGActuatorsAddForce - H_a += f_a(x, t) of every actuator of the case, on the interior faces,
+  with the amplitude coefficients F.
 @*/
-PetscErrorCode FGActuatorsAddForce(FGSolver s, PetscReal t, Vec H[], void *ctx)
+PetscErrorCode FGActuatorsAddForce(FGGrid g, const FGBoundary *bc, const FGCase *c, const PetscReal F[], PetscReal t, Vec H[])
 {
   PetscFunctionBeginUser;
-  (void)ctx;
-  PetscCall(FGActuators_Private(s, t, FG_ACT_FORWARD, NULL, NULL, H));
+  PetscCall(FGActuators_Private(g, bc, c, t, PETSC_FALSE, F, NULL, H));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
-  FGActuatorsAddForceTangent - dH_a += the actuators' force with the amplitude coefficients dF
-  (FGStepParams.act layout; linear in them; the state does not enter).
+  FGActuatorsAddForceTangent - dH_a += the actuators' force with the amplitude perturbations dF
+  (linear in them; the state does not enter).
 @*/
-PetscErrorCode FGActuatorsAddForceTangent(FGSolver s, PetscReal t, const PetscReal dF[], Vec dH[])
+PetscErrorCode FGActuatorsAddForceTangent(FGGrid g, const FGBoundary *bc, const FGCase *c, const PetscReal dF[], PetscReal t, Vec dH[])
 {
   PetscFunctionBeginUser;
-  PetscCall(FGActuators_Private(s, t, FG_ACT_TANGENT, dF, NULL, dH));
+  PetscCall(FGActuators_Private(g, bc, c, t, PETSC_FALSE, dF, NULL, dH));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
-  FGActuatorsAddForceAdjoint - the transpose: Fbar[(3 n + a) FG_MAX_TIME_BASIS + k] += phi_k(t)
-  times the sum over this rank's interior faces of Hbar_a times the force of unit amplitude (local
-  sums; the caller reduces).
+  FGActuatorsAddForceAdjoint - the transpose: Fbar[(3 n + a) nb + k] += phi_k(t) times the sum
+  over this rank's interior faces of Hbar_a times the force of unit amplitude (local sums; the
+  caller reduces).
 @*/
-PetscErrorCode FGActuatorsAddForceAdjoint(FGSolver s, PetscReal t, Vec Hbar[], PetscReal Fbar[])
+PetscErrorCode FGActuatorsAddForceAdjoint(FGGrid g, const FGBoundary *bc, const FGCase *c, PetscReal t, Vec Hbar[], PetscReal Fbar[])
 {
   PetscFunctionBeginUser;
-  PetscCall(FGActuators_Private(s, t, FG_ACT_ADJOINT, NULL, Fbar, Hbar));
+  PetscCall(FGActuators_Private(g, bc, c, t, PETSC_TRUE, NULL, Fbar, Hbar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -99,9 +99,9 @@ static PetscReal FGNormalValue_Private(FGGrid g, const FGBoundary *bc, PetscInt 
       const PetscReal hm = 0.5 * g->h[tt];
       PetscReal       xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
       xp[tt] += hm, xm[tt] -= hm;
-      return (d == 0 ? 1.0 : -1.0) * (bc->exact.stream(xp, t, bc->exact.c) - bc->exact.stream(xm, t, bc->exact.c)) / g->h[tt];
+      return (d == 0 ? 1.0 : -1.0) * (bc->exact.stream(xp, t, bc->exact.nu, bc->exact.c) - bc->exact.stream(xm, t, bc->exact.nu, bc->exact.c)) / g->h[tt];
     }
-    return bc->exact.velocity(d, x, t, bc->exact.c);
+    return bc->exact.velocity(d, x, t, bc->exact.nu, bc->exact.c);
   }
   return bc->velocity[d][side][d] * FGProfile_Private(g, bc, d, side, d, idx) * FGModulation_Private(bc, d, side, t);
 }
@@ -126,7 +126,7 @@ static void FGGhostRule_Private(FGGrid g, const FGBoundary *bc, PetscInt d, Pets
     if (kind == FG_BC_INFLOW && bc->profile[d][side] == FG_PROFILE_EXACT) {
       PetscReal x[3];
       FGWallPoint_Private(g, d, side, a, idx, x);
-      ut = bc->exact.velocity(a, x, t, bc->exact.c);
+      ut = bc->exact.velocity(a, x, t, bc->exact.nu, bc->exact.c);
     } else if (kind == FG_BC_INFLOW) ut *= FGProfile_Private(g, bc, d, side, a, idx) * FGModulation_Private(bc, d, side, t);
     if (kind == FG_BC_WALL) ut = 0.0;
     *cf   = -1;

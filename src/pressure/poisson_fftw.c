@@ -131,17 +131,41 @@ static PetscReal FGPoissonFFTWHalfTheta_Private(FGPoissonBC lo, FGPoissonBC hi, 
   return 0.5 * PETSC_PI * ((PetscReal)m + 0.5) / (PetscReal)n; /* mixed */
 }
 
+/*@C
+  FGPoissonFFTWGetOptions - the FFTW solver's options, in one PetscOptionsBegin block (so -help
+  lists them); FGPoissonSetUp reads them once. Collective.
+
+  Options Database Keys:
++ -fg_fftw_planner <measure>   - FFTW planner rigour: estimate, measure, patient or exhaustive
+. -fg_fftw_wisdom <file>       - FFTW wisdom file, read before planning and written after
+. -fg_fftw_tridiagonal <true>  - the Thomas algorithm along a non-periodic slab direction
+- -fg_fftw_r2c_dct <true>      - cosine transforms through SIMD r2c FFTs
+@*/
+PetscErrorCode FGPoissonFFTWGetOptions(MPI_Comm comm, FGPoissonFFTWOptions *o)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(o, sizeof(*o)));
+  PetscCall(PetscStrncpy(o->planner, "measure", sizeof(o->planner)));
+  o->tridiagonal = PETSC_TRUE;
+  o->r2c_dct     = PETSC_TRUE;
+  PetscOptionsBegin(comm, NULL, "flowgrad: FFTW pressure Poisson solver (poisson.type fftw)", NULL);
+  PetscCall(PetscOptionsString("-fg_fftw_planner", "FFTW planner rigour: estimate, measure, patient or exhaustive", NULL, o->planner, o->planner, sizeof(o->planner), NULL));
+  PetscCall(PetscOptionsString("-fg_fftw_wisdom", "FFTW wisdom file: plans read from it and saved to it (run, adjoint, optimize: <output.dir>/fftw.wisdom by default)", NULL, o->wisdom, o->wisdom, sizeof(o->wisdom), NULL));
+  PetscCall(PetscOptionsBool("-fg_fftw_tridiagonal", "Thomas algorithm along a non-periodic slab direction (false: transforms in every direction)", NULL, o->tridiagonal, &o->tridiagonal, NULL));
+  PetscCall(PetscOptionsBool("-fg_fftw_r2c_dct", "Neumann cosine transforms through SIMD r2c FFTs (false: FFTW's REDFT kinds)", NULL, o->r2c_dct, &o->r2c_dct, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -fg_fftw_planner: read as a string and checked here, so a bad value is a clear input error on
    every rank (PetscOptionsGetEList raises it on PETSC_COMM_SELF). */
-static PetscErrorCode FGPoissonFFTWPlanner_Private(MPI_Comm comm, unsigned *flags)
+static PetscErrorCode FGPoissonFFTWPlanner_Private(MPI_Comm comm, const char *name, unsigned *flags)
 {
   const char *const names[] = {"estimate", "measure", "patient", "exhaustive"};
   const unsigned    value[] = {FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT, FFTW_EXHAUSTIVE};
-  char              name[64] = "measure";
-  PetscBool         set, found = PETSC_FALSE;
+  PetscBool         found   = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-fg_fftw_planner", name, sizeof(name), &set));
   for (int i = 0; i < 4; i++)
     if (!strcmp(name, names[i])) {
       *flags = value[i];
@@ -159,14 +183,6 @@ static PetscErrorCode FGPoissonFFTWPlanner_Private(MPI_Comm comm, unsigned *flag
    the wisdom gathered from all ranks, from which the plans are then made again (cheap with
    wisdom; a fresh run would otherwise execute per-rank choices its file does not describe).
    Rank 0 writes the file atomically. A missing file only costs the measuring. */
-static PetscErrorCode FGPoissonFFTWWisdomPath_Private(unsigned planner, char *path, size_t len, PetscBool *set)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-fg_fftw_wisdom", path, len, set));
-  *set = (PetscBool)(*set && path[0] && planner != FFTW_ESTIMATE);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Every rank: forget the wisdom and import `text` (significant on rank 0 only; NULL: none). */
 static PetscErrorCode FGPoissonFFTWWisdomSet_Private(MPI_Comm comm, const char *text)
 {
@@ -204,19 +220,6 @@ static char *FGPoissonFFTWWisdomRead_Private(const char *path)
   }
   fclose(fp);
   return text;
-}
-
-/* -fg_fftw_tridiagonal <bool> (default true): Thomas along a non-periodic slab direction. */
-static PetscErrorCode FGPoissonFFTWTridiagonal_Private(FGPoisson p, PetscBool *tridiag)
-{
-  const FGGrid   g = p->grid;
-  const PetscInt s = g->dim - 1;
-  PetscBool      want = PETSC_TRUE;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fg_fftw_tridiagonal", &want, NULL));
-  *tridiag = (PetscBool)(want && p->bc[s][0] != FG_PBC_PERIODIC);
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Make (or make again) every plan of the chosen path; the buffers exist. Collective. */
@@ -317,11 +320,12 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
   PetscInt        phys[3]; /* physical direction of row-major dimension a */
   PetscReal      *lam[3] = {NULL, NULL, NULL}, norm = 1.0;
   PetscBool       zero[3]; /* mode 0 of direction d has lambda = 0 */
-  char            wpath[PETSC_MAX_PATH_LEN];
-  PetscBool       wset;
-  PetscMPIInt     size, rank;
+  FGPoissonFFTWOptions opt;
+  PetscBool            wset;
+  PetscMPIInt          size, rank;
 
   PetscFunctionBeginUser;
+  PetscCall(FGPoissonFFTWGetOptions(g->comm, &opt));
   PetscCallMPI(MPI_Comm_size(g->comm, &size));
   PetscCallMPI(MPI_Comm_rank(g->comm, &rank));
   for (PetscInt a = 0; a < dim; a++) {
@@ -329,11 +333,10 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
     nn[a]   = (ptrdiff_t)g->n[phys[a]];
     PetscCall(FGPoissonFFTWKinds_Private(p->bc[phys[a]][0], p->bc[phys[a]][1], &f->kf[a], &f->kb[a]));
   }
-  PetscCall(FGPoissonFFTWTridiagonal_Private(p, &f->tridiag));
+  f->tridiag = (PetscBool)(opt.tridiagonal && p->bc[dim - 1][0] != FG_PBC_PERIODIC); /* Thomas along the slab direction */
   if (f->tridiag) { /* the transposes' layout: [ns][nmid][ninner] <-> [nmid][ns][ninner] */
-    PetscBool fast = PETSC_TRUE;
+    PetscBool fast = opt.r2c_dct;
     ptrdiff_t n2[2];
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-fg_fftw_r2c_dct", &fast, NULL));
     fast = (PetscBool)(fast && f->kf[dim - 1] == FFTW_REDFT10 && nn[dim - 1] % 2 == 0);          /* x */
     if (dim == 3) fast = (PetscBool)(fast && f->kf[1] == FFTW_REDFT10 && nn[1] % 2 == 0); /* and y */
     f->planeT = (PetscBool)(fast && dim == 3);
@@ -372,11 +375,11 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
     PetscCheck(f->nbuf[0] && f->nbuf[1], PETSC_COMM_SELF, PETSC_ERR_MEM, "Poisson (FFTW): fftw_alloc_real(%td) failed", f->ns);
   }
 
-  PetscCall(FGPoissonFFTWPlanner_Private(g->comm, &f->planner));
-  PetscCall(FGPoissonFFTWWisdomPath_Private(f->planner, wpath, sizeof(wpath), &wset));
+  PetscCall(FGPoissonFFTWPlanner_Private(g->comm, opt.planner, &f->planner));
+  wset = (PetscBool)(opt.wisdom[0] && f->planner != FFTW_ESTIMATE);
   if (wset) {
     char *text = NULL;
-    if (rank == 0) text = FGPoissonFFTWWisdomRead_Private(wpath);
+    if (rank == 0) text = FGPoissonFFTWWisdomRead_Private(opt.wisdom);
     PetscCall(FGPoissonFFTWWisdomSet_Private(g->comm, text));
     free(text);
   }
@@ -388,7 +391,7 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
     PetscCall(FGPoissonFFTWWisdomSet_Private(g->comm, text));
     PetscCall(FGPoissonFFTWDestroyPlans_Private(f));
     PetscCall(FGPoissonFFTWMakePlans_Private(p, nn, local_n0));
-    if (rank == 0 && text) PetscCall(FGPoissonFFTWWisdomWrite_Private(wpath, text));
+    if (rank == 0 && text) PetscCall(FGPoissonFFTWWisdomWrite_Private(opt.wisdom, text));
     free(text);
   }
 

@@ -41,44 +41,44 @@ PetscReal FGExactABC(PetscInt a, const PetscReal X[], PetscReal A, const PetscRe
 }
 
 /* The analytic fields in absolute coordinates and time, for FGExactField (profile exact). */
-static PetscReal FGTaylorGreenField_Private(PetscInt a, const PetscReal x[], PetscReal t, const FGCase *c)
+static PetscReal FGTaylorGreenField_Private(PetscInt a, const PetscReal x[], PetscReal t, PetscReal nu, const FGCase *c)
 {
   const PetscReal kx = 2 * PETSC_PI / c->grid.lengths[0], ky = 2 * PETSC_PI / c->grid.lengths[1];
   const PetscReal X[3] = {x[0] - c->grid.origin[0], x[1] - c->grid.origin[1], 0.0};
-  return FGExactTaylorGreen(a, X, c->initial.amplitude, c->grid.lengths, PetscExpReal(-c->flow.nu * (kx * kx + ky * ky) * t));
+  return FGExactTaylorGreen(a, X, c->initial.amplitude, c->grid.lengths, PetscExpReal(-nu * (kx * kx + ky * ky) * t));
 }
 
-static PetscReal FGABCField_Private(PetscInt a, const PetscReal x[], PetscReal t, const FGCase *c)
+static PetscReal FGABCField_Private(PetscInt a, const PetscReal x[], PetscReal t, PetscReal nu, const FGCase *c)
 {
   const PetscReal k    = 2 * PETSC_PI / c->grid.lengths[0];
   const PetscReal X[3] = {x[0] - c->grid.origin[0], x[1] - c->grid.origin[1], x[2] - c->grid.origin[2]};
-  return FGExactABC(a, X, c->initial.amplitude, c->grid.lengths, PetscExpReal(-c->flow.nu * k * k * t));
+  return FGExactABC(a, X, c->initial.amplitude, c->grid.lengths, PetscExpReal(-nu * k * k * t));
 }
 
-static PetscReal FGKovasznayLambda_Private(const FGCase *c)
+static PetscReal FGKovasznayLambda_Private(PetscReal nu, const FGCase *c)
 {
-  const PetscReal re = c->flow.u_ref * c->flow.l_ref / c->flow.nu;
+  const PetscReal re = c->flow.u_ref * c->flow.l_ref / nu;
   return 0.5 * re - PetscSqrtReal(0.25 * re * re + 4 * PETSC_PI * PETSC_PI);
 }
 
-PetscReal FGExactKovasznay(PetscInt a, const PetscReal x[], PetscReal t, const FGCase *c)
+PetscReal FGExactKovasznay(PetscInt a, const PetscReal x[], PetscReal t, PetscReal nu, const FGCase *c)
 {
-  const PetscReal U = c->flow.u_ref, L = c->flow.l_ref, lam = FGKovasznayLambda_Private(c);
+  const PetscReal U = c->flow.u_ref, L = c->flow.l_ref, lam = FGKovasznayLambda_Private(nu, c);
   const PetscReal e = PetscExpReal(lam * x[0] / L), q = 2 * PETSC_PI * x[1] / L;
   if (a == 0) return U * (1.0 - e * PetscCosReal(q));
   if (a == 1) return U * lam / (2 * PETSC_PI) * e * PetscSinReal(q);
   return 0.0;
 }
 
-PetscReal FGExactKovasznayStream(const PetscReal x[], PetscReal t, const FGCase *c)
+PetscReal FGExactKovasznayStream(const PetscReal x[], PetscReal t, PetscReal nu, const FGCase *c)
 {
-  const PetscReal U = c->flow.u_ref, L = c->flow.l_ref, lam = FGKovasznayLambda_Private(c);
+  const PetscReal U = c->flow.u_ref, L = c->flow.l_ref, lam = FGKovasznayLambda_Private(nu, c);
   return U * L * (x[1] / L - PetscExpReal(lam * x[0] / L) * PetscSinReal(2 * PETSC_PI * x[1] / L) / (2 * PETSC_PI));
 }
 
-PetscReal FGExactKovasznayPressure(const PetscReal x[], const FGCase *c)
+PetscReal FGExactKovasznayPressure(const PetscReal x[], PetscReal nu, const FGCase *c)
 {
-  const PetscReal U = c->flow.u_ref, lam = FGKovasznayLambda_Private(c);
+  const PetscReal U = c->flow.u_ref, lam = FGKovasznayLambda_Private(nu, c);
   return 0.5 * U * U * (1.0 - PetscExpReal(2 * lam * x[0] / c->flow.l_ref));
 }
 
@@ -90,7 +90,8 @@ PetscErrorCode FGExactFieldFromCase(const FGCase *c, FGExactField *f)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(f, sizeof(*f)));
-  f->c = c;
+  f->c  = c;
+  f->nu = c->flow.nu;
   switch (c->initial.type) {
   case FG_IC_TAYLOR_GREEN:
     f->velocity = FGTaylorGreenField_Private;
@@ -129,7 +130,7 @@ PetscErrorCode FGSolverSampleExact(FGSolver s, PetscReal t, Vec u[])
           const PetscInt idx[3] = {i, j, k};
           PetscReal      x[3]   = {0, 0, 0};
           for (PetscInt d = 0; d < g->dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
-          ua[FGBoxOwnedIndex(&g->box, i, j, k)] = f.velocity(a, x, t, s->c);
+          ua[FGBoxOwnedIndex(&g->box, i, j, k)] = f.velocity(a, x, t, f.nu, s->c);
         }
     PetscCall(VecRestoreArray(u[a], &ua));
   }

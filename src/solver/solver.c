@@ -1,9 +1,67 @@
 /*
-  The forward solver object: grid, boundary conditions, Poisson solver, state and work vectors.
-  All vectors are made here, once; the time loop allocates nothing.
+  The forward solver object: grid, boundary conditions, Poisson solver, bodies, the parameters'
+  values, state and work vectors. All vectors are made here, once; the time loop allocates
+  nothing. The case is only read: what a design changes lives in the parameters (FGSolver.prm),
+  which FGSolverSetParams() applies.
 */
 #include <fg/solver.h>
 #include <fg/app.h>
+
+/*@C
+  FGSolverGetOptions - the solver's options, in one PetscOptionsBegin block (so -help lists them);
+  FGSolverCreate reads them once. Collective.
+
+  Options Database Keys:
+. -fg_test_break_adjoint - TEST ONLY: perturb the adjoint step (flowgrad check must then fail)
+@*/
+PetscErrorCode FGSolverGetOptions(MPI_Comm comm, FGSolverOptions *o)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(o, sizeof(*o)));
+  PetscOptionsBegin(comm, NULL, "flowgrad: solver (test hooks)", NULL);
+  PetscCall(PetscOptionsBool("-fg_test_break_adjoint", "TEST ONLY: perturb the adjoint step by 1e-3 (flowgrad check must then fail)", NULL, o->test_break_adjoint, &o->test_break_adjoint, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The parameters' values of the case: its viscosity, inflow speed, actuator forces (constant in
+   time: every basis coefficient the same), the bodies' parameters and density fields. */
+static PetscErrorCode FGSolverParamsFromCase_Private(FGSolver s)
+{
+  const FGCase        *c   = s->c;
+  const FGParamLayout *L   = &s->layout;
+  const PetscInt       dim = s->grid->dim;
+  PetscReal           *act;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < 3; d++)
+    for (PetscInt side = 0; side < 2; side++)
+      for (PetscInt a = 0; a < 3; a++) s->vel0[d][side][a] = s->bc.velocity[d][side][a];
+  for (PetscInt d = 0; d < dim && s->U0 == 0; d++) /* the first inflow face with a nonzero velocity */
+    for (PetscInt side = 0; side < 2 && s->U0 == 0; side++)
+      if (s->bc.kind[d][side] == FG_BC_INFLOW) {
+        PetscReal u2 = 0;
+        for (PetscInt a = 0; a < dim; a++) u2 += PetscSqr(s->bc.velocity[d][side][a]);
+        s->U0 = PetscSqrtReal(u2);
+      }
+  PetscCall(FGParamsCreate(L, &s->prm));
+  s->prm.v[FG_PARAM_NU]     = c->flow.nu;
+  s->prm.v[FG_PARAM_INFLOW] = s->U0;
+  act                       = FGParamsActuators(&s->prm);
+  for (PetscInt n = 0; n < L->nact; n++)
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt k = 0; k < L->nbasis; k++) act[(3 * n + a) * L->nbasis + k] = c->actuator[n].force[a];
+  for (PetscInt b = 0; b < L->nbodies; b++) {
+    Vec rho;
+    if (s->prm.theta[b]) PetscCall(FGBodiesGetParameters(s->bodies, b, s->prm.theta[b]));
+    PetscCall(FGBodiesGetDensity(s->bodies, b, &rho, NULL));
+    if (!rho) continue;
+    PetscCall(VecDuplicate(rho, &s->prm.rho[b]));
+    PetscCall(VecCopy(rho, s->prm.rho[b]));
+  }
+  PetscCall(PetscCalloc1(PetscMax(L->n, 1), &s->theta_work));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /*@C
   FGSolverCreate - set up the forward solver for a validated case. Collective.
@@ -17,12 +75,12 @@ PetscErrorCode FGSolverCreate(MPI_Comm comm, const FGCase *c, FGSolver *solver)
   PetscCall(PetscNew(&s));
   s->comm = comm;
   s->c    = c;
-  s->nu   = c->flow.nu;
   s->dt   = c->time.dt;
   for (PetscInt a = 0; a < 3; a++) s->force[a] = c->flow.force[a];
   PetscCall(FGGridCreateFromCase(comm, c, &s->grid));
   PetscCall(FGBoundaryFromCase(c, &s->bc));
   PetscCall(FGExactFieldFromCase(c, &s->bc.exact));
+  PetscCall(FGSolverGetOptions(comm, &s->opt));
   PetscCall(FGPoissonBCFromCase(c, pbc));
   PetscCall(FGPoissonCreate(s->grid, c->poisson.type, (const FGPoissonBC(*)[2])pbc, &s->poisson));
   PetscCall(FGPoissonSetTolerances(s->poisson, c->poisson.rtol, c->poisson.max_it));
@@ -42,11 +100,61 @@ PetscErrorCode FGSolverCreate(MPI_Comm comm, const FGCase *c, FGSolver *solver)
   PetscCall(DMCreateLocalVector(s->grid->da, &s->phil));
   *solver = s; /* from here on FGSolverDestroy cleans up whatever fails below */
   PetscCall(FGBodiesCreate(s->grid, &s->bc, c, &s->bodies));
-  for (PetscInt n = 0; n < c->nactuators; n++) /* the actuators' amplitudes in time: the case's constants */
-    for (PetscInt a = 0; a < 3; a++)
-      for (PetscInt k = 0; k < FG_MAX_TIME_BASIS; k++) s->actc[n][a][k] = c->actuator[n].force[a];
-  PetscCall(FGBodiesSetActuatorControls(s->bodies, &s->actc[0][0][0]));
-  if (c->nactuators) s->forcefn = FGActuatorsAddForce;
+  PetscCall(FGParamLayoutCreate(c, s->bodies, &s->layout));
+  PetscCall(FGSolverParamsFromCase_Private(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSolverSetParams - apply the solver's parameter values (FGSolver.prm, changed by the caller):
+  the viscosity, the inflow velocities (U / U_case times the case's), the exact boundary field's
+  viscosity, each shape body whose theta_b changed (its masks rebuilt at t = 0) and each density
+  body whose rho changed (its masks rebuilt). Collective.
+
+  Errors: FG_ERR_INPUT for nu <= 0 or a body parameter that makes an invalid shape (naming the body).
+@*/
+PetscErrorCode FGSolverSetParams(FGSolver s)
+{
+  const FGParamLayout *L = &s->layout;
+  const PetscReal      U = s->prm.v[FG_PARAM_INFLOW];
+
+  PetscFunctionBeginUser;
+  PetscCheck(s->prm.v[FG_PARAM_NU] > 0, s->comm, FG_ERR_INPUT, "the viscosity nu = %g must be positive", (double)s->prm.v[FG_PARAM_NU]);
+  s->bc.exact.nu = s->prm.v[FG_PARAM_NU];
+  if (s->U0 > 0)
+    for (PetscInt d = 0; d < 3; d++)
+      for (PetscInt side = 0; side < 2; side++)
+        if (s->bc.kind[d][side] == FG_BC_INFLOW)
+          for (PetscInt a = 0; a < 3; a++) s->bc.velocity[d][side][a] = s->vel0[d][side][a] * (U / s->U0);
+  for (PetscInt b = 0; b < L->nbodies; b++) {
+    if (s->prm.theta[b]) {
+      PetscCall(FGBodiesGetParameters(s->bodies, b, s->theta_work));
+      for (PetscInt i = 0; i < L->nbody[b]; i++)
+        if (s->theta_work[i] != s->prm.theta[b][i]) {
+          PetscCall(FGBodiesSetParameters(s->bodies, b, s->prm.theta[b]));
+          break;
+        }
+    }
+    if (s->prm.rho[b]) { /* the bodies hold the density last applied */
+      Vec       rho;
+      PetscBool same;
+      PetscCall(FGBodiesGetDensity(s->bodies, b, &rho, NULL));
+      PetscCall(VecEqual(s->prm.rho[b], rho, &same));
+      if (!same) PetscCall(FGBodiesSetDensity(s->bodies, b, s->prm.rho[b]));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSolverSetForcing - a body-force term f(x, t) added to the momentum right-hand side of every
+  stage (NULL: none). A forward-only model term: the linearized step refuses a solver with one.
+@*/
+PetscErrorCode FGSolverSetForcing(FGSolver s, FGForceFn fn, void *ctx)
+{
+  PetscFunctionBeginUser;
+  s->forcefn  = fn;
+  s->forcectx = ctx;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -66,6 +174,9 @@ PetscErrorCode FGSolverDestroy(FGSolver *solver)
   PetscCall(VecDestroy(&s->div));
   PetscCall(VecDestroy(&s->phi));
   PetscCall(VecDestroy(&s->phil));
+  PetscCall(FGParamsDestroy(&s->prm));
+  PetscCall(FGParamLayoutDestroy(&s->layout));
+  PetscCall(PetscFree(s->theta_work));
   PetscCall(FGBodiesDestroy(&s->bodies));
   PetscCall(FGPoissonDestroy(&s->poisson));
   PetscCall(FGGridDestroy(&s->grid));
@@ -132,5 +243,33 @@ PetscErrorCode FGSolverMonitorCompute(FGSolver s)
   s->ke     = glob[1] > 0 ? (PetscReal)NAN : 0.5 * keg * dv;
   s->maxdiv = divmax * hmin / s->c->flow.u_ref;
   s->umax   = glob[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSolverControlVolumeBegin - before a step: fix the bodies' control volumes and note the
+  momentum in them (src/body/diagnostics.c). A diagnostic: the step itself never computes it.
+@*/
+PetscErrorCode FGSolverControlVolumeBegin(FGSolver s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGBodiesControlVolumeBegin(s->bodies, s->t, s->u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSolverControlVolumeEnd - after the step: the control-volume force on each body
+  (FGBodyForces.cv_force). Collective.
+@*/
+PetscErrorCode FGSolverControlVolumeEnd(FGSolver s)
+{
+  PetscInt nb;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  if (!nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGSolverFillGhosts(s, s->u, s->t));
+  PetscCall(DMGlobalToLocal(s->grid->da, s->p, INSERT_VALUES, s->phil));
+  PetscCall(FGBodiesControlVolumeEnd(s->bodies, s->t, s->dt, s->prm.v[FG_PARAM_NU], FGParamsActuators(&s->prm), s->u, s->ul, s->phil));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

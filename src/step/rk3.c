@@ -22,70 +22,118 @@
   O(1/(gamma_k dt)), and the stages of a steady state differ (a 5% larger drag on a cylinder).
   Since P is linear and idempotent and u^{k-1} is divergence free, this is exactly RK3 applied
   to du/dt = P H(u): third order in time for the velocity (with boundary data fixed in time).
+
+  The step is pure: a function of the state, the solver's parameters (FGSolver.prm) and dt, with
+  the bodies' penalty forces of the step as its other output; a tape, passed as an argument,
+  records what the linearization needs. The phases of a stage are helpers shared by the forward
+  step and its tangent (FGStageAdvance_Private, FGStagePressure_Private, FGStageProject_Private),
+  each with its transpose next to it for the adjoint step.
 */
-#include <fg/solver.h>
+#include <fg/step.h>
 
 static const PetscReal FG_RK3_ALPHA[3] = {8.0 / 15.0, 5.0 / 12.0, 3.0 / 4.0};
 static const PetscReal FG_RK3_BETA[3]  = {0.0, -17.0 / 60.0, -5.0 / 12.0};
 static const PetscReal FG_RK3_C[4]     = {0.0, 8.0 / 15.0, 2.0 / 3.0, 1.0};
 
-/* H = -A(ul) + nu Lap(ul) + f on the interior faces, the outflow condition on outflow faces. */
-static PetscErrorCode FGMomentumRHS_Private(FGSolver s, PetscReal t, Vec H[])
+/* ---------------------------------------------------------------------------------------------
+   The phases of a stage, each with its transpose */
+
+/* u += dt (alpha_k H + beta_k Hold) (H = 0 on prescribed faces, so they keep their values); then
+   H and Hold swap: this stage's right-hand side is the next one's previous. Linear in (u, H, Hold):
+   the tangent is the same with the perturbations. */
+static PetscErrorCode FGStageAdvance_Private(PetscInt dim, PetscReal dt, PetscInt k, Vec u[], Vec H[], Vec Hold[])
 {
   PetscFunctionBeginUser;
-  PetscCall(FGOpMomentum(s->grid, &s->bc, s->nu, s->ul, H)); /* -A + nu L in one sweep, 0 elsewhere */
-  PetscCall(FGOpOutflow(s->grid, &s->bc, s->ul, H));
-  if (s->forcefn) PetscCall(s->forcefn(s, t, H, s->forcectx));
+  for (PetscInt a = 0; a < dim; a++) PetscCall(VecAXPBYPCZ(u[a], dt * FG_RK3_ALPHA[k], dt * FG_RK3_BETA[k], 1.0, H[a], Hold[a]));
+  for (PetscInt a = 0; a < dim; a++) {
+    Vec tmp = Hold[a];
+    Hold[a] = H[a];
+    H[a]    = tmp;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Constant body force on the interior faces. */
-static PetscErrorCode FGAddForce_Private(FGSolver s, Vec H[])
+/* The transpose, run backwards through the stages: Hbar = dt alpha_k ubar + the carry Hobar
+   (beta_{k+1} dt ubar of the stage after), then Hobar = dt beta_k ubar for the stage before
+   (ubar passes through: the identity part). */
+static PetscErrorCode FGStageAdvanceAdjoint_Private(PetscInt dim, PetscReal dt, PetscInt k, Vec ubar[], Vec Hbar[], Vec Hobar[])
 {
   PetscFunctionBeginUser;
-  for (PetscInt a = 0; a < s->grid->dim; a++) {
+  for (PetscInt a = 0; a < dim; a++) {
+    PetscCall(VecWAXPY(Hbar[a], dt * FG_RK3_ALPHA[k], ubar[a], Hobar[a]));
+    PetscCall(VecAXPBY(Hobar[a], dt * FG_RK3_BETA[k], 0.0, ubar[a]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* u -= gdt G p (p global; pl its ghosted work copy): the incremental pressure of a stage with
+   bodies, and the correction of the projection. Linear in (u, p). */
+static PetscErrorCode FGStagePressure_Private(FGSolver s, PetscReal gdt, Vec p, Vec pl, Vec u[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(DMGlobalToLocal(s->grid->da, p, INSERT_VALUES, pl));
+  PetscCall(FGOpGradientCorrect(s->grid, &s->bc, gdt, pl, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The transpose in p: pbar += -gdt G^T ubar (plbar: ghosted work; ubar passes through). */
+static PetscErrorCode FGStagePressureAdjoint_Private(FGSolver s, PetscReal gdt, Vec ubar[], Vec plbar, Vec pbar)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecSet(plbar, 0.0));
+  PetscCall(FGOpGradientCorrectAdjoint(s->grid, &s->bc, gdt, ubar, plbar));
+  PetscCall(DMLocalToGlobal(s->grid->da, plbar, ADD_VALUES, pbar));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The projection: L_p phi = D ul / gdt, u -= gdt G phi (ul: u ghosted and boundary-filled;
+   div, phi, phil: work, phi the result). Linear in u. */
+static PetscErrorCode FGStageProject_Private(FGSolver s, PetscReal gdt, Vec ul[], Vec div, Vec phi, Vec phil, Vec u[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGOpDivergence(s->grid, ul, div));
+  PetscCall(VecScale(div, 1.0 / gdt));
+  PetscCall(FGPoissonSolve(s->poisson, div, phi));
+  PetscCall(FGStagePressure_Private(s, gdt, phi, phil, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The transpose: phibar (in: the adjoint of the output phi) += -gdt G^T ubar, then
+   ulbar = D^T L_p^-T phibar / gdt (ulbar ghosted, overwritten; the caller applies the fill's
+   transpose and adds it to ubar). phil, div: work. */
+static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, Vec ubar[], Vec phibar, Vec phil, Vec div, Vec ulbar[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGStagePressureAdjoint_Private(s, gdt, ubar, phil, phibar));
+  PetscCall(FGPoissonSolveTranspose(s->poisson, phibar, div));
+  PetscCall(VecScale(div, 1.0 / gdt));
+  for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecSet(ulbar[a], 0.0));
+  PetscCall(FGOpDivergenceAdjoint(s->grid, div, ulbar));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* H = -A(ul) + nu L(ul) + f on the interior faces, the outflow condition on outflow faces;
+   f: the actuators with the parameters' amplitudes, a forcing hook, the constant flow.force. */
+static PetscErrorCode FGStageRHS_Private(FGSolver s, PetscReal t, Vec H[])
+{
+  FGGrid g = s->grid;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGOpMomentum(g, &s->bc, s->prm.v[FG_PARAM_NU], s->ul, H)); /* -A + nu L in one sweep, 0 elsewhere */
+  PetscCall(FGOpOutflow(g, &s->bc, s->ul, H));
+  if (s->layout.nact) PetscCall(FGActuatorsAddForce(g, &s->bc, s->c, FGParamsActuators(&s->prm), t, H));
+  if (s->forcefn) PetscCall(s->forcefn(s, t, H, s->forcectx));
+  for (PetscInt a = 0; a < g->dim; a++) {
     PetscScalar *h;
     PetscInt     lo[3], hi[3];
     if (s->force[a] == 0.0) continue;
-    FGOpInteriorFaces(s->grid, &s->bc, a, lo, hi);
+    FGOpInteriorFaces(g, &s->bc, a, lo, hi);
     PetscCall(VecGetArray(H[a], &h));
     for (PetscInt k = lo[2]; k < hi[2]; k++)
       for (PetscInt j = lo[1]; j < hi[1]; j++)
-        for (PetscInt i = lo[0]; i < hi[0]; i++) h[FGBoxOwnedIndex(&s->grid->box, i, j, k)] += s->force[a];
+        for (PetscInt i = lo[0]; i < hi[0]; i++) h[FGBoxOwnedIndex(&g->box, i, j, k)] += s->force[a];
     PetscCall(VecRestoreArray(H[a], &h));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* u <- u + dt (alpha H + beta Hold) (H = 0 on prescribed faces, so they keep their values). */
-static PetscErrorCode FGAdvance_Private(FGSolver s, PetscInt k)
-{
-  PetscFunctionBeginUser;
-  for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecAXPBYPCZ(s->u[a], s->dt * FG_RK3_ALPHA[k], s->dt * FG_RK3_BETA[k], 1.0, s->H[a], s->Hold[a]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode FGSwapRHS_Private(FGSolver s)
-{
-  PetscFunctionBeginUser;
-  for (PetscInt a = 0; a < s->grid->dim; a++) {
-    Vec tmp    = s->Hold[a];
-    s->Hold[a] = s->H[a];
-    s->H[a]    = tmp;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Solve L_p phi = D u / (gamma dt), correct u <- u - gamma dt G phi. */
-static PetscErrorCode FGProject_Private(FGSolver s, PetscReal gdt, PetscReal t)
-{
-  PetscFunctionBeginUser;
-  PetscCall(FGSolverFillGhosts(s, s->u, t));
-  PetscCall(FGOpDivergence(s->grid, s->ul, s->div));
-  PetscCall(VecScale(s->div, 1.0 / gdt));
-  PetscCall(FGPoissonSolve(s->poisson, s->div, s->phi));
-  PetscCall(DMGlobalToLocal(s->grid->da, s->phi, INSERT_VALUES, s->phil));
-  PetscCall(FGOpGradientCorrect(s->grid, &s->bc, gdt, s->phil, s->u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -105,49 +153,43 @@ PetscReal FGViscousTimeStepLimit(const FGCase *c)
 }
 
 /*@C
-  FGStepForward_RK3 - advance the state by one step of size s->dt.
+  FGStepForward_RK3 - advance the state by one step of size s->dt with the solver's parameters;
+  with a tape T (NULL: none), record what FGStepTangent_RK3 and FGStepAdjoint_RK3 need.
+  Collective.
 @*/
-PetscErrorCode FGStepForward_RK3(FGSolver s)
+PetscErrorCode FGStepForward_RK3(FGSolver s, FGStepTape T)
 {
   const PetscReal t0 = s->t, dt = s->dt;
+  const PetscInt  dim = s->grid->dim;
   PetscInt        nb;
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_Step, 0, 0, 0, 0));
-  if (s->tape) s->tape->t0 = t0, s->tape->dt = dt;
+  if (T) T->t0 = t0, T->dt = dt;
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
-  if (nb) PetscCall(FGBodiesBeginStep(s->bodies, t0, s->u));
+  if (nb) PetscCall(FGBodiesResetForces(s->bodies));
   for (PetscInt k = 0; k < 3; k++) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
-    PetscCall(FGSolverFillGhosts(s, s->u, tk));       /* 1. boundary values at the stage start */
-    if (s->tape)
-      for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecCopy(s->ul[a], s->tape->ul[k][a]));
-    PetscCall(FGMomentumRHS_Private(s, tk, s->H));    /* 2. H = -A(u) + nu L(u) + f            */
-    PetscCall(FGAddForce_Private(s, s->H));
-    PetscCall(FGAdvance_Private(s, k));               /* 3. u* = u + dt(alpha H + beta Hold)  */
-    PetscCall(FGSwapRHS_Private(s));
-    if (nb) { /* bodies: u* -= gamma dt G p, the incremental form (see above) */
-      PetscCall(DMGlobalToLocal(s->grid->da, s->p, INSERT_VALUES, s->phil));
-      PetscCall(FGOpGradientCorrect(s->grid, &s->bc, gdt, s->phil, s->u));
-    }
+    PetscCall(FGSolverFillGhosts(s, s->u, tk));                 /* 1. boundary values at the stage start */
+    if (T)
+      for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->ul[a], T->ul[k][a]));
+    PetscCall(FGStageRHS_Private(s, tk, s->H));                 /* 2. H = -A(u) + nu L(u) + f            */
+    PetscCall(FGStageAdvance_Private(dim, dt, k, s->u, s->H, s->Hold)); /* 3. u* = u + dt(alpha H + beta Hold) */
+    if (nb) PetscCall(FGStagePressure_Private(s, gdt, s->p, s->phil, s->u)); /*  bodies: u* -= gamma dt G p     */
     PetscCall(FGOpSetBoundaryFaces(s->grid, &s->bc, tk1, s->u));
-    if (s->tape)
-      for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecCopy(s->u[a], s->tape->ustar[k][a]));
-    PetscCall(FGBodiesPenalize(s->bodies, tk1, gdt / dt, dt, s->u)); /* 4. implicit penalization */
-    PetscCall(FGProject_Private(s, gdt, tk1));        /* 5. u = u* - gamma dt G phi           */
-    if (nb) PetscCall(VecAXPY(s->p, 1.0, s->phi));    /* 6. p = p + phi (bodies), else      */
+    if (T)
+      for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->u[a], T->ustar[k][a]));
+    PetscCall(FGBodiesPenalize(s->bodies, tk1, gdt / dt, dt, s->u)); /* 4. implicit penalization        */
+    PetscCall(FGSolverFillGhosts(s, s->u, tk1));                /* 5. u = u* - gamma dt G phi            */
+    PetscCall(FGStageProject_Private(s, gdt, s->ul, s->div, s->phi, s->phil, s->u));
+    if (nb) PetscCall(VecAXPY(s->p, 1.0, s->phi));              /* 6. p = p + phi (bodies), else         */
   }
-  if (!nb) PetscCall(VecCopy(s->phi, s->p));          /*    p = phi of the last stage         */
+  if (!nb) PetscCall(VecCopy(s->phi, s->p));                    /*    p = phi of the last stage          */
   s->t = t0 + dt;
   s->step++;
-  if (nb) { /* 7. body forces: penalty (reduced), control-volume cross-check */
-    PetscCall(FGBodiesEndStep(s->bodies, s->t));
-    PetscCall(FGSolverFillGhosts(s, s->u, s->t));
-    PetscCall(DMGlobalToLocal(s->grid->da, s->p, INSERT_VALUES, s->phil));
-    PetscCall(FGBodiesControlVolume(s->bodies, s->t, dt, s->nu, s->u, s->ul, s->phil));
-  }
+  if (nb) PetscCall(FGBodiesReduceForces(s->bodies));           /* 7. the step's penalty forces          */
   PetscCall(PetscLogEventEnd(FG_EVENT_Step, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -155,7 +197,7 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
 /* ---------------------------------------------------------------------------------------------
    The linearized step. The state is (u, p) with bodies (the pressure is incremental) and u
    without (p is then the last stage's phi, an output). Both functions linearize about the step
-   recorded in the tape (FGStepForward_RK3 with s->tape set, from the same start state).
+   recorded in the tape (FGStepForward_RK3 with that tape, from the same start state).
 
    Tangent, stage k (d = perturbation; ul_k, u*_k from the tape):
      dul  = Fill'(du)                                      (+ the inflow data times dp->inflow)
@@ -165,143 +207,11 @@ PetscErrorCode FGStepForward_RK3(FGSolver s)
      dphi = Lp^{-1} D Fill'(du) / (gamma dt);  du -= gamma dt G dphi;  dp += dphi (bodies)
    Adjoint: the same in reverse, each operator replaced by its transpose. */
 
-PetscErrorCode FGStepParamsZero(FGStepParams *p)
-{
-  PetscFunctionBeginUser;
-  p->nu = p->inflow = 0;
-  for (PetscInt a = 0; a < 3; a++) p->chibar[a] = p->sens[a] = NULL;
-  for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++)
-    for (PetscInt a = 0; a < 3; a++) p->chif[b][a] = NULL;
-  PetscCall(PetscArrayzero(p->act, FG_STEP_NACT));
-  PetscCall(PetscArrayzero(&p->body[0][0], FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@C
-  FGStepParamsReduce - sum the scalar adjoints over the ranks (the face-mask Vecs are global Vecs
-  already).
-@*/
-PetscErrorCode FGStepParamsReduce(MPI_Comm comm, FGStepParams *p)
-{
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p->nu, 1, MPIU_REAL, MPIU_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p->inflow, 1, MPIU_REAL, MPIU_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, p->act, FG_STEP_NACT, MPIU_REAL, MPIU_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p->body[0][0], FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS, MPIU_REAL, MPIU_SUM, comm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@C
-  FGStepTapeCreate - a tape: the recorded stage values of one step, and the work vectors of the
-  tangent and adjoint steps.
-
-  Collective.
-
-.seealso: FGStepTapeDuplicate()
-@*/
-/* A tape with its recorded vectors (the stage values), without work vectors. */
-static PetscErrorCode FGStepTapeCreateRecord_Private(FGSolver s, FGStepTape *tape)
-{
-  FGStepTape T;
-  DM         da = s->grid->da;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscNew(&T));
-  for (PetscInt a = 0; a < s->grid->dim; a++)
-    for (PetscInt k = 0; k < 3; k++) {
-      PetscCall(DMCreateLocalVector(da, &T->ul[k][a]));
-      PetscCall(DMCreateGlobalVector(da, &T->ustar[k][a]));
-    }
-  *tape = T;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode FGStepTapeCreate(FGSolver s, FGStepTape *tape)
-{
-  FGStepTape T;
-  DM         da = s->grid->da;
-
-  PetscFunctionBeginUser;
-  PetscCall(FGStepTapeCreateRecord_Private(s, &T));
-  for (PetscInt a = 0; a < s->grid->dim; a++) {
-    PetscCall(DMCreateLocalVector(da, &T->wl[a]));
-    PetscCall(DMCreateGlobalVector(da, &T->wH[a]));
-    PetscCall(DMCreateGlobalVector(da, &T->wHo[a]));
-  }
-  PetscCall(DMCreateGlobalVector(da, &T->wdiv));
-  PetscCall(DMCreateGlobalVector(da, &T->wphi));
-  PetscCall(DMCreateLocalVector(da, &T->wphil));
-  *tape = T;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@C
-  FGStepTapeDuplicate - a tape with its own recorded values that shares the work vectors of
-  another (a reference each), for keeping the tapes of many steps: only one tangent or adjoint
-  step may run at a time among tapes that share work.
-
-  Collective.
-@*/
-PetscErrorCode FGStepTapeDuplicate(FGSolver s, FGStepTape work, FGStepTape *tape)
-{
-  FGStepTape T;
-
-  PetscFunctionBeginUser;
-  PetscCall(FGStepTapeCreateRecord_Private(s, &T));
-  for (PetscInt a = 0; a < s->grid->dim; a++) {
-    T->wl[a]  = work->wl[a];
-    T->wH[a]  = work->wH[a];
-    T->wHo[a] = work->wHo[a];
-    PetscCall(PetscObjectReference((PetscObject)T->wl[a]));
-    PetscCall(PetscObjectReference((PetscObject)T->wH[a]));
-    PetscCall(PetscObjectReference((PetscObject)T->wHo[a]));
-  }
-  T->wdiv  = work->wdiv;
-  T->wphi  = work->wphi;
-  T->wphil = work->wphil;
-  PetscCall(PetscObjectReference((PetscObject)T->wdiv));
-  PetscCall(PetscObjectReference((PetscObject)T->wphi));
-  PetscCall(PetscObjectReference((PetscObject)T->wphil));
-  *tape = T;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode FGStepTapeDestroy(FGStepTape *tape)
-{
-  FGStepTape T = *tape;
-
-  PetscFunctionBeginUser;
-  if (!T) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt a = 0; a < 3; a++) {
-    for (PetscInt k = 0; k < 3; k++) {
-      PetscCall(VecDestroy(&T->ul[k][a]));
-      PetscCall(VecDestroy(&T->ustar[k][a]));
-    }
-    PetscCall(VecDestroy(&T->wl[a]));
-    PetscCall(VecDestroy(&T->wH[a]));
-    PetscCall(VecDestroy(&T->wHo[a]));
-  }
-  PetscCall(VecDestroy(&T->wdiv));
-  PetscCall(VecDestroy(&T->wphi));
-  PetscCall(VecDestroy(&T->wphil));
-  PetscCall(PetscFree(*tape));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode FGStepCheckForce_Private(FGSolver s)
 {
   PetscFunctionBeginUser;
-  PetscCheck(!s->forcefn || s->forcefn == FGActuatorsAddForce, s->comm, PETSC_ERR_SUP, "the step's body-force hook has no tangent or adjoint (only the actuators have)");
+  PetscCheck(!s->forcefn, s->comm, PETSC_ERR_SUP, "the step's body-force hook has no tangent or adjoint (only the actuators have)");
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The body parameter and face-mask pointers of an FGStepParams, as FGBodiesPenalize* take them. */
-static void FGStepParamsPointers_Private(const FGStepParams *p, PetscReal *th[], Vec *chif[])
-{
-  for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++) {
-    th[b]   = p ? (PetscReal *)p->body[b] : NULL;
-    chif[b] = p && p->chif[b][0] ? (Vec *)p->chif[b] : NULL;
-  }
 }
 
 /*@C
@@ -311,55 +221,39 @@ static void FGStepParamsPointers_Private(const FGStepParams *p, PetscReal *th[],
   dacc (NULL: not wanted) receives the reduced tangent of each body's step force and moment
   [6 b + m].
 @*/
-PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGStepParams *dprm, Vec du[], Vec dp, PetscReal dacc[])
+PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm, Vec du[], Vec dp, PetscReal dacc[])
 {
   FGGrid          g = s->grid;
+  const PetscInt  dim = g->dim;
   const PetscReal t0 = T->t0, dt = T->dt;
-  const PetscReal dnu = dprm ? dprm->nu : 0, dinf = dprm ? dprm->inflow : 0;
+  const PetscReal dnu = dprm ? dprm->v[FG_PARAM_NU] : 0, dinf = dprm ? dprm->v[FG_PARAM_INFLOW] : 0;
   PetscInt        nb;
-  PetscReal      *th[FG_CASE_MAX_BODIES];
-  Vec            *chif[FG_CASE_MAX_BODIES];
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_StepTangent, 0, 0, 0, 0));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
-  FGStepParamsPointers_Private(dprm, th, chif);
   if (dacc) PetscCall(PetscArrayzero(dacc, 6 * nb));
   for (PetscInt k = 0; k < 3; k++) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
-    Vec            *tmp;
-    for (PetscInt a = 0; a < g->dim; a++) {
+    for (PetscInt a = 0; a < dim; a++) {
       PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
       PetscCall(VecSet(T->wH[a], 0.0));
     }
     PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk, dinf, T->wl));
     PetscCall(FGOpAdvectionTangent(g, &s->bc, T->ul[k], T->wl, T->wH));
-    PetscCall(FGOpDiffusionTangent(g, &s->bc, s->nu, dnu, T->ul[k], T->wl, T->wH));
+    PetscCall(FGOpDiffusionTangent(g, &s->bc, s->prm.v[FG_PARAM_NU], dnu, T->ul[k], T->wl, T->wH));
     PetscCall(FGOpOutflowTangent(g, &s->bc, T->wl, T->wH));
-    if (s->forcefn && dprm) PetscCall(FGActuatorsAddForceTangent(s, tk, dprm->act, T->wH));
-    for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecAXPBYPCZ(du[a], dt * FG_RK3_ALPHA[k], dt * FG_RK3_BETA[k], 1.0, T->wH[a], T->wHo[a]));
-    tmp = T->wH; /* swap the stage right-hand sides (arrays of 3 Vecs) */
-    for (PetscInt a = 0; a < g->dim; a++) {
-      Vec v     = tmp[a];
-      T->wH[a]  = T->wHo[a];
-      T->wHo[a] = v;
-    }
-    if (nb) {
-      PetscCall(DMGlobalToLocal(g->da, dp, INSERT_VALUES, T->wphil));
-      PetscCall(FGOpGradientCorrectTangent(g, &s->bc, gdt, T->wphil, du));
-    }
+    if (s->layout.nact && dprm) PetscCall(FGActuatorsAddForceTangent(g, &s->bc, s->c, FGParamsActuators(dprm), tk, T->wH));
+    PetscCall(FGStageAdvance_Private(dim, dt, k, du, T->wH, T->wHo));
+    if (nb) PetscCall(FGStagePressure_Private(s, gdt, dp, T->wphil, du));
     PetscCall(FGOpSetBoundaryFacesTangent(g, &s->bc, tk1, dinf, du));
-    PetscCall(FGBodiesPenalizeTangent(s->bodies, tk1, gdt / dt, dt, T->ustar[k], (const PetscReal *const *)th, (Vec *const *)chif, du, dacc));
-    for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
+    PetscCall(FGBodiesPenalizeTangent(s->bodies, tk1, gdt / dt, dt, T->ustar[k], dprm ? dprm->theta : NULL, dprm ? dprm->chif : NULL, du, dacc));
+    for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
     PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk1, dinf, T->wl));
-    PetscCall(FGOpDivergenceTangent(g, T->wl, T->wdiv));
-    PetscCall(VecScale(T->wdiv, 1.0 / gdt));
-    PetscCall(FGPoissonSolve(s->poisson, T->wdiv, T->wphi));
-    PetscCall(DMGlobalToLocal(g->da, T->wphi, INSERT_VALUES, T->wphil));
-    PetscCall(FGOpGradientCorrectTangent(g, &s->bc, gdt, T->wphil, du));
+    PetscCall(FGStageProject_Private(s, gdt, T->wl, T->wdiv, T->wphi, T->wphil, du));
     if (nb) PetscCall(VecAXPY(dp, 1.0, T->wphi));
   }
   if (!nb) PetscCall(VecCopy(T->wphi, dp));
@@ -373,25 +267,23 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGStepParams *d
   adjoint of the end state on entry and that of the start state on return (without bodies pbar is
   the adjoint of the output pressure on entry and 0 on return); wacc (NULL: none) the adjoint of
   each body's step force and moment [6 b + m]; bar (NULL: not wanted) accumulates the local parts
-  of the parameters' adjoints (FGStepParamsReduce sums them), and its chif Vecs the face masks'.
+  of the parameters' adjoints (FGParamsReduce sums them), its chif Vecs the face masks', and its
+  chibar and sens (when given) the gradient fields.
 @*/
-PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[], Vec ubar[], Vec pbar, FGStepParams *bar)
+PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[], Vec ubar[], Vec pbar, FGParams *bar)
 {
   FGGrid          g = s->grid;
+  const PetscInt  dim = g->dim;
   const PetscReal t0 = T->t0, dt = T->dt;
   PetscInt        nb;
-  PetscReal      *th[FG_CASE_MAX_BODIES], nub = 0, infb = 0;
-  Vec            *chif[FG_CASE_MAX_BODIES];
-  PetscBool       broken = PETSC_FALSE; /* -fg_test_break_adjoint (tests only: flowgrad check must fail) */
+  PetscReal       nub = 0, infb = 0;
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fg_test_break_adjoint", &broken, NULL));
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_StepAdjoint, 0, 0, 0, 0));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
-  FGStepParamsPointers_Private(bar, th, chif);
-  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
+  for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
   for (PetscInt k = 2; k >= 0; k--) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
@@ -401,41 +293,27 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
       PetscCall(VecCopy(pbar, T->wphi));
       PetscCall(VecSet(pbar, 0.0));
     } else PetscCall(VecSet(T->wphi, 0.0));
-    /* u = u** - gdt G phi */
-    PetscCall(VecSet(T->wphil, 0.0));
-    PetscCall(FGOpGradientCorrectAdjoint(g, &s->bc, gdt, ubar, T->wphil));
-    PetscCall(DMLocalToGlobal(g->da, T->wphil, ADD_VALUES, T->wphi));
-    /* phi = Lp^{-1} div, div = D Fill(u**) / gdt */
-    PetscCall(FGPoissonSolveTranspose(s->poisson, T->wphi, T->wdiv));
-    PetscCall(VecScale(T->wdiv, 1.0 / gdt));
-    for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
-    PetscCall(FGOpDivergenceAdjoint(g, T->wdiv, T->wl));
+    /* u = u** - gdt G phi, phi = Lp^{-1} D Fill(u**) / gdt */
+    PetscCall(FGStageProjectAdjoint_Private(s, gdt, ubar, T->wphi, T->wphil, T->wdiv, T->wl));
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk1, T->wl, &infb));
-    for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
+    for (PetscInt a = 0; a < dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
     /* u** = Pen(u*), u* on the prescribed faces = boundary data */
-    PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], wacc, ubar, bar ? th : NULL, bar && bar->chibar[0] ? bar->chibar : NULL, bar && bar->sens[0] ? bar->sens : NULL, bar ? chif : NULL));
+    PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], wacc, ubar, bar ? bar->theta : NULL, bar && bar->chibar[0] ? bar->chibar : NULL, bar && bar->sens[0] ? bar->sens : NULL, bar ? bar->chif : NULL));
     PetscCall(FGOpSetBoundaryFacesAdjoint(g, &s->bc, tk1, ubar, &infb));
-    if (nb) { /* u* -= gdt G p_prev */
-      PetscCall(VecSet(T->wphil, 0.0));
-      PetscCall(FGOpGradientCorrectAdjoint(g, &s->bc, gdt, ubar, T->wphil));
-      PetscCall(DMLocalToGlobal(g->da, T->wphil, ADD_VALUES, pbar));
-    }
+    if (nb) PetscCall(FGStagePressureAdjoint_Private(s, gdt, ubar, T->wphil, pbar)); /* u* -= gdt G p_prev */
     /* u* = u + dt (alpha H_k + beta H_{k-1}) */
-    for (PetscInt a = 0; a < g->dim; a++) {
-      PetscCall(VecWAXPY(T->wH[a], dt * FG_RK3_ALPHA[k], ubar[a], T->wHo[a]));
-      PetscCall(VecAXPBY(T->wHo[a], dt * FG_RK3_BETA[k], 0.0, ubar[a]));
-    }
+    PetscCall(FGStageAdvanceAdjoint_Private(dim, dt, k, ubar, T->wH, T->wHo));
     /* H_k = RHS(ul_k), ul_k = Fill(u) */
-    for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
+    for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
     PetscCall(FGOpAdvectionAdjoint(g, &s->bc, T->ul[k], T->wH, T->wl));
-    if (broken) PetscCall(VecScale(T->wl[0], 1 + 1e-3)); /* test hook: a wrong adjoint */
-    PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->nu, T->ul[k], T->wH, T->wl, bar ? &nub : NULL)); /* nubar only when wanted */
+    if (s->opt.test_break_adjoint) PetscCall(VecScale(T->wl[0], 1 + 1e-3)); /* test hook: a wrong adjoint */
+    PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->prm.v[FG_PARAM_NU], T->ul[k], T->wH, T->wl, bar ? &nub : NULL)); /* nubar only when wanted */
     PetscCall(FGOpOutflowAdjoint(g, &s->bc, T->wH, T->wl));
-    if (s->forcefn && bar) PetscCall(FGActuatorsAddForceAdjoint(s, tk, T->wH, bar->act));
+    if (s->layout.nact && bar) PetscCall(FGActuatorsAddForceAdjoint(g, &s->bc, s->c, tk, T->wH, FGParamsActuators(bar)));
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk, T->wl, &infb));
-    for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
+    for (PetscInt a = 0; a < dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
   }
-  if (bar) bar->nu += nub, bar->inflow += infb;
+  if (bar) bar->v[FG_PARAM_NU] += nub, bar->v[FG_PARAM_INFLOW] += infb;
   PetscCall(PetscLogEventEnd(FG_EVENT_StepAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

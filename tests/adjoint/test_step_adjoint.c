@@ -72,27 +72,14 @@ static PetscErrorCode Check(const char *cname, const char *what, PetscReal lhs, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Move the forward inputs by eps * dir (or back to base with eps = 0). */
-static PetscErrorCode ApplyParams(FGSolver s, FGCase *c, const FGBoundary *bc0, const PetscReal nu0, const FGActuatorCase *act0, PetscReal th0[][FG_BODY_MAX_PARAMS], const FGStepParams *dir, PetscReal eps)
+/* Move the solver's parameters to base + eps * dir (or back to base with eps = 0) and apply them
+   (the inflow perturbation is relative: U = U_base (1 + eps dinflow)). */
+static PetscErrorCode ApplyParams(FGSolver s, const FGParams *base, const FGParams *dir, PetscReal eps)
 {
-  PetscInt nb;
-
   PetscFunctionBeginUser;
-  s->nu = nu0 + eps * dir->nu;
-  for (PetscInt d = 0; d < 3; d++)
-    for (PetscInt side = 0; side < 2; side++)
-      for (PetscInt a = 0; a < 3; a++) s->bc.velocity[d][side][a] = bc0->velocity[d][side][a] * (s->bc.kind[d][side] == FG_BC_INFLOW ? 1 + eps * dir->inflow : 1.0);
-  for (PetscInt n = 0; n < c->nactuators; n++)
-    for (PetscInt a = 0; a < 3; a++)
-      for (PetscInt k = 0; k < FG_MAX_TIME_BASIS; k++) s->actc[n][a][k] = act0[n].force[a] + eps * dir->act[(3 * n + a) * FG_MAX_TIME_BASIS + k];
-  PetscCall(FGBodiesGetCount(s->bodies, &nb));
-  for (PetscInt b = 0; b < nb; b++) {
-    PetscReal th[FG_BODY_MAX_PARAMS];
-    PetscInt  np;
-    PetscCall(FGBodiesGetParameterCount(s->bodies, b, &np));
-    for (PetscInt i = 0; i < np; i++) th[i] = th0[b][i] + eps * dir->body[b][i];
-    PetscCall(FGBodiesSetParameters(s->bodies, b, th));
-  }
+  for (PetscInt i = 0; i < base->L->n; i++) s->prm.v[i] = base->v[i] + eps * dir->v[i];
+  s->prm.v[FG_PARAM_INFLOW] = base->v[FG_PARAM_INFLOW] * (1 + eps * dir->v[FG_PARAM_INFLOW]);
+  PetscCall(FGSolverSetParams(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -114,10 +101,8 @@ static PetscErrorCode RunCase(const StepCase *sc)
   FGGrid         g;
   PetscInt       dim, nb;
   Vec            u0[3], p0, du[3], dp, up[3], pp, um[3], pm;
-  FGBoundary     bc0;
-  PetscReal      nu0, t0, th0[FG_CASE_MAX_BODIES][FG_BODY_MAX_PARAMS], dacc[6 * FG_CASE_MAX_BODIES];
-  FGActuatorCase act0[FG_CASE_MAX_ACTUATORS];
-  FGStepParams   dprm, zero;
+  PetscReal      t0, dacc[6 * FG_CASE_MAX_BODIES];
+  FGParams       base, dprm, dir;
 
   PetscFunctionBeginUser;
   PetscCall(FGTestCaseLoad(comm, sc->name, &c, "%s", sc->yaml));
@@ -126,7 +111,7 @@ static PetscErrorCode RunCase(const StepCase *sc)
   dim = g->dim;
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   PetscCall(FGSolverSetInitialCondition(s));
-  for (PetscInt n = 0; n + 1 < c->time.steps; n++) PetscCall(FGStepForward_RK3(s)); /* the last step (within [0, T]) is recorded */
+  for (PetscInt n = 0; n + 1 < c->time.steps; n++) PetscCall(FGStepForward_RK3(s, NULL)); /* the last step (within [0, T]) is recorded */
   PetscCall(FGStepTapeCreate(s, &T));
   for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecDuplicate(s->u[a], &u0[a]));
@@ -140,14 +125,11 @@ static PetscErrorCode RunCase(const StepCase *sc)
   PetscCall(VecDuplicate(s->p, &pm));
   PetscCall(CopyState(s, u0, p0, 0, PETSC_FALSE));
   t0 = s->t;
-  s->tape = T;
-  PetscCall(FGStepForward_RK3(s));
-  s->tape = NULL;
-  bc0 = s->bc;
-  nu0 = s->nu;
-  for (PetscInt n = 0; n < c->nactuators; n++) act0[n] = c->actuator[n];
-  for (PetscInt b = 0; b < nb; b++) PetscCall(FGBodiesGetParameters(s->bodies, b, th0[b]));
-  PetscCall(FGStepParamsZero(&zero));
+  PetscCall(FGStepForward_RK3(s, T));
+  PetscCall(FGParamsCreate(&s->layout, &base));
+  PetscCall(FGParamsCreate(&s->layout, &dprm));
+  PetscCall(FGParamsCreate(&s->layout, &dir));
+  PetscCall(PetscArraycpy(base.v, s->prm.v, s->layout.n));
 
   /* 1-2. dot-product tests of every operator and of the whole step (src/adjoint/check.c) */
   {
@@ -162,17 +144,18 @@ static PetscErrorCode RunCase(const StepCase *sc)
   for (PetscInt grp = 0; grp < 5; grp++) {
     const char     *gname[] = {"FD: state", "FD: viscosity", "FD: inflow", "FD: actuators", "FD: body parameters"};
     const PetscReal eps     = 1e-5;
-    FGStepParams    dir;
     PetscReal       err = 0, nrm = 0, fp[6 * FG_CASE_MAX_BODIES], fm[6 * FG_CASE_MAX_BODIES], ferr = 0, fnrm = 0;
     FGBodyForces    F;
     if (grp == 3 && !c->nactuators) continue;
     if (grp == 4 && !nb) continue;
-    PetscCall(FGStepParamsSetRandom(s, rnd, &dprm));
-    dir = zero;
-    if (grp == 1) dir.nu = dprm.nu;
-    if (grp == 2) dir.inflow = dprm.inflow;
-    if (grp == 3) PetscCall(PetscArraycpy(dir.act, dprm.act, FG_STEP_NACT));
-    if (grp == 4) PetscCall(PetscArraycpy(&dir.body[0][0], &dprm.body[0][0], FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS));
+    PetscCall(FGParamsSetRandom(s, rnd, &dprm));
+    PetscCall(FGParamsZero(&dir));
+    if (grp == 1) dir.v[FG_PARAM_NU] = dprm.v[FG_PARAM_NU];
+    if (grp == 2) dir.v[FG_PARAM_INFLOW] = dprm.v[FG_PARAM_INFLOW];
+    if (grp == 3)
+      for (PetscInt i = s->layout.act; i < s->layout.act + 3 * s->layout.nact * s->layout.nbasis; i++) dir.v[i] = dprm.v[i];
+    if (grp == 4)
+      for (PetscInt i = s->layout.act + 3 * s->layout.nact * s->layout.nbasis; i < s->layout.n; i++) dir.v[i] = dprm.v[i];
     for (PetscInt a = 0; a < dim; a++) {
       PetscCall(VecSet(du[a], 0.0));
       if (grp == 0) PetscCall(VecSetRandom(du[a], rnd));
@@ -181,18 +164,18 @@ static PetscErrorCode RunCase(const StepCase *sc)
     if (grp == 0 && nb) PetscCall(VecSetRandom(dp, rnd));
     /* forward at +eps and -eps */
     for (PetscInt sgn = 1; sgn >= -1; sgn -= 2) {
-      PetscCall(ApplyParams(s, c, &bc0, nu0, act0, th0, &dir, sgn * eps));
+      PetscCall(ApplyParams(s, &base, &dir, sgn * eps));
       PetscCall(CopyState(s, u0, p0, t0, PETSC_TRUE));
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecAXPY(s->u[a], sgn * eps, du[a]));
       PetscCall(VecAXPY(s->p, sgn * eps, dp));
-      PetscCall(FGStepForward_RK3(s));
+      PetscCall(FGStepForward_RK3(s, NULL));
       PetscCall(CopyState(s, sgn > 0 ? up : um, sgn > 0 ? pp : pm, 0, PETSC_FALSE));
       for (PetscInt b = 0; b < nb; b++) {
         PetscCall(FGBodiesGetForces(s->bodies, b, &F));
         for (PetscInt m = 0; m < 3; m++) (sgn > 0 ? fp : fm)[6 * b + m] = F.force[m], (sgn > 0 ? fp : fm)[6 * b + 3 + m] = F.moment[m];
       }
     }
-    PetscCall(ApplyParams(s, c, &bc0, nu0, act0, th0, &dir, 0));
+    PetscCall(ApplyParams(s, &base, &dir, 0));
     PetscCall(FGStepTangent_RK3(s, T, &dir, du, dp, dacc));
     for (PetscInt a = 0; a < dim; a++) {
       PetscReal e, n_;
@@ -222,6 +205,9 @@ static PetscErrorCode RunCase(const StepCase *sc)
   PetscCall(VecDestroy(&dp));
   PetscCall(VecDestroy(&pp));
   PetscCall(VecDestroy(&pm));
+  PetscCall(FGParamsDestroy(&base));
+  PetscCall(FGParamsDestroy(&dprm));
+  PetscCall(FGParamsDestroy(&dir));
   PetscCall(FGStepTapeDestroy(&T));
   PetscCall(FGSolverDestroy(&s));
   PetscCall(PetscFree(c));

@@ -59,7 +59,9 @@ static PetscErrorCode RunOn(MPI_Comm comm, FGCase *c, PetscReal *hist, FGSolver 
   PetscCall(FGSolverCreate(comm, c, s));
   PetscCall(FGSolverSetInitialCondition(*s));
   for (PetscInt k = 0; k < c->time.steps; k++) {
-    PetscCall(FGStepForward_RK3(*s));
+    PetscCall(FGSolverControlVolumeBegin(*s)); /* the control-volume cross-check around the step */
+    PetscCall(FGStepForward_RK3(*s, NULL));
+    PetscCall(FGSolverControlVolumeEnd(*s));
     for (PetscInt b = 0; b < c->nbodies; b++) {
       FGBodyForces f;
       PetscReal   *h = hist + (k * c->nbodies + b) * NQ;

@@ -10,7 +10,7 @@
 
 #include <flowgrad.h>
 #include "../fgtest.h"
-#include <fg/solver.h>
+#include <fg/step.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -37,7 +37,7 @@ static inline PetscErrorCode FGTestCaseLoad(MPI_Comm comm, const char *name, FGC
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Divergence after every projection. The solver's body-force hook (FGSolver.forcefn) is called at
+/* Divergence after every projection. The solver's body-force hook (FGSolverSetForcing) is called at
    the start of every RK3 stage, after s->ul has been filled from u^{k-1}, i.e. from the output of
    the previous projection (the last stage of the previous step or the initial projection, or
    stage 1 and 2 of this one);
@@ -79,8 +79,7 @@ static inline PetscErrorCode FGTestDivMonitorAttach(FGSolver s, PetscReal uref, 
   m->uref     = uref;
   m->max      = 0;
   m->count    = 0;
-  s->forcefn  = FGTestDivHook_Private;
-  s->forcectx = m;
+  PetscCall(FGSolverSetForcing(s, FGTestDivHook_Private, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -90,8 +89,7 @@ static inline PetscErrorCode FGTestDivMonitorFinish(FGSolver s, FGTestDivMonitor
   PetscFunctionBeginUser;
   PetscCall(FGSolverFillGhosts(s, s->u, s->t));
   PetscCall(FGTestDivergenceOf_Private(s, s->ul, m));
-  s->forcefn  = NULL;
-  s->forcectx = NULL;
+  PetscCall(FGSolverSetForcing(s, NULL, NULL));
   PetscCall(VecDestroy(&m->div));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -127,7 +127,7 @@ static PetscErrorCode Run_Private(const Setup *p, PetscInt n, PetscInt steps, Ru
   }
   PetscCall(FGTestDivMonitorAttach(s, 1.0, &dm));
   PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < steps; k++) PetscCall(FGStepForward_RK3(s));
+  for (PetscInt k = 0; k < steps; k++) PetscCall(FGStepForward_RK3(s, NULL));
   PetscCall(PetscTime(&t1));
   PetscCall(FGTestDivMonitorFinish(s, &dm));
   PetscCall(FGSolverMonitorCompute(s));

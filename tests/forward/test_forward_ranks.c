@@ -56,7 +56,7 @@ static PetscErrorCode RunOn(MPI_Comm comm, FGCase *c, PetscInt steps, FGTestDivM
   PetscCall(FGSolverCreate(comm, c, s));
   PetscCall(FGSolverSetInitialCondition(*s));
   if (dm) PetscCall(FGTestDivMonitorAttach(*s, 1.0, dm));
-  for (PetscInt k = 0; k < steps; k++) PetscCall(FGStepForward_RK3(*s));
+  for (PetscInt k = 0; k < steps; k++) PetscCall(FGStepForward_RK3(*s, NULL));
   if (dm) PetscCall(FGTestDivMonitorFinish(*s, dm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,115 @@
+/* The bodies' private data and the functions the files of src/body/ share (include/fg/body.h):
+
+     bodies.c          set-up from the case, parameters theta_b, density fields, getters
+     motion.c          rigid motion, the controls' basis in time, jets' time factor
+     mask.c            face lists (chi > 0), placements at a time (kept for reuse), density masks,
+                       the combined cell mask for output
+     penalize.c        the implicit penalization of a stage with its force, its tangent and its
+                       adjoint (one linearization shared by both)
+     diagnostics.c     the control-volume force balance and the Strouhal frequency (run between
+                       steps, when asked for: never inside the step)
+     actuator.c        body-force actuators (forward, tangent, adjoint) */
+#ifndef FG_BODYIMPL_H
+#define FG_BODYIMPL_H
+
+#include <fg/body.h>
+#include <fg/density.h>
+
+/* The faces of one velocity component where a body's chi > 0. */
+typedef struct {
+  PetscInt   n, cap;
+  PetscInt  *off; /* offset in the owned (global Vec) array */
+  PetscReal *x;   /* 3 coordinates per face */
+  PetscReal *chi;
+  PetscReal *us;  /* 1 per face: u_s of this component at the last stage */
+  PetscReal *nrm; /* 3 per face (jets only): outward unit normal */
+  PetscReal *jet; /* n_jets per face (jets only): footprint times band weight */
+  PetscReal *geo; /* 6 per face (shape bodies): phi, grad phi (3), H'(-phi - delta), |grad phi| where
+                     the list was built, as FGShapeLevelSet gives them there (the linearization's) */
+} FGFaceList;
+
+/* A body's placement at one time, kept for reuse (FGBodyPlace_Internal): the adjoint step places
+   the body at the stage times its forward step placed it at (just before, when the step is
+   recomputed for its tape: 3 kept placements suffice; when a run of L steps was taped, 3 L:
+   FGBodiesSetPlacementCapacity). */
+#define FG_BODY_PLACEMENTS 3
+typedef struct {
+  PetscBool  valid;
+  PetscReal  t, volume;
+  FGFaceList f[3];
+  PetscInt   boxlo[3], boxhi[3];
+  PetscBool  boxwhole[3];
+} FGBodyPlacement;
+
+typedef struct {
+  const FGBodyCase *bc;
+  FGShape           shape;
+  PetscBool         airfoil, moving;
+  PetscReal         eps, shift, reach, angle0; /* band half-width and centre (phi = -shift); how far outside
+                                                   the bounding box chi may be > 0; the shape's angle at t = 0 (radians) */
+  FGFaceList        f[3];
+  PetscReal         tbuilt;
+  PetscInt          boxlo[3], boxhi[3]; /* control volume around the body as last placed, cells [lo, hi) */
+  PetscBool         boxwhole[3];        /* the box spans a periodic direction whole: no faces there */
+  PetscInt          cvlo[3], cvhi[3];   /* the box of the step being checked (frozen by FGBodiesControlVolumeBegin) */
+  PetscBool         cvwhole[3];
+  PetscReal         acc[7];           /* force[3], moment[3], volume (local, this step) */
+  PetscReal         cv0[3];           /* momentum in the box at the step's start (local) */
+  FGBodyForces      out;
+  /* density bodies: rho, chi at cells and at one face component, the chi-weighted centroid */
+  FGDensity         dens;
+  Vec               rho, chic, chif;
+  PetscReal         centroid[3];
+  /* design overrides of the case's values (FGBodiesSetParameters): position offset; rotation rate and jet
+     amplitudes as coefficients of the controls' basis in time (nbasis of them over [0, T]) */
+  PetscReal         dpos[3], ratec[FG_MAX_TIME_BASIS], jetc[FG_CASE_MAX_JETS][FG_MAX_TIME_BASIS];
+  PetscInt          nbasis;
+  PetscReal         T;
+  PetscInt          np;       /* shape parameters (0 for density bodies) */
+  PetscBool         allfaces; /* density bodies: list every interior face (rho is being differentiated) */
+  FGBodyPlacement  *kept; /* moving bodies: earlier placements, for reuse (nkept of them, round robin) */
+  PetscInt          nkept, nextkept;
+} FGBodyItem;
+
+struct _p_FGBodies {
+  FGGrid            g;
+  const FGBoundary *bc;
+  const FGCase     *c;
+  PetscInt          nb;
+  FGBodyItem       *b;
+  Vec               K[3], S[3];
+  Vec               W[3], Z[3]; /* tangent and adjoint work (made on first use) */
+  PetscReal         dV;
+};
+
+#define FG_JET_EXACT(it)   ((it)->bc->shape == FG_BODY_CIRCLE || (it)->bc->shape == FG_BODY_SPHERE)
+#define FG_BODY_NTHETA(it) ((it)->np + (it)->nbasis * (1 + (it)->bc->n_jets)) /* shape, rate, jets */
+
+/* The time factor of a body's jets: cos(2 pi f t), or 1 when steady. */
+static inline PetscReal FGJetSignal_Internal(const FGBodyCase *bc, PetscReal t)
+{
+  return bc->jet_frequency > 0 ? PetscCosReal(2 * PETSC_PI * bc->jet_frequency * t) : 1.0;
+}
+
+/* A jet's amplitude A_j(t) (without the signal cos(2 pi f t)): sum_k c_jk phi_k(t). */
+static inline PetscReal FGJetAmplitude_Internal(const FGBodyItem *it, PetscInt j, const PetscReal phi[])
+{
+  PetscReal A = 0;
+  for (PetscInt k = 0; k < it->nbasis; k++) A += it->jetc[j][k] * phi[k];
+  return A;
+}
+
+/* motion.c */
+PETSC_INTERN PetscBool FGBodyRateZero_Internal(const FGBodyItem *);
+PETSC_INTERN PetscBool FGBodyMoves_Internal(const FGBodyCase *, PetscReal);
+PETSC_INTERN void      FGBodyState_Internal(const FGBodyItem *, PetscInt, PetscReal, PetscReal[3], PetscReal[3], PetscReal *, PetscReal *);
+
+/* mask.c */
+PETSC_INTERN PetscErrorCode FGBodyBuild_Internal(FGBodies, FGBodyItem *, PetscReal);
+PETSC_INTERN PetscErrorCode FGBodyPlace_Internal(FGBodies, FGBodyItem *, PetscReal);
+PETSC_INTERN void           FGBodyForgetPlacements_Internal(FGBodyItem *);
+PETSC_INTERN PetscErrorCode FGBodyPlacementFree_Internal(FGBodyPlacement *);
+PETSC_INTERN PetscErrorCode FGFaceListFree_Internal(FGFaceList *);
+PETSC_INTERN PetscErrorCode FGBodyDensityMasks_Internal(FGBodies, FGBodyItem *);
+
+#endif

@@ -1,0 +1,417 @@
+/*
+  Bodies: where the mask lives (include/fg/body.h).
+
+  Mask: chi = H_eps(-phi - delta), eps = mask_width h_max / 2, delta = mask_offset eps (the band's
+  centre lies at phi = -delta: inside the surface for delta > 0; see README.md, "Bodies").
+
+  Each body keeps, per velocity component a, the list of its owned interior faces where chi > 0
+  (the body and its smoothing band; a bounding box limits the search), with the face position,
+  chi, and for jets the outward normal and the jet footprints. A body whose geometry changes in
+  time (translation, oscillation, rotation of a shape that is not a circle or sphere) is placed
+  again at every stage time (FGBodyPlace_Internal), reusing a kept placement of the same time when
+  there is one; the others build their lists once. A density body lists the faces of its filtered,
+  projected density (FGBodyDensityMasks_Internal). The box of cells around each body as placed is
+  the control volume of the force cross-check (src/body/diagnostics.c).
+*/
+#include "bodyimpl.h"
+
+static const char *const FGAxisNames = "xyz";
+
+/* Room for n faces, keeping the first l->n. */
+static PetscErrorCode FGFaceListReserve_Private(FGFaceList *l, PetscInt n, PetscInt njets)
+{
+  FGFaceList o = *l;
+  PetscInt   nj = PetscMax(njets, 1);
+
+  PetscFunctionBeginUser;
+  if (n <= l->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  l->cap = PetscMax(n, 2 * o.cap);
+  PetscCall(PetscMalloc6(l->cap, &l->off, 3 * l->cap, &l->x, l->cap, &l->chi, l->cap, &l->us, 3 * l->cap, &l->nrm, l->cap * nj, &l->jet));
+  PetscCall(PetscMalloc1(6 * l->cap, &l->geo));
+  PetscCall(PetscArraycpy(l->geo, o.geo, 6 * o.n));
+  PetscCall(PetscFree(o.geo));
+  PetscCall(PetscArraycpy(l->off, o.off, o.n));
+  PetscCall(PetscArraycpy(l->x, o.x, 3 * o.n));
+  PetscCall(PetscArraycpy(l->chi, o.chi, o.n));
+  PetscCall(PetscArraycpy(l->us, o.us, o.n));
+  PetscCall(PetscArraycpy(l->nrm, o.nrm, 3 * o.n));
+  PetscCall(PetscArraycpy(l->jet, o.jet, nj * o.n));
+  PetscCall(PetscFree6(o.off, o.x, o.chi, o.us, o.nrm, o.jet));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Owned index range [lo, hi) of component a's faces (interior ones) whose position lies in [xlo, xhi]. */
+static void FGFaceRange_Private(FGBodies B, PetscInt a, const PetscReal xlo[], const PetscReal xhi[], PetscInt lo[3], PetscInt hi[3])
+{
+  FGGrid g = B->g;
+
+  FGOpInteriorFaces(g, B->bc, a, lo, hi);
+  for (PetscInt d = 0; d < g->dim; d++) {
+    PetscReal c0 = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, 0), l, h;
+    if (xlo[d] <= PETSC_MIN_REAL || xhi[d] >= PETSC_MAX_REAL) continue;
+    l     = PetscFloorReal((xlo[d] - c0) / g->h[d]);
+    h     = PetscCeilReal((xhi[d] - c0) / g->h[d]) + 1;
+    lo[d] = PetscMax(lo[d], (PetscInt)PetscMax(l, -1.0));
+    hi[d] = PetscMin(hi[d], (PetscInt)PetscMin(h, (PetscReal)g->n[d] + 1));
+    if (hi[d] < lo[d]) hi[d] = lo[d];
+  }
+}
+
+/* Set the shape's placement (position and angle) to the body's at time t; the centre and the
+   body-frame angle (the shape's angle, ccw). */
+static PetscErrorCode FGBodyShapeAt_Private(FGBodyItem *it, PetscInt dim, PetscReal t, PetscReal xc[3], PetscReal *thb)
+{
+  PetscReal V[3], th, om, p[FG_SHAPE_MAX_PARAMS];
+
+  PetscFunctionBeginUser;
+  FGBodyState_Internal(it, dim, t, xc, V, &th, &om);
+  PetscCall(FGShapeGetParameters(it->shape, p));
+  for (PetscInt d = 0; d < dim; d++) p[d] = xc[d];
+  p[dim] = it->airfoil ? it->angle0 - th : it->angle0 + th;
+  *thb   = it->airfoil ? -p[dim] : p[dim];
+  PetscCall(FGShapeSetParameters(it->shape, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Place the shape at time t and collect its faces. Collective (the inside-the-domain check). */
+PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
+{
+  FGGrid            g  = B->g;
+  const FGBodyCase *bc = it->bc;
+  const PetscInt    dim = g->dim, nj = bc->n_jets;
+  PetscReal         xc[3], lo[3], hi[3], bl[3], bh[3];
+  PetscReal         thb; /* the body-frame angle: the shape's angle (ccw) */
+  char              msg[512] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(FGBodyShapeAt_Private(it, dim, t, xc, &thb));
+  PetscCall(FGShapeBoundingBox(it->shape, bl, bh));
+
+  /* the body and the part of its band outside it (phi < eps - delta) strictly inside the domain
+     (every rank computes the same) */
+  const PetscReal out = PetscMax(it->eps - it->shift, 0);
+  for (PetscInt d = 0; d < dim && !msg[0]; d++) {
+    if (bl[d] <= PETSC_MIN_REAL) continue; /* extruded */
+    if (bl[d] - out <= g->x0[d] || bh[d] + out >= g->x0[d] + g->L[d]) {
+      char when[64] = "";
+      if (t != 0) PetscCall(PetscSNPrintf(when, sizeof(when), " at t = %g (its motion took it there)", (double)t));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "the body spans %c in [%g, %g]%s%s, not inside the domain [%g, %g]", FGAxisNames[d], (double)(bl[d] - out), (double)(bh[d] + out), out > 0 ? " with its mask band" : "", when, (double)g->x0[d], (double)(g->x0[d] + g->L[d])));
+    }
+  }
+  PetscCheck(!msg[0], g->comm, FG_ERR_INPUT, "%s: %s", bc->where, msg);
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_BodyBuild, 0, 0, 0, 0)); /* (after the check: an invalid placement may be caught) */
+
+  /* where to look for chi > 0: phi < eps - delta, which reaches past the body when the band sticks
+     out (delta < eps) and further where |grad phi| < 1 (Fourier, ellipse): the box widened by 2 eps + h */
+  for (PetscInt d = 0; d < 3; d++) {
+    lo[d] = d < dim ? bl[d] - it->reach : 0;
+    hi[d] = d < dim ? bh[d] + it->reach : 0;
+  }
+  it->out.volume = 0;
+  for (PetscInt a = 0; a < dim; a++) {
+    FGFaceList *l = &it->f[a];
+    PetscInt    flo[3], fhi[3];
+    FGFaceRange_Private(B, a, lo, hi, flo, fhi);
+    l->n = 0;
+    for (PetscInt k = flo[2]; k < fhi[2]; k++)
+      for (PetscInt j = flo[1]; j < fhi[1]; j++)
+        for (PetscInt i = flo[0]; i < fhi[0]; i++) {
+          const PetscInt idx[3] = {i, j, k};
+          PetscReal      x[3]   = {0, 0, 0}, phi, gx[3], chi, dH;
+          for (PetscInt d = 0; d < dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
+          PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, NULL));
+          PetscCall(FGHeaviside(-phi - it->shift, it->eps, &chi, &dH)); /* the band at -shift */
+          if (chi <= 0) continue;
+          PetscCall(FGFaceListReserve_Private(l, l->n + 1, nj));
+          l->off[l->n] = FGBoxOwnedIndex(&g->box, i, j, k);
+          for (PetscInt d = 0; d < 3; d++) l->x[3 * l->n + d] = x[d];
+          l->chi[l->n] = chi;
+          {
+            PetscReal *G = l->geo + 6 * l->n, g2 = 0;
+            G[0] = phi;
+            for (PetscInt d = 0; d < 3; d++) G[1 + d] = d < dim ? gx[d] : 0;
+            G[4] = dH;
+            for (PetscInt d = 0; d < dim; d++) g2 += gx[d] * gx[d];
+            G[5] = PetscSqrtReal(g2);
+          }
+          if (nj) {
+            PetscReal gn = 0, r = (phi + it->shift) / it->eps, w = PetscAbsReal(r) < 1 ? (1 - r * r) * (1 - r * r) : 0;
+            PetscReal psi = PetscAtan2Real(x[1] - xc[1], x[0] - xc[0]) - thb, W = bc->jet_width * PETSC_PI / 180;
+            for (PetscInt d = 0; d < dim; d++) gn += gx[d] * gx[d];
+            gn = PetscSqrtReal(gn);
+            for (PetscInt d = 0; d < 3; d++) l->nrm[3 * l->n + d] = d < dim && gn > 0 ? gx[d] / gn : 0;
+            for (PetscInt jj = 0; jj < nj; jj++) {
+              PetscReal del = PetscFmodReal(psi - bc->jet_angles[jj] * PETSC_PI / 180, 2 * PETSC_PI);
+              if (del > PETSC_PI) del -= 2 * PETSC_PI;
+              if (del < -PETSC_PI) del += 2 * PETSC_PI;
+              l->jet[nj * l->n + jj] = PetscAbsReal(del) < W / 2 ? PetscSqr(PetscCosReal(PETSC_PI * del / W)) * w : 0;
+            }
+          }
+          if (a == 0) it->out.volume += chi * B->dV;
+          l->n++;
+        }
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &it->out.volume, 1, MPIU_REAL, MPIU_SUM, g->comm));
+
+  /* control volume: the bounding box widened by half its size (at least 3 cells) */
+  {
+    PetscReal size = 0;
+    for (PetscInt d = 0; d < dim; d++)
+      if (bl[d] > PETSC_MIN_REAL) size = PetscMax(size, bh[d] - bl[d]);
+    for (PetscInt d = 0; d < 3; d++) {
+      it->boxlo[d] = 0, it->boxhi[d] = d < dim ? g->n[d] : 1;
+      it->boxwhole[d] = PETSC_TRUE;
+      if (d >= dim || bl[d] <= PETSC_MIN_REAL) continue;
+      {
+        PetscReal m  = PetscMax(0.5 * size, 3 * g->h[d]);
+        PetscInt  cl = (PetscInt)PetscFloorReal((bl[d] - m - g->x0[d]) / g->h[d]);
+        PetscInt  ch = (PetscInt)PetscCeilReal((bh[d] + m - g->x0[d]) / g->h[d]);
+        if (g->periodic[d] && cl <= 0 && ch >= g->n[d]) continue; /* whole periodic span */
+        it->boxwhole[d] = PETSC_FALSE;
+        it->boxlo[d]    = PetscMax(cl, 2);
+        it->boxhi[d]    = PetscMin(ch, g->n[d] - 2);
+      }
+    }
+  }
+  it->tbuilt = t;
+  PetscCall(PetscLogEventEnd(FG_EVENT_BodyBuild, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Exchange the body's current placement with a kept one. */
+static void FGBodySwapPlacement_Private(FGBodyItem *it, FGBodyPlacement *k)
+{
+  FGBodyPlacement cur;
+  cur.valid  = PETSC_TRUE;
+  cur.t      = it->tbuilt;
+  cur.volume = it->out.volume;
+  for (PetscInt d = 0; d < 3; d++) cur.f[d] = it->f[d], cur.boxlo[d] = it->boxlo[d], cur.boxhi[d] = it->boxhi[d], cur.boxwhole[d] = it->boxwhole[d];
+  it->tbuilt     = k->t;
+  it->out.volume = k->volume;
+  for (PetscInt d = 0; d < 3; d++) it->f[d] = k->f[d], it->boxlo[d] = k->boxlo[d], it->boxhi[d] = k->boxhi[d], it->boxwhole[d] = k->boxwhole[d];
+  *k = cur;
+}
+
+/* Forget the kept placements (the body's parameters changed). */
+void FGBodyForgetPlacements_Internal(FGBodyItem *it)
+{
+  for (PetscInt i = 0; i < it->nkept; i++) it->kept[i].valid = PETSC_FALSE;
+}
+
+PetscErrorCode FGFaceListFree_Internal(FGFaceList *l)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree6(l->off, l->x, l->chi, l->us, l->nrm, l->jet));
+  PetscCall(PetscFree(l->geo));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGBodyPlacementFree_Internal(FGBodyPlacement *k)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < 3; a++) PetscCall(FGFaceListFree_Internal(&k->f[a]));
+  PetscCall(PetscMemzero(k, sizeof(*k)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesSetPlacementCapacity - how many earlier placements each moving body keeps for reuse
+  (at least 3; the reverse sweep asks for 3 L + 1 while it reverses L taped steps, so that the
+  adjoint steps find every stage's placement instead of building it again).
+
+  Not collective.
+@*/
+PetscErrorCode FGBodiesSetPlacementCapacity(FGBodies B, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  n = PetscMax(n, FG_BODY_PLACEMENTS);
+  for (PetscInt b = 0; b < B->nb; b++) {
+    FGBodyItem *it = &B->b[b];
+    if (!it->moving || n == it->nkept) continue;
+    for (PetscInt i = n; i < it->nkept; i++) PetscCall(FGBodyPlacementFree_Internal(&it->kept[i]));
+    PetscCall(PetscRealloc(sizeof(FGBodyPlacement) * (size_t)n, &it->kept));
+    if (n > it->nkept) PetscCall(PetscArrayzero(it->kept + it->nkept, n - it->nkept));
+    it->nkept    = n;
+    it->nextkept = it->nextkept % n;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetPlacementBytes - the memory of one placement of all moving bodies (their face lists
+  as now), summed over the ranks: what each kept placement costs.
+
+  Collective.
+@*/
+PetscErrorCode FGBodiesGetPlacementBytes(FGBodies B, PetscReal *bytes)
+{
+  double mine = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < B->nb; b++) {
+    const FGBodyItem *it = &B->b[b];
+    if (!it->moving) continue;
+    for (PetscInt a = 0; a < 3; a++) mine += (double)it->f[a].n * (double)(sizeof(PetscInt) + sizeof(PetscReal) * (3 + 1 + 1 + 3 + PetscMax(it->bc->n_jets, 1) + 6));
+  }
+  PetscCallMPI(MPI_Allreduce(&mine, bytes, 1, MPI_DOUBLE, MPI_SUM, B->g->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A moving body placed at time t: the current placement, a kept one (the same doubles: every
+   rank takes the same branch, and a placement is a function of t and the body's parameters), or
+   a new build into the oldest kept one's memory, the current placement kept in its stead. */
+PetscErrorCode FGBodyPlace_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
+{
+  PetscReal xc[3], thb;
+
+  PetscFunctionBeginUser;
+  if (!it->moving || it->tbuilt == t) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!it->nkept) {
+    PetscCall(PetscCalloc1(FG_BODY_PLACEMENTS, &it->kept));
+    it->nkept = FG_BODY_PLACEMENTS;
+  }
+  for (PetscInt i = 0; i < it->nkept; i++)
+    if (it->kept[i].valid && it->kept[i].t == t) {
+      FGBodySwapPlacement_Private(it, &it->kept[i]);
+      PetscCall(FGBodyShapeAt_Private(it, B->g->dim, t, xc, &thb));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  FGBodySwapPlacement_Private(it, &it->kept[it->nextkept]); /* the current one kept; its lists reused */
+  it->nextkept = (it->nextkept + 1) % it->nkept;
+  PetscCall(FGBodyBuild_Internal(B, it, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A density body: chi = P(F rho) at cells from it->rho, each component's interior faces, the
+   centroid, and the control volume around the solid (chi > 1/2). Collective. */
+PetscErrorCode FGBodyDensityMasks_Internal(FGBodies B, FGBodyItem *it)
+{
+  FGGrid            g   = B->g;
+  const FGBox      *bx  = &g->box;
+  const FGBodyCase *bc  = it->bc;
+  const PetscInt    dim = g->dim;
+  PetscReal         loc[7] = {0, 0, 0, 0, 0, 0, 0}, ext[6];
+  const PetscScalar *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGDensityMask(it->dens, it->rho, it->chic));
+  /* centroid and extent of the solid */
+  for (PetscInt d = 0; d < 3; d++) ext[d] = PETSC_MAX_REAL, ext[3 + d] = PETSC_MIN_REAL;
+  PetscCall(VecGetArrayRead(it->chic, &c));
+  for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+    for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
+      for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
+        const PetscInt  idx[3] = {i, j, k};
+        const PetscReal w      = PetscRealPart(c[FGBoxOwnedIndex(bx, i, j, k)]);
+        loc[0] += w * B->dV;
+        for (PetscInt d = 0; d < dim; d++) {
+          PetscReal x = FGGridCoordinate(g, FG_LOC_CELL, d, idx[d]);
+          loc[1 + d] += w * x * B->dV;
+          if (w > 0.5) ext[d] = PetscMin(ext[d], x - g->h[d]), ext[3 + d] = PetscMax(ext[3 + d], x + g->h[d]);
+        }
+      }
+  PetscCall(VecRestoreArrayRead(it->chic, &c));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, loc, 4, MPIU_REAL, MPIU_SUM, g->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ext, 3, MPIU_REAL, MPIU_MIN, g->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ext + 3, 3, MPIU_REAL, MPIU_MAX, g->comm));
+  PetscCheck(loc[0] > 0, g->comm, FG_ERR_INPUT, "%s: the density field %s:/%s has no solid (chi = P(F rho) is 0 everywhere)", bc->where, bc->density_file, bc->density_dataset);
+  it->out.volume = loc[0];
+  for (PetscInt d = 0; d < dim; d++) it->centroid[d] = loc[1 + d] / loc[0];
+  /* the faces */
+  for (PetscInt a = 0; a < dim; a++) {
+    FGFaceList        *l = &it->f[a];
+    const PetscScalar *cf;
+    PetscInt           lo[3], hi[3];
+    PetscCall(FGDensityFaceMask(it->dens, it->chic, a, it->chif));
+    FGOpInteriorFaces(g, B->bc, a, lo, hi);
+    PetscCall(VecGetArrayRead(it->chif, &cf));
+    l->n = 0;
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = lo[1]; j < hi[1]; j++)
+        for (PetscInt i = lo[0]; i < hi[0]; i++) {
+          const PetscInt  idx[3] = {i, j, k}, o = FGBoxOwnedIndex(bx, i, j, k);
+          const PetscReal chi    = PetscRealPart(cf[o]);
+          /* with rho a design variable, every interior face, also where chi = 0: a change of rho
+             makes chi nonzero wherever the filter carries it, and the linearized penalization
+             needs those faces (in the forward step a face with chi = 0 changes nothing: K = S = 0
+             there); otherwise only the faces with chi > 0 */
+          if (chi <= 0 && !it->allfaces) continue;
+          PetscCall(FGFaceListReserve_Private(l, l->n + 1, 0));
+          l->off[l->n] = o;
+          for (PetscInt d = 0; d < 3; d++) l->x[3 * l->n + d] = d < dim ? FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]) : 0;
+          l->chi[l->n] = chi;
+          l->n++;
+        }
+    PetscCall(VecRestoreArrayRead(it->chif, &cf));
+  }
+  /* the control volume: the solid's box widened by half its size */
+  for (PetscInt d = 0; d < 3; d++) {
+    it->boxlo[d] = 0, it->boxhi[d] = d < dim ? g->n[d] : 1;
+    it->boxwhole[d] = PETSC_TRUE;
+    if (d >= dim || ext[d] > ext[3 + d]) continue;
+    {
+      PetscReal m  = PetscMax(0.5 * (ext[3 + d] - ext[d]), 3 * g->h[d]);
+      PetscInt  cl = (PetscInt)PetscFloorReal((ext[d] - m - g->x0[d]) / g->h[d]);
+      PetscInt  ch = (PetscInt)PetscCeilReal((ext[3 + d] + m - g->x0[d]) / g->h[d]);
+      if (g->periodic[d] && cl <= 0 && ch >= g->n[d]) continue;
+      it->boxwhole[d] = PETSC_FALSE;
+      it->boxlo[d]    = PetscMax(cl, 2);
+      it->boxhi[d]    = PetscMin(ch, g->n[d] - 2);
+    }
+  }
+  it->tbuilt = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool FGInBox_Private(PetscInt dim, const PetscReal x[], const PetscReal lo[], const PetscReal hi[])
+{
+  for (PetscInt d = 0; d < dim; d++)
+    if (x[d] < lo[d] || x[d] > hi[d]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/*@C
+  FGBodiesCellMask - the combined mask 1 - prod_b (1 - chi_b) at the cell centres, at time t
+  (for output and postprocessing).
+@*/
+PetscErrorCode FGBodiesCellMask(FGBodies B, PetscReal t, Vec chi)
+{
+  FGGrid       g  = B->g;
+  const FGBox *bx = &g->box;
+  PetscScalar *m;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecSet(chi, 0.0));
+  PetscCall(VecGetArray(chi, &m));
+  for (PetscInt b = 0; b < B->nb; b++) {
+    FGBodyItem        *it   = &B->b[b];
+    const PetscScalar *chic = NULL;
+    PetscReal          bl[3], bh[3];
+    PetscCall(FGBodyPlace_Internal(B, it, t));
+    if (it->dens) PetscCall(VecGetArrayRead(it->chic, &chic));
+    else {
+      PetscCall(FGShapeBoundingBox(it->shape, bl, bh));
+      for (PetscInt d = 0; d < g->dim; d++) bl[d] -= it->reach, bh[d] += it->reach;
+    }
+    for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+      for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
+        for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
+          const PetscInt idx[3] = {i, j, k};
+          PetscReal      x[3]   = {0, 0, 0}, c;
+          PetscInt       o      = FGBoxOwnedIndex(bx, i, j, k);
+          for (PetscInt d = 0; d < g->dim; d++) x[d] = FGGridCoordinate(g, FG_LOC_CELL, d, idx[d]);
+          if (it->dens) c = chic[o];
+          else if (!FGInBox_Private(g->dim, x, bl, bh)) c = 0; /* chi = 0 outside the body */
+          else {
+            PetscReal phi, dH;
+            PetscCall(FGShapeLevelSet(it->shape, x, &phi, NULL, NULL));
+            PetscCall(FGHeaviside(-phi - it->shift, it->eps, &c, &dH));
+          }
+          m[o] = 1 - (1 - m[o]) * (1 - c);
+        }
+    if (it->dens) PetscCall(VecRestoreArrayRead(it->chic, &chic));
+  }
+  PetscCall(VecRestoreArray(chi, &m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
