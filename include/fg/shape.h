@@ -1,6 +1,7 @@
 /* flowgrad parameterized shapes: smooth level sets phi(x; p), masks chi = H_eps(-phi), their
    derivatives with respect to x and to every parameter, and geometric functionals on a sample grid.
-   Pure geometry: no grid, solver or case-file dependence (src/body/shape.c). */
+   Pure geometry: no grid, solver or case-file dependence (src/body/shape.c; the bounding box and
+   the functionals on a sample grid: src/body/shape_geometry.c). */
 #ifndef FG_SHAPE_H
 #define FG_SHAPE_H
 

@@ -1,14 +1,17 @@
 /* Private to src/case: the key table's types and the loading context.
 
    One table of keys (keys.c) drives the parser (parse.c), the defaults and cross-checks
-   (validate.c), the resolved YAML (resolved.c) and the Markdown docs (FGCasePrintKeys).
+   (validate.c, validate_*.c), the resolved YAML (resolved.c) and the Markdown docs
+   (FGCasePrintKeys).
 
    To add a key: add one FGKeyDef row to the table in keys.c, in the section where it belongs
    (rows of one section stay together; the resolved YAML nests them in table order), with its
    storage in FGCase (include/fg/case.h). A new section needs nothing else: a section is any
    prefix of a key's path. A default that depends on other keys is a `compute` callback, a rule
    that ties keys together is a `check` callback, and a key that exists only under a condition
-   (a face's velocity only on lid/inflow faces) has an `applies` callback; all in validate.c.
+   (a face's velocity only on lid/inflow faces) has an `applies` callback; all in validate.c
+   (the case as a whole), validate_body.c (bodies, probes), validate_objective.c (objectives,
+   design) or validate_optim.c (the keys of flowgrad optimize).
    A required key with an `applies` callback is required only where it applies.
 
    Families: a path component in angle brackets stands for the instances of a family (FGKeyFamily
@@ -168,7 +171,11 @@ PETSC_INTERN PetscErrorCode FGCaseScalar_Internal(FGCaseCtx, const FGKeyRef *, c
 PETSC_INTERN size_t         FGCaseElementSize_Internal(const FGKeyDef *);
 PETSC_INTERN PetscErrorCode FGCaseYAMLRelease_Internal(FGCaseCtx);
 
-/* validate.c */
+/* validate.c: the steps, the case as a whole, and helpers for the validate_*.c */
+PETSC_INTERN PetscBool      FGCaseKeyExists_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscInt       FGCaseFind_Internal(FGCaseCtx, const char *);                       /* the key with this path, or -1 */
+PETSC_INTERN PetscInt       FGCaseSibling_Internal(FGCaseCtx, const FGKeyRef *, const char *);  /* the key `leaf` of ref's instance or face, or -1 */
+PETSC_INTERN const char     FGCaseAxis_Internal[];                                              /* "xyz" */
 PETSC_INTERN PetscErrorCode FGCaseValidate_Internal(FGCaseCtx);
 PETSC_INTERN PetscErrorCode FGCaseComputeName_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseComputeOutputDir_Internal(FGCaseCtx, const FGKeyRef *);
@@ -186,6 +193,8 @@ PETSC_INTERN PetscErrorCode FGCaseCheckInitialType_Internal(FGCaseCtx, const FGK
 PETSC_INTERN PetscBool      FGCaseAppliesInitialVelocity_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesInitialAmplitude_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesInitialFile_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscErrorCode FGCaseCheckAdjointMemory_Internal(FGCaseCtx, const FGKeyRef *);
+/* validate_body.c: bodies and probes */
 PETSC_INTERN PetscBool      FGCaseAppliesBodySolid_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesBodyRadius_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesBodySemiAxes_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
@@ -204,6 +213,7 @@ PETSC_INTERN PetscErrorCode FGCaseCheckBodySemiAxes_Internal(FGCaseCtx, const FG
 PETSC_INTERN PetscErrorCode FGCaseCheckBodyNaca_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckBodyControlValues_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckProbeReference_Internal(FGCaseCtx, const FGKeyRef *);
+/* validate_objective.c: objectives and the design */
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveBody_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveProbe_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveRegion_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
@@ -226,7 +236,6 @@ PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveRamp_Internal(FGCaseCtx, const F
 PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveAt_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveStatistic_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckObjectiveWeight_Internal(FGCaseCtx, const FGKeyRef *);
-PETSC_INTERN PetscErrorCode FGCaseCheckAdjointMemory_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckDesign_Internal(FGCaseCtx, const FGKeyRef *);
 /* validate_optim.c: the keys of flowgrad optimize */
 PETSC_INTERN PetscErrorCode FGCaseCheckDesignBounds_Internal(FGCaseCtx, const FGKeyRef *);
@@ -242,7 +251,6 @@ PETSC_INTERN PetscBool      FGCaseAppliesConstraintFlow_Internal(FGCaseCtx, cons
 PETSC_INTERN PetscErrorCode FGCaseCheckConstraintTime_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckConstraintWindow_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckPointSet_Internal(FGCaseCtx, const FGKeyRef *);
-PETSC_INTERN PetscBool      FGCaseKeyExists_Internal(FGCaseCtx, const FGKeyRef *);
 
 /* resolved.c */
 PETSC_INTERN PetscErrorCode FGCaseResolve_Internal(FGCaseCtx);

@@ -1,5 +1,5 @@
 /*
-  Parameterized shapes (src/body/shape.c):
+  Parameterized shapes (src/body/shape.c, shape_geometry.c):
 
   1. For every kind and every parameter (placement included): d phi/dp, d chi/dp and d phi/dx
      agree with central finite differences (step 1e-6 max(|p_k|, 0.1)) to 1e-6 relative, on points

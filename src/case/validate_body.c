@@ -1,0 +1,184 @@
+/*
+  The case keys of the bodies and probes (body.<name>, probe.<name>): which keys apply to which
+  body shape (a circle's radius, a naca body's code, a density body's field), the defaults taken
+  from flow (eta, ref_length, ref_speed, ref_area), the checks of a body's shape, semi-axes, NACA
+  code and control values in time, and whether a probe has a reference point. These are the
+  callbacks of their rows in the key table (keys.c), run by validate.c (steps 5 and 6). Like
+  validate.c, every error names the file, line and key and is FG_ERR_INPUT on every rank.
+*/
+#include "caseimpl.h"
+#include <string.h>
+
+static FGBodyCase *FGCaseBody_Private(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  return (FGBodyCase *)FGCaseInstance_Internal(ctx, ref);
+}
+
+/* Bodies: the keys that apply to some shapes only. */
+#define FG_SHAPE(s) (1u << (s))
+
+/* Whether the key applies to its body's shape: one of `shapes`, named in `which` (NULL: every
+   shape but density). `why` says why not, or, when it applies, why it is needed (for the
+   missing-key message of a required key). */
+static PetscBool FGCaseBodyIs_Private(FGCaseCtx ctx, const FGKeyRef *ref, unsigned shapes, const char *which, char *why, size_t len)
+{
+  const FGBodyCase *b    = FGCaseBody_Private(ctx, ref);
+  const char       *leaf = strrchr(ref->path, '.') + 1;
+
+  if (shapes & FG_SHAPE(b->shape)) {
+    snprintf(why, len, "required for %s bodies", FGBodyShapeNames[b->shape]);
+    return PETSC_TRUE;
+  }
+  if (which) snprintf(why, len, "%s applies to %s bodies; body.%s is a %s body", leaf, which, b->name, FGBodyShapeNames[b->shape]);
+  else snprintf(why, len, "%s does not apply to density bodies (body.%s is a per-cell field)", leaf, b->name);
+  return PETSC_FALSE;
+}
+
+PetscBool FGCaseAppliesBodySolid_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, ~FG_SHAPE(FG_BODY_DENSITY), NULL, why, len);
+}
+
+PetscBool FGCaseAppliesBodyRadius_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_CIRCLE) | FG_SHAPE(FG_BODY_SPHERE) | FG_SHAPE(FG_BODY_FOURIER), "circle, sphere and fourier", why, len);
+}
+
+PetscBool FGCaseAppliesBodySemiAxes_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_ELLIPSE) | FG_SHAPE(FG_BODY_ELLIPSOID), "ellipse and ellipsoid", why, len);
+}
+
+PetscBool FGCaseAppliesBodyFourier_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_FOURIER), "fourier", why, len);
+}
+
+PetscBool FGCaseAppliesBodyNaca_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_NACA), "naca", why, len);
+}
+
+PetscBool FGCaseAppliesBodyChord_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_NACA) | FG_SHAPE(FG_BODY_CST), "naca and cst", why, len);
+}
+
+PetscBool FGCaseAppliesBodyCst_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_CST), "cst", why, len);
+}
+
+PetscBool FGCaseAppliesBodyBspline_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_BSPLINE), "bspline", why, len);
+}
+
+PetscBool FGCaseAppliesBodyDensity_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_DENSITY), "density", why, len);
+}
+
+PetscErrorCode FGCaseComputeBodyEta_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscFunctionBeginUser;
+  FGCaseBody_Private(ctx, ref)->eta = 1e-4 * ctx->c->flow.l_ref / ctx->c->flow.u_ref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGCaseComputeBodyRefLength_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscFunctionBeginUser;
+  FGCaseBody_Private(ctx, ref)->ref_length = ctx->c->flow.l_ref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGCaseComputeBodyRefSpeed_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscFunctionBeginUser;
+  FGCaseBody_Private(ctx, ref)->ref_speed = ctx->c->flow.u_ref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 2D: per unit span; after ref_length (table order). */
+PetscErrorCode FGCaseComputeBodyRefArea_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+
+  PetscFunctionBeginUser;
+  b->ref_area = ctx->dim == 2 ? b->ref_length : b->ref_length * b->ref_length;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* sphere and ellipsoid are 3D shapes (the 2D ones are extruded in 3D). */
+PetscErrorCode FGCaseCheckBodyShape_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGBodyShape shape = FGCaseBody_Private(ctx, ref)->shape;
+  char        where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (ctx->dim == 3 || (shape != FG_BODY_SPHERE && shape != FG_BODY_ELLIPSOID)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %s is a 3D shape, and this case is %" PetscInt_FMT "D (use %s)", where, FGBodyShapeNames[shape], ctx->dim, shape == FG_BODY_SPHERE ? "circle" : "ellipse");
+}
+
+/* An ellipse has two semi-axes, an ellipsoid three. */
+PetscErrorCode FGCaseCheckBodySemiAxes_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+  char              where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (b->shape != FG_BODY_ELLIPSE && b->shape != FG_BODY_ELLIPSOID) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  if (b->shape == FG_BODY_ELLIPSE) PetscCheck(b->n_semi_axes == 2, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, but an ellipse has 2 semi-axes [a, b]", where, b->n_semi_axes);
+  else PetscCheck(b->n_semi_axes == 3, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, but an ellipsoid has 3 semi-axes [a, b, c]", where, b->n_semi_axes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A NACA 4-digit code MPTT: camber M % of the chord at P tenths of the chord, thickness TT %. */
+PetscErrorCode FGCaseCheckBodyNaca_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+  const char       *s = b->naca;
+  char              where[FG_CASE_WHERE_LEN];
+  PetscBool         digits = (PetscBool)(strlen(s) == 4);
+  int               m, p, t;
+
+  PetscFunctionBeginUser;
+  if (b->shape != FG_BODY_NACA) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  for (size_t i = 0; digits && i < 4; i++) digits = (PetscBool)(s[i] >= '0' && s[i] <= '9');
+  PetscCheck(digits, ctx->comm, FG_ERR_INPUT, "%s: \"%s\" is not a NACA 4-digit code: expected 4 digits MPTT, e.g. \"2412\"", where, s);
+  m = s[0] - '0', p = s[1] - '0', t = 10 * (s[2] - '0') + (s[3] - '0');
+  PetscCheck(m == 0 || p >= 1, ctx->comm, FG_ERR_INPUT, "%s: \"%s\": a cambered airfoil (M = %d) needs the position of its maximum camber, P, in 1..9 tenths of the chord", where, s, m);
+  PetscCheck(t >= 1 && t <= 40, ctx->comm, FG_ERR_INPUT, "%s: \"%s\": the thickness TT = %02d %% of the chord must be in 01..40", where, s, t);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* rotation_rate_values, jet_amplitude_values: the control's values at the nodes of the time basis,
+   so they need design.time_basis >= 2 and N values per control (rotation: N; jets: n_jets N). */
+PetscErrorCode FGCaseCheckBodyControlValues_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGBodyCase *b    = FGCaseBody_Private(ctx, ref);
+  const PetscBool   jets = (PetscBool)!strcmp(strrchr(ref->path, '.') + 1, "jet_amplitude_values");
+  const PetscInt    n    = jets ? b->n_jet_values : b->n_rate_values, N = ctx->c->design.time_basis;
+  const PetscInt    want = jets ? b->n_jets * N : N;
+  char              where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  PetscCheck(N >= 2, ctx->comm, FG_ERR_INPUT, "%s: values in time need design.time_basis >= 2 (it is %" PetscInt_FMT "; a constant control is body.%s.%s)", where, N, b->name, jets ? "jet_amplitude" : "rotation_rate");
+  if (jets) PetscCheck(n == want, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, expected %" PetscInt_FMT ": design.time_basis = %" PetscInt_FMT " values for each of the %" PetscInt_FMT " jets (jet_angles), jet by jet", where, n, want, N, b->n_jets);
+  else PetscCheck(n == want, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " entries, expected design.time_basis = %" PetscInt_FMT, where, n, N);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Records whether the probe has a reference point (an optional key without a default). */
+PetscErrorCode FGCaseCheckProbeReference_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscFunctionBeginUser;
+  ((FGProbeCase *)FGCaseInstance_Internal(ctx, ref))->has_reference = ctx->vals[ref - ctx->keys].set;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
