@@ -1,75 +1,16 @@
-/* flowgrad discrete adjoint: the design vector, the objective, the unsteady reverse sweep and
-   gradient verification (src/adjoint/).
-
-   Design vector p: one PETSc Vec with named blocks (design.parameters in the case file):
-     scalar blocks, held by rank 0:  flow.nu, flow.inflow_speed, body.NAME.shape (the shape's
-                                     parameters, placement first), body.NAME.shape.PARAM (one of
-                                     them, by its name: x0, r, aoa, ...), body.NAME.rotation_rate,
-                                     body.NAME.jet_amplitude, actuator.NAME.force
-     field blocks, distributed:      body.NAME.density (rho per cell), initial.velocity (u, v[, w]
-                                     on their faces, in the grid's global Vec layout, one component
-                                     after the other)
-   FGDesignApply() maps p to the forward inputs; the reverse sweep's parameter adjoints
-   (FGStepParams) map back through the transposed maps to g = dJ/dp.
-
-   Objective J = sum_i J_i (objective.<name>): each J_i = weight_i times a statistic (value,
-   square, variance) of a time functional (average over a window, optionally with sin^2 ramps;
-   final; instant) of a quantity evaluated after every step. FGObjectiveCreate takes the case's
-   terms; FGObjectiveCreateTerms any list of FGObjectiveCase (e.g. a constraint built in memory;
-   the array must outlive the objective).
+/* flowgrad discrete adjoint: the unsteady reverse sweep, the steady adjoint and gradient
+   verification (src/adjoint/), on the design (include/fg/design.h) and the objective
+   (include/fg/objective.h).
 
    Reverse sweep (FGAdjointCompute, src/adjoint/sweep.c): the adjoint steps from the last to the
    first, each about its step's tape, accumulating the gradient; the states they need come from a
    checkpoint schedule within a memory budget (src/adjoint/schedule.c: tapes or states in RAM,
-   binomial checkpointing, states on disk), and the sweep is resumable. */
+   binomial checkpointing, states on disk), and the sweep is resumable (src/adjoint/resume.c). */
 #ifndef FG_ADJOINT_H
 #define FG_ADJOINT_H
 
 #include <fg/step.h>
-
-typedef enum { FG_DESIGN_NU, FG_DESIGN_INFLOW, FG_DESIGN_SHAPE, FG_DESIGN_ROTATION, FG_DESIGN_JETS, FG_DESIGN_ACTUATOR, FG_DESIGN_DENSITY, FG_DESIGN_INITIAL } FGDesignKind;
-
-typedef struct {
-  char         name[FG_CASE_DESIGN_LEN];
-  FGDesignKind kind;
-  PetscInt     index;  /* the body or actuator */
-  PetscInt     first;  /* shape blocks: the first of the body's shape parameters in the block */
-  PetscInt     n;      /* entries (global) */
-  PetscBool    field;  /* distributed */
-  PetscInt     offset; /* scalar blocks: first scalar; field blocks: first entry in this rank's local array */
-} FGDesignBlock;
-
-typedef struct _p_FGDesign *FGDesign;
-PETSC_EXTERN PetscErrorCode FGDesignCreate(FGSolver, const FGCase *, FGDesign *);
-PETSC_EXTERN PetscErrorCode FGDesignDestroy(FGDesign *);
-PETSC_EXTERN PetscErrorCode FGDesignCreateVec(FGDesign, Vec *);
-PETSC_EXTERN PetscErrorCode FGDesignGetValues(FGDesign, Vec);
-PETSC_EXTERN PetscErrorCode FGDesignApply(FGDesign, Vec);
-PETSC_EXTERN PetscErrorCode FGDesignSetInitialState(FGDesign, Vec);
-PETSC_EXTERN PetscErrorCode FGDesignGetBlocks(FGDesign, PetscInt *, const FGDesignBlock **);
-PETSC_EXTERN PetscErrorCode FGDesignBlockFields(FGDesign, PetscInt, Vec, Vec[], PetscBool);
-PETSC_EXTERN PetscErrorCode FGDesignGetScalars(FGDesign, Vec, PetscInt *, PetscReal **);
-PETSC_EXTERN PetscErrorCode FGDesignScalarName(FGDesign, PetscInt, char[], size_t);
-PETSC_EXTERN PetscErrorCode FGDesignGradient(FGDesign, const FGParams *, Vec[], Vec);
-PETSC_EXTERN PetscErrorCode FGDesignGradientScalars(FGDesign, const FGParams *, PetscReal[]);
-PETSC_EXTERN PetscErrorCode FGDesignHash(FGDesign, Vec, unsigned long long *);
-PETSC_EXTERN PetscErrorCode FGDesignIsControl(FGDesign, PetscInt, PetscBool *);
-PETSC_EXTERN PetscReal      FGDesignScalarScale(FGDesign, PetscInt, PetscReal);
-
-typedef struct _p_FGObjective *FGObjective;
-PETSC_EXTERN PetscErrorCode FGObjectiveCreate(FGSolver, FGDesign, FGObjective *);
-PETSC_EXTERN PetscErrorCode FGObjectiveCreateTerms(FGSolver, FGDesign, PetscInt, const FGObjectiveCase[], FGObjective *);
-PETSC_EXTERN PetscErrorCode FGObjectiveDestroy(FGObjective *);
-PETSC_EXTERN PetscErrorCode FGObjectiveReset(FGObjective);
-PETSC_EXTERN PetscErrorCode FGObjectiveRecord(FGObjective);
-PETSC_EXTERN PetscErrorCode FGObjectiveFinish(FGObjective, Vec, PetscReal *);
-PETSC_EXTERN PetscErrorCode FGObjectiveGetTerm(FGObjective, PetscInt, const char **, PetscReal *);
-PETSC_EXTERN PetscErrorCode FGObjectiveAdjointState(FGObjective, PetscInt, Vec[], Vec, PetscReal *);
-PETSC_EXTERN PetscErrorCode FGObjectiveAdjointForces(FGObjective, PetscInt, PetscReal[]);
-PETSC_EXTERN PetscErrorCode FGObjectiveAdjointDesign(FGObjective, Vec, Vec);
-PETSC_EXTERN PetscInt       FGObjectiveRecordSize(FGObjective, PetscInt);
-PETSC_EXTERN PetscErrorCode FGObjectiveGetRecord(FGObjective, PetscInt, PetscReal[]);
-PETSC_EXTERN PetscErrorCode FGObjectiveSetRecord(FGObjective, PetscInt, const PetscReal[]);
+#include <fg/objective.h>
 
 /* Output of the reverse sweep besides J and g (NULL members: not wanted), and how to run it. */
 typedef struct {
@@ -147,7 +88,6 @@ PETSC_EXTERN PetscErrorCode FGAdjointFD(FGSolver, FGDesign, FGObjective, Vec, Ve
    (I - F_x^T) mu = dJ/dx with KSP (prefix adjoint_) on a MatShell of one adjoint step. Every
    objective term is the value of the step taken at x* (FGObjectiveSetSteady). FGAdjointForward
    and FGAdjointCompute call these in steady mode. */
-PETSC_EXTERN PetscErrorCode FGObjectiveSetSteady(FGObjective, PetscBool);
 PETSC_EXTERN PetscErrorCode FGAdjointForwardSteady(FGSolver, FGDesign, FGObjective, Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGAdjointComputeSteady(FGSolver, FGDesign, FGObjective, Vec, PetscReal *, Vec, FGAdjointOutput *);
 

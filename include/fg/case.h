@@ -145,7 +145,7 @@ typedef struct {
   PetscReal frequency;
 } FGActuatorCase;
 
-/* Objectives (objective.<name>, src/adjoint/objective.c): J = sum_i weight_i J_i, each J_i a time
+/* Objectives (objective.<name>, src/objective/objective.c): J = sum_i weight_i J_i, each J_i a time
    functional of a quantity q_i(t) evaluated after every step. */
 typedef enum {
   FG_OBJ_DRAG = 0,       /* force coefficient along x of `body` (Cd) */
@@ -322,7 +322,7 @@ typedef struct {
   FGObjectiveCase objective[FG_CASE_MAX_OBJECTIVES];
 
   struct {
-    PetscInt n; /* design.parameters: the design vector's blocks, by name (src/adjoint/design.c):
+    PetscInt n; /* design.parameters: the design vector's blocks, by name (src/design/design.c):
                    flow.nu, flow.inflow_speed, body.NAME.shape, body.NAME.rotation_rate,
                    body.NAME.jet_amplitude, body.NAME.density, actuator.NAME.force, initial.velocity */
     char     parameters[FG_CASE_MAX_DESIGN][FG_CASE_DESIGN_LEN];

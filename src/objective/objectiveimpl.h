@@ -4,7 +4,7 @@
 #ifndef FG_OBJECTIVEIMPL_H
 #define FG_OBJECTIVEIMPL_H
 
-#include <fg/adjoint.h>
+#include <fg/objective.h>
 
 typedef struct {
   const FGObjectiveCase *oc;

@@ -14,7 +14,7 @@
   inflow face with a nonzero velocity; a change of U scales every inflow face's velocity by U/U_0
   (the profile and the modulation stay).
 */
-#include <fg/adjoint.h>
+#include <fg/design.h>
 #include <string.h>
 
 struct _p_FGDesign {
