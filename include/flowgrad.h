@@ -7,6 +7,7 @@
 #include <fg/grid.h>
 #include <fg/poisson.h>
 #include <fg/io.h>
+#include <fg/iofile.h>
 #include <fg/checkpoint.h>
 #include <fg/shape.h>
 #include <fg/density.h>
