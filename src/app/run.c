@@ -245,7 +245,7 @@ static PetscErrorCode FGRunCheckpoint_Private(FGSolver s, FGRunContext *ctx, Pet
     PetscCall(FGRunCheckHealth_Private(s, ctx));
   }
   PetscCall(PetscTime(&a));
-  PetscCall(FGCheckpointWrite(s, &ctx->dts, path, len));
+  PetscCall(FGCheckpointWrite(s->grid, s->c, s->u, s->p, s->t, s->step, &ctx->dts, path, len));
   PetscCall(PetscStrncpy(ctx->last, path, sizeof(ctx->last)));
   PetscCall(PetscTime(&b));
   PetscCall(PetscPrintf(s->comm, "flowgrad run: checkpoint at step %" PetscInt_FMT ", t = %.6e: %s (%.2f s)\n", s->step, (double)s->t, path, b - a));
@@ -392,7 +392,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
       PetscCheck(!resume, comm, FG_ERR_INPUT, "--resume: no checkpoint in %s/checkpoints to resume from (run without --resume to start from t = 0)", c->output.dir);
       PetscCall(PetscPrintf(comm, "flowgrad run: SLURM_RESTART_COUNT = %" PetscInt_FMT ", but %s/checkpoints holds no checkpoint: starting from t = 0\n", slurm, c->output.dir));
     } else {
-      PetscCall(FGCheckpointLoad(s, &list, &ctx.dts, &nranks));
+      PetscCall(FGCheckpointLoad(s->grid, c, &list, s->u, s->p, &s->t, &s->step, &ctx.dts, &nranks));
       PetscCall(PetscStrncpy(ctx.last, list.path, sizeof(ctx.last)));
       PetscCheck(s->step <= c->time.steps, comm, FG_ERR_INPUT, "checkpoint %s is at step %" PetscInt_FMT ", after time.steps = %" PetscInt_FMT "; to continue, raise it (--set time.steps=N)", list.path, s->step, c->time.steps);
       resumed = PETSC_TRUE;
