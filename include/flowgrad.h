@@ -8,6 +8,7 @@
 #include <fg/poisson.h>
 #include <fg/io.h>
 #include <fg/iofile.h>
+#include <fg/table.h>
 #include <fg/checkpoint.h>
 #include <fg/shape.h>
 #include <fg/density.h>
