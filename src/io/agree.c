@@ -157,11 +157,12 @@ PetscErrorCode FGIOWriteTextAtomic(MPI_Comm comm, const char *path, const char *
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
     char        tmp[2 * PETSC_MAX_PATH_LEN];
-    const char *step = NULL;
+    const char *step = NULL, *bad = NULL;
     int         err  = 0;
     FILE       *fp   = NULL;
 
-    if (!path || !path[0] || strlen(path) + 5 > sizeof(tmp)) step = "path too long";
+    if (!path || !path[0]) bad = "empty file name";
+    else if (strlen(path) + 5 > sizeof(tmp)) bad = "path too long";
     else {
       snprintf(tmp, sizeof(tmp), "%s.tmp", path);
       errno = 0;
@@ -182,11 +183,8 @@ PetscErrorCode FGIOWriteTextAtomic(MPI_Comm comm, const char *path, const char *
       if (step) (void)remove(tmp);
       else FGIOSyncDirectory_Internal(path);
     }
-    if (step) {
-      const char *w = what ? what : "", *sp = what ? " " : "", *p = path ? path : "(null)";
-      if (!strcmp(step, "path too long")) snprintf(msg, sizeof(msg), "cannot write %s%s%s: path too long", w, sp, p);
-      else snprintf(msg, sizeof(msg), "cannot write %s%s%s: %s failed: %s", w, sp, p, step, err ? strerror(err) : "?");
-    }
+    if (bad) snprintf(msg, sizeof(msg), "cannot write %s%s%s: %s", what ? what : "", what ? " " : "", path ? path : "", bad);
+    else if (step) snprintf(msg, sizeof(msg), "cannot write %s%s%s: %s failed: %s", what ? what : "", what ? " " : "", path, step, err ? strerror(err) : "?");
   }
   PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
   PetscCheck(ok, comm, FG_ERR_IO_WRITE, "%s", msg);

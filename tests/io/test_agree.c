@@ -6,7 +6,7 @@
                          only, reaches every rank; messages on two ranks: the lower rank's
     FGIOWriteTextAtomic  the file holds what the writer wrote, no .tmp left; a missing directory
                          is FG_ERR_IO_WRITE "cannot write [what ]<path>: open failed: ...", nothing
-                         created; a directory in the way: "rename failed", no .tmp left; an error
+                         created; an empty name: "empty file name"; a directory in the way: "rename failed", no .tmp left; an error
                          of the writer is passed on (1 rank: it is raised on rank 0 alone)
     FGIORename           renames; a missing file: FG_ERR_IO_WRITE naming both names
     FGIOMakeDirectory    creates the parents; a regular file in the way: not ok, the message
@@ -108,6 +108,7 @@ static PetscErrorCode TestWriteText(const char *pre)
   IOTestExpect(FGIOWriteTextAtomic(PETSC_COMM_WORLD, path, "the test file", WriteHello_Private, (void *)"x"), FG_ERR_IO_WRITE, "cannot write the test file agree_np");
   IOTestExpect(FGIOWriteTextAtomic(PETSC_COMM_WORLD, path, NULL, WriteHello_Private, (void *)"x"), FG_ERR_IO_WRITE, "nodir/text.txt: open failed: No such file or directory");
   FGTestCheck(!Exists(path), "%s written", path);
+  IOTestExpect(FGIOWriteTextAtomic(PETSC_COMM_WORLD, "", "the test file", WriteHello_Private, (void *)"x"), FG_ERR_IO_WRITE, "cannot write the test file : empty file name");
 
   snprintf(path, sizeof(path), "%sisdir", pre);
   PetscCall(IOTestMake(path, NULL));
