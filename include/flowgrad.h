@@ -7,6 +7,8 @@
 #include <fg/grid.h>
 #include <fg/poisson.h>
 #include <fg/io.h>
+#include <fg/iofile.h>
+#include <fg/table.h>
 #include <fg/checkpoint.h>
 #include <fg/shape.h>
 #include <fg/density.h>

@@ -19,12 +19,14 @@
    signals"). The arrays are global, so a checkpoint resumes on any number of ranks.
 
    Written as checkpoint_NNNNNN.h5.part (FGIOWriteFields, itself through a .tmp), completed with
-   /checkpoint, flushed, then renamed by rank 0: a file under the final name is always complete.
+   /checkpoint, flushed, then renamed by rank 0 (FGIORename): a file under the final name is
+   always complete.
    Only then are older checkpoints deleted (all but the newest output.checkpoint_keep). */
 #ifndef FG_CHECKPOINT_H
 #define FG_CHECKPOINT_H
 
-#include <fg/solver.h>
+#include <fg/case.h>
+#include <fg/grid.h>
 
 #define FG_CHECKPOINT_FORMAT   1
 #define FG_CHECKPOINT_PATH_LEN (PETSC_MAX_PATH_LEN + 320) /* <output.dir>/checkpoints/<name> */
@@ -51,7 +53,9 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode FGCheckpointRestartKeys(const FGCase *, char *, size_t, unsigned long long *);
 PETSC_EXTERN PetscErrorCode FGCheckpointPath(const FGCase *, PetscInt, char *, size_t);
 PETSC_EXTERN PetscErrorCode FGCheckpointFind(MPI_Comm, const FGCase *, FGCheckpointList *);
-PETSC_EXTERN PetscErrorCode FGCheckpointWrite(FGSolver, const FGDtHistory *, char *, size_t);
-PETSC_EXTERN PetscErrorCode FGCheckpointLoad(FGSolver, const FGCheckpointList *, FGDtHistory *, PetscInt *);
+/* The state: the grid, the velocity components u[dim] on their faces, the pressure p at the cells
+   (global Vecs of grid->da), the time t and the step. */
+PETSC_EXTERN PetscErrorCode FGCheckpointWrite(FGGrid, const FGCase *, Vec[], Vec, PetscReal, PetscInt, const FGDtHistory *, char *, size_t);
+PETSC_EXTERN PetscErrorCode FGCheckpointLoad(FGGrid, const FGCase *, const FGCheckpointList *, Vec[], Vec, PetscReal *, PetscInt *, FGDtHistory *, PetscInt *);
 
 #endif

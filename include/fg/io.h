@@ -52,6 +52,9 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode FGIOAddState(FGGrid, PetscBool, Vec[], Vec, FGIOField[], PetscInt *);
 PETSC_EXTERN PetscErrorCode FGIOWriteFields(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);
 PETSC_EXTERN PetscErrorCode FGIOReadField(FGGrid, const char *, const char *, Vec);
+/* A cell field from a file the user named: every problem with the file is FG_ERR_INPUT, with the
+   caller's context (where, what) in the message. */
+PETSC_EXTERN PetscErrorCode FGIOReadCellField(FGGrid, const char *, const char *, const char *, const char *, Vec);
 PETSC_EXTERN PetscErrorCode FGIOReadMeta(MPI_Comm, const char *, FGIOMeta *, char *, size_t);
 PETSC_EXTERN PetscErrorCode FGIOReadVector(MPI_Comm, const char *, const char *, PetscInt, PetscReal[]);
 

@@ -39,9 +39,9 @@
 #include <fg/adjoint.h>
 #include <fg/optim.h>
 #include <fg/io.h>
+#include <fg/table.h>
 #include <stdio.h>
 #include <string.h>
-#include <errno.h>
 
 typedef struct {
   FGCase     *c;
@@ -132,46 +132,43 @@ static PetscErrorCode FGAdjointMonitor_Private(FGSolver s, PetscInt n, PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* gradient.csv: rank 0, atomically. */
+/* gradient.csv: J and each objective term in comment lines, then name,value,gradient per design
+   scalar (FGTableWriteCSV: rank 0, atomically). */
 static PetscErrorCode FGAdjointWriteCSV_Private(FGAdjointApp *A, PetscReal J)
 {
-  MPI_Comm    comm = A->s->comm;
-  PetscMPIInt rank;
-  PetscInt    ns;
-  PetscReal  *v, *gv;
-  char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], msg[PETSC_MAX_PATH_LEN + 128] = "";
+  PetscInt  ns;
+  PetscReal *v, *gv;
+  FGTable   t;
+  char      path[PETSC_MAX_PATH_LEN], line[256];
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(FGDesignGetScalars(A->d, A->g, &ns, &gv));
   PetscCall(PetscMalloc1(PetscMax(ns, 1), &v));
   PetscCall(PetscArraycpy(v, gv, ns)); /* the gradient's scalars (the next call reuses the buffer) */
   PetscCall(FGDesignGetScalars(A->d, A->p, &ns, &gv));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient.csv", A->c->output.dir));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  if (!rank) {
-    FILE *f = fopen(tmp, "w");
-    if (!f) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
-    else {
-      fprintf(f, "# J = %.17g\n", (double)J);
-      for (PetscInt i = 0; i < A->c->nobjectives; i++) {
-        const char *nm;
-        PetscReal   val;
-        PetscCall(FGObjectiveGetTerm(A->o, i, &nm, &val));
-        fprintf(f, "# objective %s = %.17g\n", nm, (double)val);
-      }
-      fprintf(f, "name,value,gradient\n");
-      for (PetscInt i = 0; i < ns; i++) {
-        char nm[128];
-        PetscCall(FGDesignScalarName(A->d, i, nm, sizeof(nm)));
-        fprintf(f, "%s,%.17g,%.17g\n", nm, (double)gv[i], (double)v[i]);
-      }
-      if (fclose(f) || rename(tmp, path)) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
-    }
+  PetscCall(FGTableCreate(A->s->comm, &t));
+  PetscCall(PetscSNPrintf(line, sizeof(line), "J = %.17g", (double)J));
+  PetscCall(FGTableAddComment(t, line));
+  for (PetscInt i = 0; i < A->c->nobjectives; i++) {
+    const char *nm;
+    PetscReal   val;
+    PetscCall(FGObjectiveGetTerm(A->o, i, &nm, &val));
+    PetscCall(PetscSNPrintf(line, sizeof(line), "objective %s = %.17g", nm, (double)val));
+    PetscCall(FGTableAddComment(t, line));
   }
+  PetscCall(FGTableSetLabelColumn(t, "name"));
+  PetscCall(FGTableAddColumn(t, "value", "%.17g"));
+  PetscCall(FGTableAddColumn(t, "gradient", "%.17g"));
+  for (PetscInt i = 0; i < ns; i++) {
+    char      nm[128];
+    PetscReal row[2] = {gv[i], v[i]};
+    PetscCall(FGDesignScalarName(A->d, i, nm, sizeof(nm)));
+    PetscCall(FGTableAddRow(t, nm, row));
+  }
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient.csv", A->c->output.dir));
+  PetscCall(FGTableWriteCSV(t, path));
+  PetscCall(FGTableDestroy(&t));
   PetscCall(PetscFree(v));
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
-  PetscCheck(!msg[0], comm, FG_ERR_IO_WRITE, "%s", msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -182,57 +179,53 @@ static PetscErrorCode FGAdjointWriteCSV_Private(FGAdjointApp *A, PetscReal J)
    its coefficients also move the angle, their integral). */
 static PetscErrorCode FGAdjointWriteGradientTime_Private(FGAdjointApp *A, const FGAdjointOutput *out)
 {
-  MPI_Comm             comm = A->s->comm;
-  PetscMPIInt          rank;
   PetscInt             ns, nblk, nbt = A->c->design.time_basis, nctl = 0, ctl[64];
-  PetscReal           *v, dt = A->c->time.dt;
+  PetscReal           *v, *row, dt = A->c->time.dt;
   const FGDesignBlock *blk;
-  char                 path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], msg[PETSC_MAX_PATH_LEN + 128] = "";
+  FGTable              t;
+  char                 path[PETSC_MAX_PATH_LEN], nm[128 + 8];
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(FGDesignGetScalars(A->d, A->p, &ns, &v));
   if (!out->gtime || !ns) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGDesignGetBlocks(A->d, &nblk, &blk));
   for (PetscInt i = 0; nbt > 1 && i < nblk; i++) /* the first scalar of each control's nbt coefficients */
     if (blk[i].kind == FG_DESIGN_ACTUATOR || blk[i].kind == FG_DESIGN_JETS)
       for (PetscInt j = 0; j < blk[i].n && nctl < 64; j += nbt) ctl[nctl++] = blk[i].offset + j;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient_time.csv", A->c->output.dir));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  if (!rank) {
-    FILE *f = fopen(tmp, "w");
-    if (!f) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
-    else {
-      fprintf(f, "# the part of dJ/dp that each step's adjoint contributes (sum over the steps: the gradient,\n# less the terms of J that depend on p directly); divide by dt for a rate per unit time\nstep,t_start,t_end");
-      for (PetscInt i = 0; i < ns; i++) {
-        char nm[128];
-        PetscCall(FGDesignScalarName(A->d, i, nm, sizeof(nm)));
-        fprintf(f, ",%s", nm);
-      }
-      for (PetscInt c = 0; c < nctl; c++) { /* NAME[..][0] -> NAME[..](t) */
-        char nm[128], *br;
-        PetscCall(FGDesignScalarName(A->d, ctl[c], nm, sizeof(nm)));
-        br = strrchr(nm, '[');
-        if (br) *br = '\0';
-        fprintf(f, ",%s(t)", nm);
-      }
-      fprintf(f, "\n");
-      for (PetscInt n = 1; n <= out->gtime_n; n++) {
-        const PetscReal *row = out->gtime + (n - 1) * ns;
-        fprintf(f, "%" PetscInt_FMT ",%.17g,%.17g", n, (double)((n - 1) * dt), (double)(n * dt));
-        for (PetscInt i = 0; i < ns; i++) fprintf(f, ",%.17g", (double)row[i]);
-        for (PetscInt c = 0; c < nctl; c++) {
-          PetscReal sum = 0;
-          for (PetscInt k = 0; k < nbt; k++) sum += row[ctl[c] + k];
-          fprintf(f, ",%.17g", (double)sum);
-        }
-        fprintf(f, "\n");
-      }
-      if (fclose(f) || rename(tmp, path)) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
-    }
+  PetscCall(FGTableCreate(A->s->comm, &t));
+  PetscCall(FGTableAddComment(t, "the part of dJ/dp that each step's adjoint contributes (sum over the steps: the gradient,"));
+  PetscCall(FGTableAddComment(t, "less the terms of J that depend on p directly); divide by dt for a rate per unit time"));
+  PetscCall(FGTableAddColumn(t, "step", FG_TABLE_INT));
+  PetscCall(FGTableAddColumn(t, "t_start", "%.17g"));
+  PetscCall(FGTableAddColumn(t, "t_end", "%.17g"));
+  for (PetscInt i = 0; i < ns; i++) {
+    PetscCall(FGDesignScalarName(A->d, i, nm, 128));
+    PetscCall(FGTableAddColumn(t, nm, "%.17g"));
   }
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
-  PetscCheck(!msg[0], comm, FG_ERR_IO_WRITE, "%s", msg);
+  for (PetscInt c = 0; c < nctl; c++) { /* NAME[..][0] -> NAME[..](t) */
+    char *br;
+    PetscCall(FGDesignScalarName(A->d, ctl[c], nm, 128));
+    br = strrchr(nm, '[');
+    if (br) *br = '\0';
+    PetscCall(PetscStrlcat(nm, "(t)", sizeof(nm)));
+    PetscCall(FGTableAddColumn(t, nm, "%.17g"));
+  }
+  PetscCall(PetscMalloc1(3 + ns + nctl, &row));
+  for (PetscInt n = 1; n <= out->gtime_n; n++) {
+    const PetscReal *g = out->gtime + (n - 1) * ns;
+    row[0] = (PetscReal)n, row[1] = (n - 1) * dt, row[2] = n * dt;
+    for (PetscInt i = 0; i < ns; i++) row[3 + i] = g[i];
+    for (PetscInt c = 0; c < nctl; c++) {
+      PetscReal sum = 0;
+      for (PetscInt k = 0; k < nbt; k++) sum += g[ctl[c] + k];
+      row[3 + ns + c] = sum;
+    }
+    PetscCall(FGTableAddRow(t, NULL, row));
+  }
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient_time.csv", A->c->output.dir));
+  PetscCall(FGTableWriteCSV(t, path));
+  PetscCall(FGTableDestroy(&t));
+  PetscCall(PetscFree(row));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

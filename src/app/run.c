@@ -26,15 +26,17 @@
 #include <fg/app.h>
 #include <fg/step.h>
 #include <fg/io.h>
+#include <fg/iofile.h>
+#include <fg/table.h>
 #include <fg/checkpoint.h>
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct {
-  FILE          *history; /* rank 0 only */
+  FGTable        history; /* history.csv, streamed */
+  PetscReal     *row;     /* its current row */
   PetscLogDouble t0;
   PetscInt       step0;   /* the step this process started from (0, or the checkpoint's) */
   Vec            uc[3];   /* cell-centred velocity for output */
@@ -181,56 +183,56 @@ static PetscErrorCode FGRunMonitor_Private(FGSolver s, FGRunContext *ctx, PetscB
     PetscCall(PetscPrintf(s->comm, "step %6" PetscInt_FMT "/%" PetscInt_FMT "  t %.6e  dt %.3e  CFL %.3f  max|div u| %.2e  KE %.6e%s  ETA %.0f s\n", s->step, c->time.steps, (double)s->t, (double)s->dt, (double)s->cfl, (double)s->maxdiv, (double)s->ke, bodies, eta));
   }
   PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
-  if (log && rank == 0 && ctx->history) {
+  if (log && rank == 0 && ctx->history) { /* the columns of FGRunHistoryTable_Private */
     const PetscInt dim = s->grid->dim;
-    fprintf(ctx->history, "%" PetscInt_FMT ",%.17g,%.17g,%.17g,%.17g,%.17g,%.6f", s->step, (double)s->t, (double)s->dt, (double)s->cfl, (double)s->maxdiv, (double)s->ke, now - ctx->t0);
+    PetscReal     *r   = ctx->row;
+    *r++ = (PetscReal)s->step, *r++ = s->t, *r++ = s->dt, *r++ = s->cfl, *r++ = s->maxdiv, *r++ = s->ke, *r++ = (PetscReal)(now - ctx->t0);
     for (PetscInt b = 0; b < ctx->nbodies; b++) {
       FGBodyForces f;
       PetscCall(FGBodiesGetForces(s->bodies, b, &f));
-      for (PetscInt d = 0; d < dim; d++) fprintf(ctx->history, ",%.17g", (double)f.force[d]);
-      for (PetscInt d = dim == 3 ? 0 : 2; d < 3; d++) fprintf(ctx->history, ",%.17g", (double)f.moment[d]);
-      for (PetscInt d = 0; d < dim; d++) fprintf(ctx->history, ",%.17g", (double)f.coeff[d]);
-      fprintf(ctx->history, ",%.17g", (double)f.cm);
-      for (PetscInt d = 0; d < dim; d++) fprintf(ctx->history, ",%.17g", (double)f.cv_force[d]);
-      fprintf(ctx->history, ",%.8g", (double)ctx->st[b]);
+      for (PetscInt d = 0; d < dim; d++) *r++ = f.force[d];
+      for (PetscInt d = dim == 3 ? 0 : 2; d < 3; d++) *r++ = f.moment[d];
+      for (PetscInt d = 0; d < dim; d++) *r++ = f.coeff[d];
+      *r++ = f.cm;
+      for (PetscInt d = 0; d < dim; d++) *r++ = f.cv_force[d];
+      *r++ = ctx->st[b];
     }
-    for (PetscInt i = 0; i < ctx->nprobe; i++) fprintf(ctx->history, ",%.17g", (double)ctx->probe[i]);
-    fputc('\n', ctx->history);
-    fflush(ctx->history);
+    for (PetscInt i = 0; i < ctx->nprobe; i++) *r++ = ctx->probe[i];
+    PetscCall(FGTableStreamRow(ctx->history, NULL, ctx->row));
   }
   PetscCall(FGRunCheckHealth_Private(s, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The header of history.csv (README.md, "history.csv"). */
-static PetscErrorCode FGRunHistoryHeader_Private(const FGCase *c, char *h, size_t len)
+/* The columns of history.csv (README.md, "history.csv"); FGRunMonitor_Private fills them. */
+static PetscErrorCode FGRunHistoryTable_Private(MPI_Comm comm, const FGCase *c, FGTable *t)
 {
   const PetscInt dim = c->grid.dim;
   const char    *xyz = "xyz";
-  size_t         n;
+  char           nm[FG_CASE_NAME_LEN + 16];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscStrncpy(h, "step,time,dt,cfl,max_div,kinetic_energy,wall_time", len));
-#define FG_ADD(...) (n = strlen(h), snprintf(h + n, len - n, __VA_ARGS__))
+  PetscCall(FGTableCreate(comm, t));
+  PetscCall(FGTableAddColumn(*t, "step", FG_TABLE_INT));
+  for (PetscInt i = 0; i < 5; i++) PetscCall(FGTableAddColumn(*t, (const char *[]){"time", "dt", "cfl", "max_div", "kinetic_energy"}[i], "%.17g"));
+  PetscCall(FGTableAddColumn(*t, "wall_time", "%.6f"));
+#define FG_ADD(fmt, ...) (snprintf(nm, sizeof(nm), __VA_ARGS__), FGTableAddColumn(*t, nm, fmt))
   for (PetscInt b = 0; b < c->nbodies; b++) {
-    const char *nm = c->body[b].name;
-    for (PetscInt d = 0; d < dim; d++) FG_ADD(",%s_f%c", nm, xyz[d]);
-    for (PetscInt d = dim == 3 ? 0 : 2; d < 3; d++) FG_ADD(",%s_m%c", nm, xyz[d]);
-    FG_ADD(",%s_cd,%s_cl", nm, nm);
-    if (dim == 3) FG_ADD(",%s_cz", nm);
-    FG_ADD(",%s_cm", nm);
-    for (PetscInt d = 0; d < dim; d++) FG_ADD(",%s_cv_f%c", nm, xyz[d]);
-    FG_ADD(",%s_st", nm);
+    const char *bn = c->body[b].name;
+    for (PetscInt d = 0; d < dim; d++) PetscCall(FG_ADD("%.17g", "%s_f%c", bn, xyz[d]));
+    for (PetscInt d = dim == 3 ? 0 : 2; d < 3; d++) PetscCall(FG_ADD("%.17g", "%s_m%c", bn, xyz[d]));
+    for (PetscInt d = 0; d < dim; d++) PetscCall(FG_ADD("%.17g", "%s_%s", bn, (const char *[]){"cd", "cl", "cz"}[d]));
+    PetscCall(FG_ADD("%.17g", "%s_cm", bn));
+    for (PetscInt d = 0; d < dim; d++) PetscCall(FG_ADD("%.17g", "%s_cv_f%c", bn, xyz[d]));
+    PetscCall(FG_ADD("%.8g", "%s_st", bn));
   }
   for (PetscInt q = 0; q < c->nprobes; q++) {
-    const char *nm = c->probe[q].name;
-    for (PetscInt d = 0; d < dim; d++) FG_ADD(",%s_%c", nm, "uvw"[d]);
-    FG_ADD(",%s_p", nm);
-    if (c->probe[q].has_reference) FG_ADD(",%s_dp", nm);
+    const char *pn = c->probe[q].name;
+    for (PetscInt d = 0; d < dim; d++) PetscCall(FG_ADD("%.17g", "%s_%c", pn, "uvw"[d]));
+    PetscCall(FG_ADD("%.17g", "%s_p", pn));
+    if (c->probe[q].has_reference) PetscCall(FG_ADD("%.17g", "%s_dp", pn));
   }
-  FG_ADD("\n");
 #undef FG_ADD
-  PetscCheck(strlen(h) < len - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "history header too long");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -245,7 +247,7 @@ static PetscErrorCode FGRunCheckpoint_Private(FGSolver s, FGRunContext *ctx, Pet
     PetscCall(FGRunCheckHealth_Private(s, ctx));
   }
   PetscCall(PetscTime(&a));
-  PetscCall(FGCheckpointWrite(s, &ctx->dts, path, len));
+  PetscCall(FGCheckpointWrite(s->grid, s->c, s->u, s->p, s->t, s->step, &ctx->dts, path, len));
   PetscCall(PetscStrncpy(ctx->last, path, sizeof(ctx->last)));
   PetscCall(PetscTime(&b));
   PetscCall(PetscPrintf(s->comm, "flowgrad run: checkpoint at step %" PetscInt_FMT ", t = %.6e: %s (%.2f s)\n", s->step, (double)s->t, path, b - a));
@@ -254,48 +256,18 @@ static PetscErrorCode FGRunCheckpoint_Private(FGSolver s, FGRunContext *ctx, Pet
 
 /* history.csv: a new file (keep < 0), or the rows of the existing one up to step `keep`
    (a resumed run; rows after the checkpoint and a cut last line are dropped), then appended to.
-   Rank 0 does the work; the outcome is shared. */
+   Rank 0 writes; the outcome is agreed on (FGTableStreamOpen). */
 static PetscErrorCode FGRunOpenHistory_Private(MPI_Comm comm, const FGCase *c, PetscInt keep, FGRunContext *ctx)
 {
-  char              header[16384];
-  PetscMPIInt       rank;
-  char              path[PETSC_MAX_PATH_LEN], msg[3 * PETSC_MAX_PATH_LEN] = "";
-  int               ok = 1;
+  char     path[PETSC_MAX_PATH_LEN];
+  PetscInt ncols;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(FGRunHistoryHeader_Private(c, header, sizeof(header)));
+  PetscCall(FGRunHistoryTable_Private(comm, c, &ctx->history));
+  PetscCall(FGTableGetSize(ctx->history, NULL, &ncols));
+  PetscCall(PetscCalloc1(ncols, &ctx->row));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/history.csv", c->output.dir));
-  if (rank == 0) {
-    if (keep < 0) {
-      ctx->history = fopen(path, "w");
-      if (!ctx->history || fputs(header, ctx->history) < 0) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
-    } else {
-      char  tmp[PETSC_MAX_PATH_LEN + 8], line[16384];
-      FILE *in = fopen(path, "r"), *out;
-      snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-      out = fopen(tmp, "w");
-      if (!out || fputs(header, out) < 0) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
-      else if (in && fgets(line, sizeof(line), in)) { /* the old header is replaced */
-        while (fgets(line, sizeof(line), in)) {
-          char     *end;
-          long long step = strtoll(line, &end, 10);
-          size_t    n    = strlen(line);
-          if (end != line && *end == ',' && n > 0 && line[n - 1] == '\n' && step <= (long long)keep) fputs(line, out);
-        }
-      }
-      if (in) (void)fclose(in);
-      if (out && (fflush(out) != 0 || ferror(out))) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
-      if (out && fclose(out) != 0 && !msg[0]) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
-      if (!msg[0] && rename(tmp, path) != 0) snprintf(msg, sizeof(msg), "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-      if (!msg[0] && !(ctx->history = fopen(path, "a"))) snprintf(msg, sizeof(msg), "cannot append to %s: %s", path, strerror(errno));
-    }
-    if (ctx->history) fflush(ctx->history);
-    ok = msg[0] ? 0 : 1;
-  }
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  if (!ok) PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, comm));
-  PetscCheck(ok, comm, FG_ERR_IO_WRITE, "%s", msg);
+  PetscCall(FGTableStreamOpen(ctx->history, path, keep));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -373,9 +345,9 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscMPIInt      rank;
   PetscLogDouble   t1;
   PetscInt         ncells = 1, slurm = 0, nranks = 0;
-  PetscBool        resumed = PETSC_FALSE, monitored, everystep;
-  int              signo = 0, ok = 1;
-  char             path[PETSC_MAX_PATH_LEN], ckpt[FG_CHECKPOINT_PATH_LEN] = "";
+  PetscBool        resumed = PETSC_FALSE, monitored, everystep, ok;
+  int              signo = 0;
+  char             path[PETSC_MAX_PATH_LEN], ckpt[FG_CHECKPOINT_PATH_LEN] = "", msg[PETSC_MAX_PATH_LEN + 128];
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&ctx, sizeof(ctx)));
@@ -403,7 +375,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
       PetscCheck(!resume, comm, FG_ERR_INPUT, "--resume: no checkpoint in %s/checkpoints to resume from (run without --resume to start from t = 0)", c->output.dir);
       PetscCall(PetscPrintf(comm, "flowgrad run: SLURM_RESTART_COUNT = %" PetscInt_FMT ", but %s/checkpoints holds no checkpoint: starting from t = 0\n", slurm, c->output.dir));
     } else {
-      PetscCall(FGCheckpointLoad(s, &list, &ctx.dts, &nranks));
+      PetscCall(FGCheckpointLoad(s->grid, c, &list, s->u, s->p, &s->t, &s->step, &ctx.dts, &nranks));
       PetscCall(PetscStrncpy(ctx.last, list.path, sizeof(ctx.last)));
       PetscCheck(s->step <= c->time.steps, comm, FG_ERR_INPUT, "checkpoint %s is at step %" PetscInt_FMT ", after time.steps = %" PetscInt_FMT "; to continue, raise it (--set time.steps=N)", list.path, s->step, c->time.steps);
       resumed = PETSC_TRUE;
@@ -415,9 +387,8 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   /* 2. the output directory */
   PetscCall(FGCaseWriteResolved(comm, c));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/fields", c->output.dir));
-  if (rank == 0) ok = FGMakeDirectory(path) == PETSC_SUCCESS;
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  PetscCheck(ok, comm, FG_ERR_IO_WRITE, "cannot create %s: %s", path, strerror(errno));
+  PetscCall(FGIOMakeDirectory(comm, path, msg, sizeof(msg), &ok));
+  PetscCheck(ok, comm, FG_ERR_IO_WRITE, "%s", msg);
   PetscCall(FGRunOpenHistory_Private(comm, c, resumed ? s->step : -1, &ctx));
 
   for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecDuplicate(s->p, &ctx.uc[a]));
@@ -470,7 +441,8 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   {
     const PetscInt  step = s->step;
     const PetscReal t    = s->t;
-    if (ctx.history) fclose(ctx.history);
+    PetscCall(FGTableDestroy(&ctx.history));
+    PetscCall(PetscFree(ctx.row));
     for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecDestroy(&ctx.uc[a]));
     PetscCall(VecDestroy(&ctx.chi));
     PetscCall(PetscFree(ctx.probe));

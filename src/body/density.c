@@ -53,20 +53,17 @@
   gather (cell i <- its -a and +a faces, through a ghost exchange of chi_f bar) rather than a
   scatter with DMLocalToGlobal(ADD_VALUES), whose sums would be ordered by the decomposition.
 
-  Reading. FGDensityRead() checks the file on rank 0 (exists, HDF5, the dataset, floating point,
-  its shape) and shares the verdict, so every rank raises the same FG_ERR_INPUT (exit 2), whose
-  message starts with the caller's `where` (the case-file key); then FGIOReadField() reads it
-  collectively, and the values are checked (in [0, 1] up to 1e-12, which is clipped; no NaN).
+  Reading. FGDensityRead() reads the file with FGIOReadCellField(), which checks it on rank 0
+  (exists, HDF5, the dataset, floating point, its shape) and shares the verdict, so every rank
+  raises the same FG_ERR_INPUT (exit 2), whose message starts with the caller's `where` (the
+  case-file key), then reads it collectively; here the values are checked (in [0, 1] up to 1e-12,
+  which is clipped; no NaN).
 */
 #include <fg/density.h>
 #include <fg/io.h>
-#include "../io/ioimpl.h"
-#include <hdf5.h>
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define FG_DENSITY_SLACK 1e-12 /* FGDensityRead: values in [-slack, 1 + slack] are clipped to [0, 1] */
 
@@ -627,97 +624,6 @@ PetscErrorCode FGDensityFaceMaskAdjoint(FGDensity d, Vec chi_face_bar, PetscInt 
    Reading
    --------------------------------------------------------------------------------------------- */
 
-/* a dataset name FGIOReadField() accepts: 1-64 characters from [A-Za-z0-9_.+-], not . or .. */
-static PetscBool FGDensityDatasetNameOK_Private(const char *name)
-{
-  size_t n;
-
-  if (!name) return PETSC_FALSE;
-  n = strlen(name);
-  if (n < 1 || n > 64 || !strcmp(name, ".") || !strcmp(name, "..")) return PETSC_FALSE;
-  for (size_t i = 0; i < n; i++) {
-    const char c = name[i];
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '+' || c == '-')) return PETSC_FALSE;
-  }
-  return PETSC_TRUE;
-}
-
-static void FGDensityShapeString_Private(int ndims, const hsize_t *dims, char *buf, size_t len)
-{
-  size_t k = (size_t)snprintf(buf, len, "(");
-  for (int e = 0; e < ndims && k < len; e++) k += (size_t)snprintf(buf + k, len - k, "%s%llu", e ? ", " : "", (unsigned long long)dims[e]);
-  if (k < len) snprintf(buf + k, len - k, ")");
-}
-
-/* Rank 0 alone: whether file holds a floating-point dataset of the grid's shape. Plain C and
-   serial HDF5 (no PETSc errors: the verdict is shared before anything is raised); every HDF5
-   object opened is closed. */
-static void FGDensityCheckFile_Private(FGGrid g, const char *where, const char *file, const char *dataset, PetscBool *ok, char *msg, size_t len)
-{
-  struct stat st;
-  hid_t       fapl, fid = -1, dset = -1, type = -1, space = -1;
-  hsize_t     want[3], got[H5S_MAX_RANK];
-  int         ndims;
-  char        detail[320], swant[96], sgot[96];
-
-  *ok = PETSC_FALSE;
-  if (stat(file, &st) != 0) {
-    snprintf(msg, len, "%s: cannot open density file %s: %s", where, file, strerror(errno));
-    return;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    snprintf(msg, len, "%s: cannot open density file %s: not a regular file", where, file);
-    return;
-  }
-  (void)H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  fapl = H5Pcreate(H5P_FILE_ACCESS);
-#if H5_VERSION_GE(1, 10, 7)
-  if (fapl >= 0) (void)H5Pset_file_locking(fapl, 0, 1); /* file systems without flock */
-#endif
-  fid = H5Fopen(file, H5F_ACC_RDONLY, fapl >= 0 ? fapl : H5P_DEFAULT);
-  if (fid < 0) {
-    FGIOHDF5Message(detail, sizeof(detail));
-    snprintf(msg, len, "%s: density file %s is not a readable HDF5 file: %s", where, file, detail);
-    goto done;
-  }
-  if (H5Lexists(fid, dataset, H5P_DEFAULT) <= 0) {
-    snprintf(msg, len, "%s: density file %s has no dataset /%s", where, file, dataset);
-    goto done;
-  }
-  dset = H5Dopen2(fid, dataset, H5P_DEFAULT);
-  if (dset < 0) {
-    snprintf(msg, len, "%s: density file %s: /%s is not a dataset", where, file, dataset);
-    goto done;
-  }
-  type = H5Dget_type(dset);
-  if (type < 0 || H5Tget_class(type) != H5T_FLOAT) {
-    snprintf(msg, len, "%s: density file %s: dataset /%s is not floating point", where, file, dataset);
-    goto done;
-  }
-  space = H5Dget_space(dset);
-  ndims = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
-  if (ndims < 0 || ndims > H5S_MAX_RANK || H5Sget_simple_extent_dims(space, got, NULL) < 0) {
-    FGIOHDF5Message(detail, sizeof(detail));
-    snprintf(msg, len, "%s: density file %s: cannot read the shape of dataset /%s: %s", where, file, dataset, detail);
-    goto done;
-  }
-  for (PetscInt e = 0; e < g->dim; e++) want[e] = (hsize_t)g->n[g->dim - 1 - e]; /* slowest first */
-  *ok = (PetscBool)(ndims == (int)g->dim);
-  for (int e = 0; *ok && e < ndims; e++) *ok = (PetscBool)(got[e] == want[e]);
-  if (!*ok) {
-    FGDensityShapeString_Private((int)g->dim, want, swant, sizeof(swant));
-    FGDensityShapeString_Private(ndims, got, sgot, sizeof(sgot));
-    snprintf(msg, len, "%s: density file %s: dataset /%s has shape %s, but the grid needs %s = %s (one value per cell)", where, file, dataset, sgot, g->dim == 2 ? "(ny, nx)" : "(nz, ny, nx)", swant);
-  }
-done:
-  if (space >= 0) (void)H5Sclose(space);
-  if (type >= 0) (void)H5Tclose(type);
-  if (dset >= 0) (void)H5Dclose(dset);
-  if (fid >= 0) (void)H5Fclose(fid);
-  if (fapl >= 0) (void)H5Pclose(fapl);
-  (void)H5Eclear2(H5E_DEFAULT);
-}
-
 /*@C
   FGDensityRead - read a density field (one value in [0, 1] per cell) from an HDF5 file.
 
@@ -747,10 +653,6 @@ PetscErrorCode FGDensityRead(FGGrid grid, const char file[], const char dataset[
 {
   MPI_Comm     comm = grid->comm;
   const FGBox *b    = &grid->box;
-  PetscMPIInt  rank;
-  PetscBool    ok   = PETSC_TRUE;
-  char         msg[PETSC_MAX_PATH_LEN + 600] = "";
-  int          flag;
   PetscInt64   nbad = 0, first = INT64_MAX, gbad, gfirst;
   PetscReal    firstv = 0, gv, mine;
   PetscScalar *a;
@@ -759,23 +661,12 @@ PetscErrorCode FGDensityRead(FGGrid grid, const char file[], const char dataset[
   PetscCall(FGDensityInitializePackage_Private());
   if (!where) where = "density";
   PetscCall(FGDensityCheckVec_Private(grid, rho, "rho"));
-  PetscCheck(file && file[0], comm, FG_ERR_INPUT, "%s: empty density file name", where);
-  PetscCheck(FGDensityDatasetNameOK_Private(dataset), comm, FG_ERR_INPUT, "%s: density file %s: invalid dataset name \"%.80s\" (use 1-64 characters from A-Z a-z 0-9 _ . + -)", where, file, dataset ? dataset : "(null)");
 
-  /* 1. rank 0 looks at the file; every rank raises the same error */
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) FGDensityCheckFile_Private(grid, where, file, dataset, &ok, msg, sizeof(msg));
-  flag = ok ? 1 : 0;
-  PetscCallMPI(MPI_Bcast(&flag, 1, MPI_INT, 0, comm));
-  if (!flag) PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, comm));
-  msg[sizeof(msg) - 1] = '\0';
-  PetscCheck(flag, comm, FG_ERR_INPUT, "%s", msg);
-
-  /* 2. collective read */
+  /* 1. the file, checked on rank 0 (every rank raises the same error), read collectively */
   PetscCall(PetscLogEventBegin(FGDENSITY_Read, 0, 0, 0, 0));
-  PetscCall(FGIOReadField(grid, file, dataset, rho));
+  PetscCall(FGIOReadCellField(grid, file, dataset, where, "density file", rho));
 
-  /* 3. values: in [0, 1] up to the slack (clipped), no NaN; report the first bad cell in natural order */
+  /* 2. values: in [0, 1] up to the slack (clipped), no NaN; report the first bad cell in natural order */
   PetscCall(VecGetArray(rho, &a));
   for (PetscInt k = b->lo[2]; k < b->hi[2]; k++)
     for (PetscInt j = b->lo[1]; j < b->hi[1]; j++)

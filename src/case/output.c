@@ -1,11 +1,12 @@
 /*
   The case's output directory: created and probed for writability before any work (an input
   error, FG_ERR_INPUT), and the resolved case written into it atomically (an I/O error,
-  FG_ERR_IO_WRITE). Rank 0 does the file system work and broadcasts the outcome, so every rank
-  raises the same error.
+  FG_ERR_IO_WRITE). Rank 0 does the file system work and the outcome is agreed on (FGIOAgree,
+  FGIOWriteTextAtomic), so every rank raises the same error.
 */
 #define _POSIX_C_SOURCE 200809L
 #include "caseimpl.h"
+#include <fg/iofile.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,15 +15,6 @@
 #include <unistd.h>
 
 #define FG_MSG_LEN 1024
-
-/* Records the message of the first error instead of printing it (so that an error on rank 0
-   alone can be broadcast and raised on every rank). */
-static PetscErrorCode FGCaseCatch_Private(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
-{
-  char *msg = (char *)ctx;
-  if (p == PETSC_ERROR_INITIAL && !msg[0]) snprintf(msg, FG_MSG_LEN, "%s", mess && mess[0] ? mess : "error");
-  return n;
-}
 
 static PetscErrorCode FGCaseOutput_Private(MPI_Comm, const FGCase *, PetscBool);
 
@@ -37,7 +29,7 @@ static PetscErrorCode FGCaseOutput_Private(MPI_Comm, const FGCase *, PetscBool);
 
   Notes:
   Rank 0 creates output.dir (with its parents) and creates and removes a probe file in it; the
-  outcome is broadcast, and a failure is FG_ERR_INPUT on every rank, naming output.dir, where it
+  outcome is agreed on, and a failure is FG_ERR_INPUT on every rank, naming output.dir, where it
   was set, and the path.
 
 .seealso: FGCaseLoad(), FGCaseWriteResolved()
@@ -99,6 +91,7 @@ static int FGMissingPrefixes_Private(const char *path, size_t len[FG_MAX_MISSING
 static PetscErrorCode FGCaseOutput_Private(MPI_Comm comm, const FGCase *c, PetscBool keep)
 {
   PetscMPIInt rank;
+  PetscBool   ok;
   char        msg[FG_MSG_LEN] = "";
 
   PetscFunctionBeginUser;
@@ -107,9 +100,9 @@ static PetscErrorCode FGCaseOutput_Private(MPI_Comm comm, const FGCase *c, Petsc
     PetscErrorCode ierr;
     size_t         missing[FG_MAX_MISSING];
     int            nmissing = keep ? 0 : FGMissingPrefixes_Private(c->output.dir, missing);
-    PetscCall(PetscPushErrorHandler(FGCaseCatch_Private, msg));
+    PetscCall(FGErrorCapturePush(msg, sizeof(msg)));
     ierr = FGMakeDirectory(c->output.dir);
-    PetscCall(PetscPopErrorHandler());
+    PetscCall(FGErrorCapturePop());
     if (ierr && !msg[0]) snprintf(msg, sizeof(msg), "cannot create it");
     if (!ierr) {
       char probe[PETSC_MAX_PATH_LEN + 64];
@@ -128,9 +121,18 @@ static PetscErrorCode FGCaseOutput_Private(MPI_Comm comm, const FGCase *c, Petsc
       (void)rmdir(buf); /* only empty directories go; a failure leaves one behind, no more */
     }
   }
-  PetscCallMPI(MPI_Bcast(msg, FG_MSG_LEN, MPI_CHAR, 0, comm));
-  msg[FG_MSG_LEN - 1] = '\0';
-  PetscCheck(!msg[0], comm, FG_ERR_INPUT, "%s: cannot use %s as the output directory: %s", c->output.dir_from, c->output.dir, msg);
+  PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
+  PetscCheck(ok, comm, FG_ERR_INPUT, "%s: cannot use %s as the output directory: %s", c->output.dir_from, c->output.dir, msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The resolved case's text (rank 0, through FGIOWriteTextAtomic). */
+static PetscErrorCode FGCaseWriteResolved_Private(FILE *fp, void *ctx)
+{
+  const FGCase *c = (const FGCase *)ctx;
+
+  PetscFunctionBeginUser;
+  (void)fwrite(c->resolved, 1, strlen(c->resolved), fp); /* checked by the caller (ferror) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -144,38 +146,19 @@ static PetscErrorCode FGCaseOutput_Private(MPI_Comm comm, const FGCase *c, Petsc
 - c    - the case
 
   Notes:
-  Rank 0 writes <path>.tmp, flushes it to disk and renames it, so the file is either the old one
-  or the complete new one. Failure is FG_ERR_IO_WRITE on every rank. Call FGCasePrepareOutput()
-  first.
+  Rank 0 writes <path>.tmp, flushes it to disk and renames it (FGIOWriteTextAtomic()), so the file
+  is either the old one or the complete new one. Failure is FG_ERR_IO_WRITE on every rank. Call
+  FGCasePrepareOutput() first.
 
-.seealso: FGCasePrepareOutput(), FGCaseLoad()
+.seealso: FGCasePrepareOutput(), FGCaseLoad(), FGIOWriteTextAtomic()
 @*/
 PetscErrorCode FGCaseWriteResolved(MPI_Comm comm, const FGCase *c)
 {
-  PetscMPIInt rank;
-  char        path[PETSC_MAX_PATH_LEN + 32], tmp[PETSC_MAX_PATH_LEN + 40];
-  int         st[2] = {0, 0}; /* failed step, errno */
-  const char *steps[] = {"", "open", "write", "flush", "fsync", "close", "rename", "path too long"};
+  char path[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCheck(strlen(c->output.dir) + 20 < sizeof(path), comm, FG_ERR_IO_WRITE, "cannot write the resolved case %s/case.resolved.yaml: path too long", c->output.dir);
   snprintf(path, sizeof(path), "%s/case.resolved.yaml", c->output.dir);
-  snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-  if (rank == 0) {
-    size_t len = strlen(c->resolved);
-    FILE  *fp  = NULL;
-    if (strlen(c->output.dir) + 20 >= sizeof(path)) st[0] = 7;
-    else if (!(fp = fopen(tmp, "w"))) st[0] = 1, st[1] = errno;
-    else {
-      if (fwrite(c->resolved, 1, len, fp) != len) st[0] = 2, st[1] = errno;
-      else if (fflush(fp)) st[0] = 3, st[1] = errno;
-      else if (fsync(fileno(fp))) st[0] = 4, st[1] = errno;
-      if (fclose(fp) && !st[0]) st[0] = 5, st[1] = errno;
-      if (!st[0] && rename(tmp, path)) st[0] = 6, st[1] = errno;
-      if (st[0]) (void)remove(tmp);
-    }
-  }
-  PetscCallMPI(MPI_Bcast(st, 2, MPI_INT, 0, comm));
-  PetscCheck(!st[0], comm, FG_ERR_IO_WRITE, "cannot write the resolved case %s: %s failed: %s", path, steps[st[0]], st[1] ? strerror(st[1]) : "?");
+  PetscCall(FGIOWriteTextAtomic(comm, path, "the resolved case", FGCaseWriteResolved_Private, (void *)c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

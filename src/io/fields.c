@@ -20,16 +20,16 @@
   the error on the grid's communicator (one message, exit code, no hang).
 
   Atomic write: <path>.tmp is created, filled, flushed (MPI_File_sync) and closed collectively;
-  after a barrier rank 0 renames it to <path> and the result is broadcast. Then the sidecar
-  (xdmf.c). Errors that every rank sees alike clean up before they are raised; a failure of a
-  single HDF5 call on one rank is raised on PETSC_COMM_SELF (flowgrad then aborts the job).
+  then FGIORename() renames it to <path> (rank 0, after a barrier; the verdict is agreed). Then the
+  sidecar (xdmf.c). Errors that every rank sees alike clean up before they are raised; a failure
+  of a single HDF5 call on one rank is raised on PETSC_COMM_SELF (flowgrad then aborts the job).
+  The HDF5 plumbing (checks, attributes, small datasets, the check of a dataset's shape) is h5.c's.
 */
-#define _POSIX_C_SOURCE 200809L /* fsync, fileno, O_DIRECTORY under -std=c11 */
+#define _POSIX_C_SOURCE 200809L /* access under -std=c11 */
 #include <fg/io.h>
+#include <fg/iofile.h>
 #include "ioimpl.h"
-#include <hdf5.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,83 +56,13 @@ static PetscErrorCode FGIOFinalizePackage_Private(void)
 static PetscErrorCode FGIOSetUp_Private(void)
 {
   PetscFunctionBeginUser;
-  (void)H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  FGH5Quiet_Internal();
   if (FGIORegistered) PetscFunctionReturn(PETSC_SUCCESS);
   FGIORegistered = PETSC_TRUE;
   PetscCall(PetscClassIdRegister("flowgrad I/O", &FGIO_CLASSID));
   PetscCall(PetscLogEventRegister("FGIOWrite", FGIO_CLASSID, &FGIO_Write));
   PetscCall(PetscLogEventRegister("FGIORead", FGIO_CLASSID, &FGIO_Read));
   PetscCall(PetscRegisterFinalize(FGIOFinalizePackage_Private));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The innermost entry of HDF5's error stack ("H5FD_mpio_open: MPI_File_open failed: ..."). */
-typedef struct {
-  char     *buf;
-  size_t    len;
-  PetscBool done;
-} FGIOH5Err;
-
-static herr_t FGIOH5ErrWalk_Private(unsigned n, const H5E_error2_t *e, void *ctx)
-{
-  FGIOH5Err *w = (FGIOH5Err *)ctx;
-  char       minor[128] = "";
-
-  if (w->done) return 0;
-  w->done = PETSC_TRUE;
-  if (H5Eget_msg(e->min_num, NULL, minor, sizeof(minor)) < 0) minor[0] = '\0';
-  snprintf(w->buf, w->len, "%s (%s%s%s)", e->desc && e->desc[0] ? e->desc : "failed", e->func_name ? e->func_name : "?", minor[0] ? ": " : "", minor);
-  return 0;
-}
-
-void FGIOHDF5Message(char *buf, size_t len)
-{
-  FGIOH5Err w = {buf, len, PETSC_FALSE};
-
-  snprintf(buf, len, "no HDF5 error detail");
-  (void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, FGIOH5ErrWalk_Private, &w);
-  (void)H5Eclear2(H5E_DEFAULT);
-}
-
-/* FGCallHDF5 with an error class, the file and HDF5's own explanation in the message;
-   ...Get_Private assigns the result (an hid_t) to var first. */
-#define FGIOCheckHDF5_Private(cls, path, func, value) \
-  do { \
-    long long _fg_s = (long long)(value); \
-    if (PetscUnlikely(_fg_s < 0)) { \
-      char _fg_m[320]; \
-      FGIOHDF5Message(_fg_m, sizeof(_fg_m)); \
-      SETERRQ(PETSC_COMM_SELF, cls, "%s: HDF5 call %s failed: %s", path, #func, _fg_m); \
-    } \
-  } while (0)
-#define FGIOCallHDF5_Private(cls, path, func, args)     FGIOCheckHDF5_Private(cls, path, func, func args)
-#define FGIOGetHDF5_Private(cls, path, var, func, args) FGIOCheckHDF5_Private(cls, path, func, (var) = func args)
-#define FGIOCallW_Private(path, func, args)             FGIOCallHDF5_Private(FG_ERR_IO_WRITE, path, func, args)
-#define FGIOCallR_Private(path, func, args)             FGIOCallHDF5_Private(FG_ERR_IO_READ, path, func, args)
-#define FGIOGetW_Private(path, var, func, args)         FGIOGetHDF5_Private(FG_ERR_IO_WRITE, path, var, func, args)
-#define FGIOGetR_Private(path, var, func, args)         FGIOGetHDF5_Private(FG_ERR_IO_READ, path, var, func, args)
-
-/* rank 0's verdict (ok + message) to every rank */
-static PetscErrorCode FGIOShare_Private(MPI_Comm comm, PetscBool *ok, char *msg, size_t len)
-{
-  int flag = *ok ? 1 : 0;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Bcast(&flag, 1, MPI_INT, 0, comm));
-  *ok = flag ? PETSC_TRUE : PETSC_FALSE;
-  if (!*ok) PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)len, MPI_CHAR, 0, comm));
-  msg[len - 1] = '\0';
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Whether every rank has ok set */
-static PetscErrorCode FGIOAll_Private(MPI_Comm comm, PetscBool *ok)
-{
-  int mine = *ok ? 1 : 0, all;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
-  *ok = all ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -147,34 +77,29 @@ static void FGIOShape_Private(FGGrid grid, hsize_t dims[3], hsize_t start[3], hs
   }
 }
 
-static void FGIOShapeString_Private(int ndims, const hsize_t *dims, char *buf, size_t len)
+/* The names of the dimensions of a field's dataset, slowest first. */
+static const char *FGIOAxes_Private(FGGrid grid)
 {
-  size_t k = 0;
-
-  buf[0] = '\0';
-  k += (size_t)snprintf(buf + k, len - k, "(");
-  for (int d = 0; d < ndims && k < len; d++) k += (size_t)snprintf(buf + k, len - k, "%s%llu", d ? ", " : "", (unsigned long long)dims[d]);
-  if (k < len) snprintf(buf + k, len - k, ")");
+  return grid->dim == 2 ? "(ny, nx)" : "(nz, ny, nx)";
 }
 
 /* Whether every field's Vec has this rank's box as its local size (a Vec of grid->da). */
 static PetscErrorCode FGIOCheckVecs_Private(FGGrid grid, PetscInt nfields, const FGIOField fields[])
 {
-  PetscInt  nloc = 1, bad = -1, worst;
+  PetscInt  nloc = 1;
   PetscBool ok;
+  char      msg[256] = "";
 
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < grid->dim; d++) nloc *= grid->box.hi[d] - grid->box.lo[d];
-  for (PetscInt f = 0; f < nfields; f++) {
+  for (PetscInt f = 0; f < nfields && !msg[0]; f++) {
     PetscInt m = -1;
     if (fields[f].vec) PetscCall(VecGetLocalSize(fields[f].vec, &m));
-    if (m != nloc && bad < 0) bad = f;
+    if (m != nloc) snprintf(msg, sizeof(msg), "field %.64s: the Vec is missing or is not a global Vec of the grid's DMDA", fields[f].name);
   }
-  ok = (PetscBool)(bad < 0);
-  PetscCall(FGIOAll_Private(grid->comm, &ok));
-  if (ok) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MPIU_Allreduce(&bad, &worst, 1, MPIU_INT, MPI_MAX, grid->comm));
-  SETERRQ(grid->comm, PETSC_ERR_ARG_SIZ, "field %s: the Vec is missing or is not a global Vec of the grid's DMDA", fields[worst].name);
+  PetscCall(FGIOAgree(grid->comm, msg, sizeof(msg), &ok));
+  PetscCheck(ok, grid->comm, PETSC_ERR_ARG_SIZ, "%s", msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscBool FGIONameOK_Private(const char *name)
@@ -241,191 +166,31 @@ PetscErrorCode FGIOCheckFields(FGGrid grid, PetscInt nfields, const FGIOField fi
 }
 
 /* ---------------------------------------------------------------------------------------------
-   Attributes
-   --------------------------------------------------------------------------------------------- */
-static PetscErrorCode FGIOWriteAttrDouble_Private(const char *path, hid_t loc, const char *name, hsize_t n, const double *v)
-{
-  hid_t space, attr;
-
-  PetscFunctionBeginUser;
-  if (n == 1) FGIOGetW_Private(path, space, H5Screate, (H5S_SCALAR));
-  else FGIOGetW_Private(path, space, H5Screate_simple, (1, &n, NULL));
-  FGIOGetW_Private(path, attr, H5Acreate2, (loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT));
-  FGIOCallW_Private(path, H5Awrite, (attr, H5T_NATIVE_DOUBLE, v));
-  FGIOCallW_Private(path, H5Aclose, (attr));
-  FGIOCallW_Private(path, H5Sclose, (space));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode FGIOWriteAttrInt_Private(const char *path, hid_t loc, const char *name, hsize_t n, const long long *v)
-{
-  hid_t space, attr;
-
-  PetscFunctionBeginUser;
-  if (n == 1) FGIOGetW_Private(path, space, H5Screate, (H5S_SCALAR));
-  else FGIOGetW_Private(path, space, H5Screate_simple, (1, &n, NULL));
-  FGIOGetW_Private(path, attr, H5Acreate2, (loc, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT));
-  FGIOCallW_Private(path, H5Awrite, (attr, H5T_NATIVE_LLONG, v));
-  FGIOCallW_Private(path, H5Aclose, (attr));
-  FGIOCallW_Private(path, H5Sclose, (space));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode FGIOWriteAttrString_Private(const char *path, hid_t loc, const char *name, const char *value)
-{
-  hid_t space, type, attr;
-
-  PetscFunctionBeginUser;
-  FGIOGetW_Private(path, type, H5Tcopy, (H5T_C_S1));
-  FGIOCallW_Private(path, H5Tset_size, (type, strlen(value) + 1));
-  FGIOCallW_Private(path, H5Tset_strpad, (type, H5T_STR_NULLTERM));
-  FGIOGetW_Private(path, space, H5Screate, (H5S_SCALAR));
-  FGIOGetW_Private(path, attr, H5Acreate2, (loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT));
-  FGIOCallW_Private(path, H5Awrite, (attr, type, value));
-  FGIOCallW_Private(path, H5Aclose, (attr));
-  FGIOCallW_Private(path, H5Sclose, (space));
-  FGIOCallW_Private(path, H5Tclose, (type));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Readers: *found is false (and nothing is read) when the attribute is missing or not of the
-   expected kind (a number of n elements, a string). */
-static PetscErrorCode FGIOReadAttrNumber_Private(const char *path, hid_t loc, const char *name, hid_t memtype, hssize_t n, void *v, PetscBool *found)
-{
-  htri_t exists;
-  hid_t  attr, space, type;
-
-  PetscFunctionBeginUser;
-  *found = PETSC_FALSE;
-  FGIOGetR_Private(path, exists, H5Aexists, (loc, name));
-  if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
-  FGIOGetR_Private(path, attr, H5Aopen, (loc, name, H5P_DEFAULT));
-  FGIOGetR_Private(path, space, H5Aget_space, (attr));
-  FGIOGetR_Private(path, type, H5Aget_type, (attr));
-  {
-    hssize_t    npoints = H5Sget_simple_extent_npoints(space);
-    H5T_class_t cls     = H5Tget_class(type);
-    if (npoints == n && (cls == H5T_FLOAT || cls == H5T_INTEGER)) {
-      FGIOCallR_Private(path, H5Aread, (attr, memtype, v));
-      *found = PETSC_TRUE;
-    }
-  }
-  FGIOCallR_Private(path, H5Tclose, (type));
-  FGIOCallR_Private(path, H5Sclose, (space));
-  FGIOCallR_Private(path, H5Aclose, (attr));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode FGIOReadAttrString_Private(const char *path, hid_t loc, const char *name, char *buf, size_t len, PetscBool *found)
-{
-  htri_t exists, isvar;
-  hid_t  attr, type, memtype;
-
-  PetscFunctionBeginUser;
-  *found = PETSC_FALSE;
-  FGIOGetR_Private(path, exists, H5Aexists, (loc, name));
-  if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
-  FGIOGetR_Private(path, attr, H5Aopen, (loc, name, H5P_DEFAULT));
-  FGIOGetR_Private(path, type, H5Aget_type, (attr));
-  if (H5Tget_class(type) == H5T_STRING) {
-    FGIOGetR_Private(path, isvar, H5Tis_variable_str, (type));
-    FGIOGetR_Private(path, memtype, H5Tcopy, (H5T_C_S1));
-    if (isvar) { /* e.g. rewritten by h5py */
-      char *s = NULL;
-      FGIOCallR_Private(path, H5Tset_size, (memtype, H5T_VARIABLE));
-      FGIOCallR_Private(path, H5Aread, (attr, memtype, &s));
-      snprintf(buf, len, "%s", s ? s : "");
-      if (s) (void)H5free_memory(s);
-    } else {
-      size_t size = H5Tget_size(type);
-      char  *s;
-      PetscCheck(size > 0, PETSC_COMM_SELF, FG_ERR_IO_READ, "%s: attribute %s has an empty string type", path, name);
-      PetscCall(PetscCalloc1(size + 1, &s));
-      FGIOCallR_Private(path, H5Tset_size, (memtype, size + 1));
-      FGIOCallR_Private(path, H5Tset_strpad, (memtype, H5T_STR_NULLTERM));
-      FGIOCallR_Private(path, H5Aread, (attr, memtype, s));
-      snprintf(buf, len, "%s", s);
-      PetscCall(PetscFree(s));
-    }
-    FGIOCallR_Private(path, H5Tclose, (memtype));
-    *found = PETSC_TRUE;
-  }
-  FGIOCallR_Private(path, H5Tclose, (type));
-  FGIOCallR_Private(path, H5Aclose, (attr));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ---------------------------------------------------------------------------------------------
    Open
    --------------------------------------------------------------------------------------------- */
-static PetscErrorCode FGIOFileAccess_Private(MPI_Comm comm, const char *path, hid_t *fapl)
-{
-  PetscFunctionBeginUser;
-  FGIOGetHDF5_Private(FG_ERR_IO_OPEN, path, *fapl, H5Pcreate, (H5P_FILE_ACCESS));
-  FGIOCallHDF5_Private(FG_ERR_IO_OPEN, path, H5Pset_fapl_mpio, (*fapl, comm, MPI_INFO_NULL));
-  FGIOCallHDF5_Private(FG_ERR_IO_OPEN, path, H5Pset_all_coll_metadata_ops, (*fapl, 1));
-  FGIOCallHDF5_Private(FG_ERR_IO_OPEN, path, H5Pset_coll_metadata_write, (*fapl, 1));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* 1 when the file has the HDF5 signature where the format puts it (offset 0, 512, 1024, ...), 0
-   when not, -1 (errno set) when it cannot be read. Like H5Fis_hdf5, but without its file lock,
-   which fails on file systems mounted without flock (some Lustre/NFS). */
-static int FGIOIsHDF5_Private(const char *path, long long size)
-{
-  static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-  unsigned char              buf[8];
-  FILE                      *fp = fopen(path, "rb");
-  int                        found = 0;
-
-  if (!fp) return -1;
-  for (long long off = 0; !found && off + 8 <= size; off = off ? 2 * off : 512) {
-    if (fseek(fp, (long)off, SEEK_SET) != 0 || fread(buf, 1, 8, fp) != 8) break;
-    found = !memcmp(buf, sig, 8);
-  }
-  (void)fclose(fp);
-  return found;
-}
-
 /* Open an existing field file read-only, collectively; FG_ERR_IO_OPEN (on comm) naming the path
    when it is missing, not a file or not HDF5. */
 static PetscErrorCode FGIOOpenRead_Private(MPI_Comm comm, const char *path, hid_t *fid)
 {
   PetscMPIInt rank;
-  PetscBool   ok = PETSC_TRUE;
-  char        msg[PETSC_MAX_PATH_LEN + 400] = "";
-  hid_t       fapl;
+  PetscBool   ok, syserr;
+  char        msg[PETSC_MAX_PATH_LEN + 400] = "", why[320];
 
   PetscFunctionBeginUser;
   PetscCheck(path && path[0], comm, FG_ERR_IO_OPEN, "field file: empty file name");
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-      ok = PETSC_FALSE;
-      snprintf(msg, sizeof(msg), "cannot open field file %s: %s", path, strerror(errno));
-    } else if (!S_ISREG(st.st_mode)) {
-      ok = PETSC_FALSE;
-      snprintf(msg, sizeof(msg), "cannot open field file %s: not a regular file", path);
-    } else {
-      int is = FGIOIsHDF5_Private(path, (long long)st.st_size);
-      if (is <= 0) {
-        ok = PETSC_FALSE;
-        if (is == 0) snprintf(msg, sizeof(msg), "cannot open field file %s: not an HDF5 file", path);
-        else snprintf(msg, sizeof(msg), "cannot open field file %s: %s", path, strerror(errno));
-      }
-    }
+    FGH5Probe_Internal(path, why, sizeof(why), &syserr);
+    if (why[0]) snprintf(msg, sizeof(msg), "cannot open field file %s: %s", path, why);
   }
-  PetscCall(FGIOShare_Private(comm, &ok, msg, sizeof(msg)));
+  PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
   PetscCheck(ok, comm, FG_ERR_IO_OPEN, "%s", msg);
 
-  PetscCall(FGIOFileAccess_Private(comm, path, &fapl));
-  *fid = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-  if (*fid < 0) FGIOHDF5Message(msg, sizeof(msg));
-  FGIOCallHDF5_Private(FG_ERR_IO_OPEN, path, H5Pclose, (fapl));
-  ok = (PetscBool)(*fid >= 0);
-  PetscCall(FGIOAll_Private(comm, &ok));
-  PetscCheck(ok, comm, FG_ERR_IO_OPEN, "cannot open field file %s: %s", path, msg);
+  PetscCall(FGH5OpenFile_Internal(comm, path, H5F_ACC_RDONLY, fid, why, sizeof(why)));
+  if (*fid < 0) snprintf(msg, sizeof(msg), "cannot open field file %s: %s", path, why);
+  PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
+  if (!ok && *fid >= 0) (void)H5Fclose(*fid);
+  PetscCheck(ok, comm, FG_ERR_IO_OPEN, "%s", msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -437,31 +202,21 @@ static PetscErrorCode FGIOOpenRead_Private(MPI_Comm comm, const char *path, hid_
 static PetscErrorCode FGIOCheckDirectory_Private(MPI_Comm comm, const char *path)
 {
   PetscMPIInt rank;
-  PetscBool   ok = PETSC_TRUE;
+  PetscBool   ok;
   char        msg[2 * PETSC_MAX_PATH_LEN + 200] = "";
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
     char        dir[PETSC_MAX_PATH_LEN];
-    const char *slash = strrchr(path, '/');
     struct stat st;
 
-    if (!slash) snprintf(dir, sizeof(dir), ".");
-    else if (slash == path) snprintf(dir, sizeof(dir), "/");
-    else snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-    if (stat(dir, &st) != 0) {
-      ok = PETSC_FALSE;
-      snprintf(msg, sizeof(msg), "cannot write field file %s: directory %s: %s", path, dir, strerror(errno));
-    } else if (!S_ISDIR(st.st_mode)) {
-      ok = PETSC_FALSE;
-      snprintf(msg, sizeof(msg), "cannot write field file %s: %s is not a directory", path, dir);
-    } else if (access(dir, W_OK | X_OK) != 0) {
-      ok = PETSC_FALSE;
-      snprintf(msg, sizeof(msg), "cannot write field file %s: directory %s is not writable: %s", path, dir, strerror(errno));
-    }
+    FGIODirectoryOf_Internal(path, dir, sizeof(dir));
+    if (stat(dir, &st) != 0) snprintf(msg, sizeof(msg), "cannot write field file %s: directory %s: %s", path, dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode)) snprintf(msg, sizeof(msg), "cannot write field file %s: %s is not a directory", path, dir);
+    else if (access(dir, W_OK | X_OK) != 0) snprintf(msg, sizeof(msg), "cannot write field file %s: directory %s is not writable: %s", path, dir, strerror(errno));
   }
-  PetscCall(FGIOShare_Private(comm, &ok, msg, sizeof(msg)));
+  PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
   PetscCheck(ok, comm, FG_ERR_IO_OPEN, "%s", msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -515,9 +270,9 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   MPI_Comm            comm = grid->comm;
   PetscMPIInt         rank;
   PetscBool           ok;
-  char                msg[PETSC_MAX_PATH_LEN + 400] = "", tmp[PETSC_MAX_PATH_LEN];
+  char                msg[PETSC_MAX_PATH_LEN + 400] = "", tmp[PETSC_MAX_PATH_LEN], why[320];
   hsize_t             dims[3], start[3], count[3];
-  hid_t               fapl, fid, root, dcpl, dxpl, filespace, memspace, sel;
+  hid_t               fid, root, dcpl, dxpl, filespace, memspace, sel;
   double              time;
   long long           step, ivec[3];
   unsigned long long  hash;
@@ -539,16 +294,14 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   PetscCall(FGIOCheckDirectory_Private(comm, path));
 
   /* 1. create <path>.tmp (collective) */
-  PetscCall(FGIOFileAccess_Private(comm, tmp, &fapl));
-  fid = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  if (fid < 0) FGIOHDF5Message(msg, sizeof(msg));
-  FGIOCallHDF5_Private(FG_ERR_IO_OPEN, tmp, H5Pclose, (fapl));
-  ok = (PetscBool)(fid >= 0);
-  PetscCall(FGIOAll_Private(comm, &ok));
-  PetscCheck(ok, comm, FG_ERR_IO_OPEN, "cannot create field file %s: %s", tmp, msg);
+  PetscCall(FGH5OpenFile_Internal(comm, tmp, H5F_ACC_TRUNC, &fid, why, sizeof(why)));
+  if (fid < 0) snprintf(msg, sizeof(msg), "cannot create field file %s: %s", tmp, why);
+  PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
+  if (!ok && fid >= 0) (void)H5Fclose(fid);
+  PetscCheck(ok, comm, FG_ERR_IO_OPEN, "%s", msg);
 
   /* 2. attributes of "/" */
-  FGIOGetW_Private(tmp, root, H5Gopen2, (fid, "/", H5P_DEFAULT));
+  FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, root, H5Gopen2, (fid, "/", H5P_DEFAULT));
   for (PetscInt d = 0; d < 3; d++) {
     ivec[d]    = (long long)grid->n[d];
     lengths[d] = (double)grid->L[d];
@@ -556,105 +309,64 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
     spacing[d] = (double)grid->h[d];
   }
   snprintf(hex, sizeof(hex), "%016llx", hash);
-  PetscCall(FGIOWriteAttrDouble_Private(tmp, root, "time", 1, &time));
-  PetscCall(FGIOWriteAttrInt_Private(tmp, root, "step", 1, &step));
+  PetscCall(FGH5WriteAttrDoubles_Internal(tmp, root, "time", 1, &time));
+  PetscCall(FGH5WriteAttrInt64s_Internal(tmp, root, "step", 1, &step));
   {
     long long dim = (long long)grid->dim;
-    PetscCall(FGIOWriteAttrInt_Private(tmp, root, "dim", 1, &dim));
+    PetscCall(FGH5WriteAttrInt64s_Internal(tmp, root, "dim", 1, &dim));
   }
-  PetscCall(FGIOWriteAttrInt_Private(tmp, root, "cells", 3, ivec));
-  PetscCall(FGIOWriteAttrDouble_Private(tmp, root, "lengths", 3, lengths));
-  PetscCall(FGIOWriteAttrDouble_Private(tmp, root, "origin", 3, origin));
-  PetscCall(FGIOWriteAttrDouble_Private(tmp, root, "spacing", 3, spacing));
-  PetscCall(FGIOWriteAttrString_Private(tmp, root, "case_hash", hex));
-  PetscCall(FGIOWriteAttrString_Private(tmp, root, "case_name", name));
-  PetscCall(FGIOWriteAttrString_Private(tmp, root, "flowgrad_version", FG_VERSION_STRING));
-  FGIOCallW_Private(tmp, H5Gclose, (root));
+  PetscCall(FGH5WriteAttrInt64s_Internal(tmp, root, "cells", 3, ivec));
+  PetscCall(FGH5WriteAttrDoubles_Internal(tmp, root, "lengths", 3, lengths));
+  PetscCall(FGH5WriteAttrDoubles_Internal(tmp, root, "origin", 3, origin));
+  PetscCall(FGH5WriteAttrDoubles_Internal(tmp, root, "spacing", 3, spacing));
+  PetscCall(FGH5WriteAttrString_Internal(tmp, root, "case_hash", hex));
+  PetscCall(FGH5WriteAttrString_Internal(tmp, root, "case_name", name));
+  PetscCall(FGH5WriteAttrString_Internal(tmp, root, "flowgrad_version", FG_VERSION_STRING));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Gclose, (root));
 
   /* 3. one dataset per field; each rank writes its box as a hyperslab, collectively */
   FGIOShape_Private(grid, dims, start, count);
-  FGIOGetW_Private(tmp, filespace, H5Screate_simple, ((int)grid->dim, dims, NULL));
-  FGIOGetW_Private(tmp, memspace, H5Screate_simple, ((int)grid->dim, count, NULL));
-  FGIOGetW_Private(tmp, sel, H5Scopy, (filespace));
-  FGIOCallW_Private(tmp, H5Sselect_hyperslab, (sel, H5S_SELECT_SET, start, NULL, count, NULL));
-  FGIOGetW_Private(tmp, dcpl, H5Pcreate, (H5P_DATASET_CREATE));
-  FGIOCallW_Private(tmp, H5Pset_layout, (dcpl, H5D_CONTIGUOUS));
-  FGIOCallW_Private(tmp, H5Pset_alloc_time, (dcpl, H5D_ALLOC_TIME_EARLY));
-  FGIOCallW_Private(tmp, H5Pset_fill_time, (dcpl, H5D_FILL_TIME_NEVER)); /* every element is written */
-  FGIOGetW_Private(tmp, dxpl, H5Pcreate, (H5P_DATASET_XFER));
-  FGIOCallW_Private(tmp, H5Pset_dxpl_mpio, (dxpl, H5FD_MPIO_COLLECTIVE));
+  FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, filespace, H5Screate_simple, ((int)grid->dim, dims, NULL));
+  FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, memspace, H5Screate_simple, ((int)grid->dim, count, NULL));
+  FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, sel, H5Scopy, (filespace));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Sselect_hyperslab, (sel, H5S_SELECT_SET, start, NULL, count, NULL));
+  FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, dcpl, H5Pcreate, (H5P_DATASET_CREATE));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Pset_layout, (dcpl, H5D_CONTIGUOUS));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Pset_alloc_time, (dcpl, H5D_ALLOC_TIME_EARLY));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Pset_fill_time, (dcpl, H5D_FILL_TIME_NEVER)); /* every element is written */
+  FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, dxpl, H5Pcreate, (H5P_DATASET_XFER));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Pset_dxpl_mpio, (dxpl, H5FD_MPIO_COLLECTIVE));
   for (PetscInt f = 0; f < nfields; f++) {
     const PetscScalar *a;
     hid_t dset;
-    FGIOGetW_Private(tmp, dset, H5Dcreate2, (fid, fields[f].name, H5T_IEEE_F64LE, filespace, H5P_DEFAULT, dcpl, H5P_DEFAULT));
-    PetscCall(FGIOWriteAttrString_Private(tmp, dset, "location", FGLocationNames[fields[f].location]));
+    FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, dset, H5Dcreate2, (fid, fields[f].name, H5T_IEEE_F64LE, filespace, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+    PetscCall(FGH5WriteAttrString_Internal(tmp, dset, "location", FGLocationNames[fields[f].location]));
     PetscCall(VecGetArrayRead(fields[f].vec, &a));
-    FGIOCallW_Private(tmp, H5Dwrite, (dset, H5T_NATIVE_DOUBLE, memspace, sel, dxpl, a));
+    FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Dwrite, (dset, H5T_NATIVE_DOUBLE, memspace, sel, dxpl, a));
     PetscCall(VecRestoreArrayRead(fields[f].vec, &a));
-    FGIOCallW_Private(tmp, H5Dclose, (dset));
+    FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Dclose, (dset));
   }
   /* 3b. small replicated vectors (rank 0's values; every rank takes part in the collective calls) */
   for (PetscInt v = 0; meta && v < meta->nvectors; v++) {
     const FGIOVector *vec = &meta->vectors[v];
-    hsize_t           nv  = (hsize_t)vec->n, zero = 0;
-    hid_t             vspace, vsel, vmem, dset;
-    FGIOGetW_Private(tmp, vspace, H5Screate_simple, (1, &nv, NULL));
-    FGIOGetW_Private(tmp, vsel, H5Scopy, (vspace));
-    FGIOGetW_Private(tmp, vmem, H5Screate_simple, (1, rank == 0 ? &nv : &zero, NULL));
-    if (rank) FGIOCallW_Private(tmp, H5Sselect_none, (vsel));
-    FGIOGetW_Private(tmp, dset, H5Dcreate2, (fid, vec->name, H5T_IEEE_F64LE, vspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    if (nv) FGIOCallW_Private(tmp, H5Dwrite, (dset, H5T_NATIVE_DOUBLE, vmem, vsel, dxpl, vec->values)); /* (an empty one: created, nothing to write) */
-    FGIOCallW_Private(tmp, H5Dclose, (dset));
+    hsize_t           nv  = (hsize_t)vec->n;
+    PetscCall(FGH5WriteDataset_Internal(comm, tmp, fid, vec->name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &nv, vec->values));
     if (vec->labels) {
-      char  lname[160], *buf;
-      hid_t st;
-      PetscCall(PetscCalloc1(128 * PetscMax(vec->n, 1), &buf));
-      for (PetscInt i = 0; i < vec->n; i++) snprintf(buf + 128 * i, 128, "%s", vec->labels[i]);
+      char lname[160];
       snprintf(lname, sizeof(lname), "%s_names", vec->name);
-      FGIOGetW_Private(tmp, st, H5Tcopy, (H5T_C_S1));
-      FGIOCallW_Private(tmp, H5Tset_size, (st, 128));
-      FGIOCallW_Private(tmp, H5Tset_strpad, (st, H5T_STR_NULLTERM));
-      FGIOGetW_Private(tmp, dset, H5Dcreate2, (fid, lname, st, vspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-      if (nv) FGIOCallW_Private(tmp, H5Dwrite, (dset, st, vmem, vsel, dxpl, buf));
-      FGIOCallW_Private(tmp, H5Dclose, (dset));
-      FGIOCallW_Private(tmp, H5Tclose, (st));
-      PetscCall(PetscFree(buf));
+      PetscCall(FGH5WriteLabels_Internal(comm, tmp, fid, lname, nv, vec->labels));
     }
-    FGIOCallW_Private(tmp, H5Sclose, (vmem));
-    FGIOCallW_Private(tmp, H5Sclose, (vsel));
-    FGIOCallW_Private(tmp, H5Sclose, (vspace));
   }
-  FGIOCallW_Private(tmp, H5Pclose, (dxpl));
-  FGIOCallW_Private(tmp, H5Pclose, (dcpl));
-  FGIOCallW_Private(tmp, H5Sclose, (sel));
-  FGIOCallW_Private(tmp, H5Sclose, (memspace));
-  FGIOCallW_Private(tmp, H5Sclose, (filespace));
-  FGIOCallW_Private(tmp, H5Fflush, (fid, H5F_SCOPE_GLOBAL)); /* MPI_File_sync: on disk before the rename */
-  FGIOCallW_Private(tmp, H5Fclose, (fid));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Pclose, (dxpl));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Pclose, (dcpl));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Sclose, (sel));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Sclose, (memspace));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Sclose, (filespace));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Fflush, (fid, H5F_SCOPE_GLOBAL)); /* MPI_File_sync: on disk before the rename */
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Fclose, (fid));
 
   /* 4. complete: rank 0 renames it to its final name */
-  PetscCallMPI(MPI_Barrier(comm));
-  ok = PETSC_TRUE;
-  if (rank == 0) {
-    if (rename(tmp, path) != 0) {
-      ok = PETSC_FALSE;
-      snprintf(msg, sizeof(msg), "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-      (void)remove(tmp);
-    } else {
-      char        dir[PETSC_MAX_PATH_LEN];
-      const char *slash = strrchr(path, '/');
-      int         fd;
-      if (!slash) snprintf(dir, sizeof(dir), ".");
-      else snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
-      fd = open(dir, O_RDONLY | O_DIRECTORY);
-      if (fd >= 0) { /* make the rename durable; best effort */
-        (void)fsync(fd);
-        (void)close(fd);
-      }
-    }
-  }
-  PetscCall(FGIOShare_Private(comm, &ok, msg, sizeof(msg)));
-  PetscCheck(ok, comm, FG_ERR_IO_WRITE, "%s", msg);
+  PetscCall(FGIORename(comm, tmp, path));
 
   /* 5. the sidecar */
   shared.time      = (PetscReal)time;
@@ -693,15 +405,12 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
 @*/
 PetscErrorCode FGIOReadField(FGGrid grid, const char *path, const char *name, Vec vec)
 {
-  MPI_Comm     comm = grid->comm;
-  hid_t        fid, dset, space, type, memspace, dxpl;
-  htri_t       exists;
-  hsize_t      dims[3], start[3], count[3], fdims[H5S_MAX_RANK];
-  int          ndims;
-  H5T_class_t  cls;
-  PetscBool    ok;
-  char         want[128], found[128];
-  PetscScalar *a;
+  MPI_Comm          comm = grid->comm;
+  hid_t             fid, dset, space, memspace, dxpl;
+  hsize_t           dims[3], start[3], count[3];
+  FGH5DatasetStatus st;
+  char              why[400];
+  PetscScalar      *a;
 
   PetscFunctionBeginUser;
   PetscCall(FGIOSetUp_Private());
@@ -713,51 +422,98 @@ PetscErrorCode FGIOReadField(FGGrid grid, const char *path, const char *name, Ve
   }
   PetscCall(FGIOOpenRead_Private(comm, path, &fid));
 
-  FGIOGetR_Private(path, exists, H5Lexists, (fid, name, H5P_DEFAULT));
-  if (!exists) {
-    FGIOCallR_Private(path, H5Fclose, (fid));
-    SETERRQ(comm, FG_ERR_IO_READ, "field file %s has no dataset /%s", path, name);
-  }
-  dset = H5Dopen2(fid, name, H5P_DEFAULT);
-  if (dset < 0) {
-    FGIOCallR_Private(path, H5Fclose, (fid));
-    SETERRQ(comm, FG_ERR_IO_READ, "field file %s: /%s is not a dataset", path, name);
-  }
-  FGIOGetR_Private(path, space, H5Dget_space, (dset));
-  FGIOGetR_Private(path, type, H5Dget_type, (dset));
-  cls   = H5Tget_class(type);
-  FGIOGetR_Private(path, ndims, H5Sget_simple_extent_ndims, (space));
-  PetscCheck(ndims <= H5S_MAX_RANK, PETSC_COMM_SELF, FG_ERR_IO_READ, "field file %s: dataset /%s has %d dimensions", path, name, ndims);
-  FGIOCallR_Private(path, H5Sget_simple_extent_dims, (space, fdims, NULL));
+  /* the dataset and its shape (metadata is read collectively: the same verdict on every rank) */
   FGIOShape_Private(grid, dims, start, count);
-  ok = (PetscBool)(ndims == (int)grid->dim);
-  for (int d = 0; ok && d < ndims; d++)
-    if (fdims[d] != dims[d]) ok = PETSC_FALSE;
-  FGIOShapeString_Private((int)grid->dim, dims, want, sizeof(want));
-  FGIOShapeString_Private(ndims, fdims, found, sizeof(found));
-  if (!ok || cls != H5T_FLOAT) {
-    FGIOCallR_Private(path, H5Tclose, (type));
-    FGIOCallR_Private(path, H5Sclose, (space));
-    FGIOCallR_Private(path, H5Dclose, (dset));
-    FGIOCallR_Private(path, H5Fclose, (fid));
-    PetscCheck(cls == H5T_FLOAT, comm, FG_ERR_IO_READ, "field file %s: dataset /%s is not floating point", path, name);
-    SETERRQ(comm, FG_ERR_INPUT, "field file %s: dataset /%s has shape %s, but the grid needs %s = %s; the file belongs to another grid", path, name, found, grid->dim == 2 ? "(ny, nx)" : "(nz, ny, nx)", want);
+  PetscCall(FGH5CheckDataset_Internal(fid, name, (int)grid->dim, dims, FGIOAxes_Private(grid), &st, why, sizeof(why)));
+  if (st != FG_H5_DATASET_OK) {
+    FGCallHDF5(FG_ERR_IO_READ, path, H5Fclose, (fid));
+    PetscCheck(st != FG_H5_DATASET_SHAPE, comm, FG_ERR_INPUT, "field file %s: %s; the file belongs to another grid", path, why);
+    SETERRQ(comm, FG_ERR_IO_READ, "field file %s: %s", path, why);
   }
 
-  FGIOGetR_Private(path, memspace, H5Screate_simple, ((int)grid->dim, count, NULL));
-  FGIOCallR_Private(path, H5Sselect_hyperslab, (space, H5S_SELECT_SET, start, NULL, count, NULL));
-  FGIOGetR_Private(path, dxpl, H5Pcreate, (H5P_DATASET_XFER));
-  FGIOCallR_Private(path, H5Pset_dxpl_mpio, (dxpl, H5FD_MPIO_COLLECTIVE));
+  /* each rank reads its box, collectively */
+  FGCallHDF5Return(FG_ERR_IO_READ, path, dset, H5Dopen2, (fid, name, H5P_DEFAULT));
+  FGCallHDF5Return(FG_ERR_IO_READ, path, space, H5Dget_space, (dset));
+  FGCallHDF5Return(FG_ERR_IO_READ, path, memspace, H5Screate_simple, ((int)grid->dim, count, NULL));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Sselect_hyperslab, (space, H5S_SELECT_SET, start, NULL, count, NULL));
+  FGCallHDF5Return(FG_ERR_IO_READ, path, dxpl, H5Pcreate, (H5P_DATASET_XFER));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Pset_dxpl_mpio, (dxpl, H5FD_MPIO_COLLECTIVE));
   PetscCall(VecGetArrayWrite(vec, &a));
-  FGIOCallR_Private(path, H5Dread, (dset, H5T_NATIVE_DOUBLE, memspace, space, dxpl, a));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Dread, (dset, H5T_NATIVE_DOUBLE, memspace, space, dxpl, a));
   PetscCall(VecRestoreArrayWrite(vec, &a));
-  FGIOCallR_Private(path, H5Pclose, (dxpl));
-  FGIOCallR_Private(path, H5Sclose, (memspace));
-  FGIOCallR_Private(path, H5Tclose, (type));
-  FGIOCallR_Private(path, H5Sclose, (space));
-  FGIOCallR_Private(path, H5Dclose, (dset));
-  FGIOCallR_Private(path, H5Fclose, (fid));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Pclose, (dxpl));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Sclose, (memspace));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Sclose, (space));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Dclose, (dset));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Fclose, (fid));
   PetscCall(PetscLogEventEnd(FGIO_Read, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGIOReadCellField - read a cell-centred field from a file the user named (an input): every
+  problem with the file is bad input.
+
+  Collective on the grid's communicator.
+
+  Input Parameters:
++ grid    - the grid (any number of ranks, any decomposition)
+. file    - the HDF5 file
+. dataset - the dataset: floating point, shape (ny, nx) in 2D, (nz, ny, nx) in 3D, x fastest
+. where   - what asked for it, the start of every message (e.g.
+            "case.yaml:12: body.topo.density_file")
+- what    - what the file is, for the messages (e.g. "density file")
+
+  Output Parameter:
+. vec - a global Vec of grid->da
+
+  Notes:
+  Rank 0 looks at the file first (a regular file, HDF5, the dataset, floating point, the grid's
+  shape; serial HDF5 without file locking) and the verdict is agreed, so that a bad file is
+  FG_ERR_INPUT (exit 2) on every rank, with a message "<where>: <what> <file>...", e.g.
+  "cannot open density file f.h5: No such file or directory", "density file f.h5 is not a
+  readable HDF5 file: <HDF5's reason>", "density file f.h5: no dataset /rho", "density file f.h5:
+  dataset /rho has shape (17, 24), but the grid needs (ny, nx) = (18, 24) (one value per cell)".
+  Then FGIOReadField() reads it (a failure while reading a valid file is its FG_ERR_IO_READ). The
+  values are not looked at.
+
+.seealso: FGIOReadField()
+@*/
+PetscErrorCode FGIOReadCellField(FGGrid grid, const char *file, const char *dataset, const char *where, const char *what, Vec vec)
+{
+  MPI_Comm    comm = grid->comm;
+  PetscMPIInt rank;
+  PetscBool   ok;
+  char        msg[PETSC_MAX_PATH_LEN + 800] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(FGIOSetUp_Private());
+  PetscCheck(file && file[0], comm, FG_ERR_INPUT, "%s: empty %s name", where, what);
+  PetscCheck(FGIONameOK_Private(dataset), comm, FG_ERR_INPUT, "%s: %s %s: invalid dataset name \"%.80s\" (use 1-64 characters from A-Z a-z 0-9 _ . + -)", where, what, file, dataset ? dataset : "(null)");
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    struct stat       st;
+    hid_t             fid;
+    hsize_t           dims[3], start[3], count[3];
+    FGH5DatasetStatus status;
+    char              why[400];
+
+    if (stat(file, &st) != 0) snprintf(msg, sizeof(msg), "%s: cannot open %s %s: %s", where, what, file, strerror(errno));
+    else if (!S_ISREG(st.st_mode)) snprintf(msg, sizeof(msg), "%s: cannot open %s %s: not a regular file", where, what, file);
+    else {
+      PetscCall(FGH5OpenFile_Internal(MPI_COMM_NULL, file, H5F_ACC_RDONLY, &fid, why, sizeof(why)));
+      if (fid < 0) snprintf(msg, sizeof(msg), "%s: %s %s is not a readable HDF5 file: %s", where, what, file, why);
+      else {
+        FGIOShape_Private(grid, dims, start, count);
+        PetscCall(FGH5CheckDataset_Internal(fid, dataset, (int)grid->dim, dims, FGIOAxes_Private(grid), &status, why, sizeof(why)));
+        if (status != FG_H5_DATASET_OK) snprintf(msg, sizeof(msg), "%s: %s %s: %s%s", where, what, file, why, status == FG_H5_DATASET_SHAPE ? " (one value per cell)" : "");
+        (void)H5Fclose(fid);
+      }
+    }
+  }
+  PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
+  PetscCheck(ok, comm, FG_ERR_INPUT, "%s", msg);
+  PetscCall(FGIOReadField(grid, file, dataset, vec));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -786,31 +542,36 @@ PetscErrorCode FGIOReadMeta(MPI_Comm comm, const char *path, FGIOMeta *meta, cha
   hid_t       fid, root;
   double      time = 0;
   long long   step = 0;
-  char        hex[64] = "", cname[PETSC_MAX_PATH_LEN] = "";
+  char       *hex = NULL, *cname = NULL;
   PetscBool   found[4], ok;
   const char *missing = NULL;
+  char        bad[64] = "";
 
   PetscFunctionBeginUser;
   PetscCall(FGIOSetUp_Private());
   PetscCall(FGIOOpenRead_Private(comm, path, &fid));
-  FGIOGetR_Private(path, root, H5Gopen2, (fid, "/", H5P_DEFAULT));
-  PetscCall(FGIOReadAttrNumber_Private(path, root, "time", H5T_NATIVE_DOUBLE, 1, &time, &found[0]));
-  PetscCall(FGIOReadAttrNumber_Private(path, root, "step", H5T_NATIVE_LLONG, 1, &step, &found[1]));
-  PetscCall(FGIOReadAttrString_Private(path, root, "case_hash", hex, sizeof(hex), &found[2]));
-  PetscCall(FGIOReadAttrString_Private(path, root, "case_name", cname, sizeof(cname), &found[3]));
-  FGIOCallR_Private(path, H5Gclose, (root));
-  FGIOCallR_Private(path, H5Fclose, (fid));
+  FGCallHDF5Return(FG_ERR_IO_READ, path, root, H5Gopen2, (fid, "/", H5P_DEFAULT));
+  PetscCall(FGH5ReadAttrNumbers_Internal(root, "time", H5T_NATIVE_DOUBLE, 1, &time, &found[0]));
+  PetscCall(FGH5ReadAttrNumbers_Internal(root, "step", H5T_NATIVE_LLONG, 1, &step, &found[1]));
+  PetscCall(FGH5ReadString_Internal(root, "case_hash", PETSC_FALSE, &hex, &found[2]));
+  PetscCall(FGH5ReadString_Internal(root, "case_name", PETSC_FALSE, &cname, &found[3]));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Gclose, (root));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Fclose, (fid));
   for (int i = 0; i < 4 && !missing; i++)
     if (!found[i]) missing = (const char *[]){"time", "step", "case_hash", "case_name"}[i];
-  PetscCheck(!missing, comm, FG_ERR_IO_READ, "field file %s: attribute %s is missing or malformed (not a flowgrad field file?)", path, missing);
-  meta->time      = (PetscReal)time;
-  meta->step      = (PetscInt)step;
-  ok = (PetscBool)(strlen(hex) == 16);
+  ok = (PetscBool)(!missing && strlen(hex) == 16);
   for (int i = 0; ok && i < 16; i++) ok = (PetscBool)((hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f') || (hex[i] >= 'A' && hex[i] <= 'F'));
-  PetscCheck(ok, comm, FG_ERR_IO_READ, "field file %s: attribute case_hash is \"%s\", not 16 hex digits", path, hex);
-  meta->case_hash = strtoull(hex, NULL, 16);
-  if (name && len) snprintf(name, len, "%s", cname);
-  meta->case_name = name && len ? name : NULL;
+  if (!missing && ok) {
+    meta->time      = (PetscReal)time;
+    meta->step      = (PetscInt)step;
+    meta->case_hash = strtoull(hex, NULL, 16);
+    if (name && len) snprintf(name, len, "%s", cname);
+    meta->case_name = name && len ? name : NULL;
+  } else if (!missing) snprintf(bad, sizeof(bad), "%.40s", hex);
+  PetscCall(PetscFree(hex));
+  PetscCall(PetscFree(cname));
+  PetscCheck(!missing, comm, FG_ERR_IO_READ, "field file %s: attribute %s is missing or malformed (not a flowgrad field file?)", path, missing);
+  PetscCheck(ok, comm, FG_ERR_IO_READ, "field file %s: attribute case_hash is \"%s\", not 16 hex digits", path, bad);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -845,17 +606,17 @@ PetscErrorCode FGIOReadVector(MPI_Comm comm, const char *path, const char *name,
   PetscCall(FGIOSetUp_Private());
   PetscCheck(FGIONameOK_Private(name), comm, FG_ERR_INPUT, "field file %s: invalid dataset name \"%.80s\"", path, name);
   PetscCall(FGIOOpenRead_Private(comm, path, &fid));
-  FGIOGetR_Private(path, exists, H5Lexists, (fid, name, H5P_DEFAULT));
+  FGCallHDF5Return(FG_ERR_IO_READ, path, exists, H5Lexists, (fid, name, H5P_DEFAULT));
   if (exists > 0) dset = H5Dopen2(fid, name, H5P_DEFAULT);
   if (dset >= 0) {
-    FGIOGetR_Private(path, space, H5Dget_space, (dset));
+    FGCallHDF5Return(FG_ERR_IO_READ, path, space, H5Dget_space, (dset));
     ndims = H5Sget_simple_extent_ndims(space);
     len   = H5Sget_simple_extent_npoints(space);
-    FGIOCallR_Private(path, H5Sclose, (space));
-    if (ndims == 1 && len == (hssize_t)n && n > 0) FGIOCallR_Private(path, H5Dread, (dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values));
-    FGIOCallR_Private(path, H5Dclose, (dset));
+    FGCallHDF5(FG_ERR_IO_READ, path, H5Sclose, (space));
+    if (ndims == 1 && len == (hssize_t)n && n > 0) FGCallHDF5(FG_ERR_IO_READ, path, H5Dread, (dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values));
+    FGCallHDF5(FG_ERR_IO_READ, path, H5Dclose, (dset));
   }
-  FGIOCallR_Private(path, H5Fclose, (fid));
+  FGCallHDF5(FG_ERR_IO_READ, path, H5Fclose, (fid));
   PetscCheck(dset >= 0, comm, FG_ERR_IO_READ, "%s has no dataset /%s (damaged, or not written by this version?)", path, name);
   PetscCheck(ndims == 1 && len == (hssize_t)n, comm, FG_ERR_IO_READ, "%s: dataset /%s has %lld values, expected %" PetscInt_FMT " (damaged, or written for another case?)", path, name, (long long)len, n);
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -13,14 +13,13 @@
 
   Each attribute's DataItem is Format="HDF", NumberType="Float" Precision="8", Dimensions = the
   dataset's shape, text "<base name of the .h5>:/<name>" (relative to the .xmf, so the pair can
-  be moved together). Rank 0 writes <xmf>.tmp, syncs it and renames it into place.
+  be moved together). Rank 0 writes it atomically (FGIOWriteTextAtomic: <xmf>.tmp, synced,
+  renamed into place).
 */
-#define _POSIX_C_SOURCE 200809L /* fsync, fileno, O_DIRECTORY under -std=c11 */
 #include <fg/io.h>
-#include <errno.h>
+#include <fg/iofile.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /*@C
   FGIOXDMFPath - the sidecar's name for a field file: <path without .h5>.xmf.
@@ -122,23 +121,22 @@ static void FGXDMFPutGrid_Private(FILE *fp, FGGrid grid, FGLocation loc, double 
   fprintf(fp, "      </Grid>\n");
 }
 
-/* Rank 0's work: write <xmf>.tmp, sync, rename. I/O failures are reported in ok/msg, not raised. */
-static PetscErrorCode FGXDMFWrite_Private(FGGrid grid, const char *h5path, const char *xmf, const FGIOMeta *meta, PetscInt nfields, const FGIOField fields[], PetscBool *ok, char *msg, size_t len)
+typedef struct {
+  FGGrid           grid;
+  const char      *h5path;
+  const FGIOMeta  *meta;
+  PetscInt         nfields;
+  const FGIOField *fields;
+} FGXDMFContext;
+
+/* The sidecar's text (rank 0, through FGIOWriteTextAtomic). */
+static PetscErrorCode FGXDMFWrite_Private(FILE *fp, void *ctx)
 {
-  char        tmp[PETSC_MAX_PATH_LEN + 8];
-  const char *slash = strrchr(h5path, '/'), *h5base = slash ? slash + 1 : h5path;
-  const char *cname = meta->case_name && meta->case_name[0] ? meta->case_name : "fields";
-  FILE       *fp;
-  int         err;
+  const FGXDMFContext *x     = (const FGXDMFContext *)ctx;
+  const char          *slash = strrchr(x->h5path, '/'), *h5base = slash ? slash + 1 : x->h5path;
+  const char          *cname = x->meta->case_name && x->meta->case_name[0] ? x->meta->case_name : "fields";
 
   PetscFunctionBeginUser;
-  *ok = PETSC_FALSE;
-  snprintf(tmp, sizeof(tmp), "%s.tmp", xmf);
-  fp = fopen(tmp, "w");
-  if (!fp) {
-    snprintf(msg, len, "cannot write XDMF sidecar %s: %s", tmp, strerror(errno));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   fprintf(fp, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
   fprintf(fp, "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n");
   fprintf(fp, "<Xdmf xmlns:xi=\"http://www.w3.org/2001/XInclude\" Version=\"3.0\">\n");
@@ -146,35 +144,19 @@ static PetscErrorCode FGXDMFWrite_Private(FGGrid grid, const char *h5path, const
   fprintf(fp, "    <Grid Name=\"");
   FGXDMFPutEscaped_Private(fp, cname);
   fprintf(fp, "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n");
-  fprintf(fp, "      <Time Value=\"%.17g\"/>\n", (double)meta->time);
-  fprintf(fp, "      <Information Name=\"step\" Value=\"%lld\"/>\n", (long long)meta->step);
-  fprintf(fp, "      <Information Name=\"case_hash\" Value=\"%016llx\"/>\n", meta->case_hash);
+  fprintf(fp, "      <Time Value=\"%.17g\"/>\n", (double)x->meta->time);
+  fprintf(fp, "      <Information Name=\"step\" Value=\"%lld\"/>\n", (long long)x->meta->step);
+  fprintf(fp, "      <Information Name=\"case_hash\" Value=\"%016llx\"/>\n", x->meta->case_hash);
   fprintf(fp, "      <Information Name=\"flowgrad_version\" Value=\"%s\"/>\n", FG_VERSION_STRING);
   for (int loc = FG_LOC_CELL; loc <= FG_LOC_FACE_Z; loc++) {
     PetscBool any = (PetscBool)(loc == FG_LOC_CELL); /* the cell grid even without fields: the domain */
-    for (PetscInt f = 0; f < nfields; f++)
-      if ((int)fields[f].location == loc) any = PETSC_TRUE;
-    if (any) FGXDMFPutGrid_Private(fp, grid, (FGLocation)loc, (double)meta->time, h5base, nfields, fields);
+    for (PetscInt f = 0; f < x->nfields; f++)
+      if ((int)x->fields[f].location == loc) any = PETSC_TRUE;
+    if (any) FGXDMFPutGrid_Private(fp, x->grid, (FGLocation)loc, (double)x->meta->time, h5base, x->nfields, x->fields);
   }
   fprintf(fp, "    </Grid>\n");
   fprintf(fp, "  </Domain>\n");
   fprintf(fp, "</Xdmf>\n");
-  err = ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0;
-  if (err) snprintf(msg, len, "cannot write XDMF sidecar %s: %s", tmp, strerror(errno));
-  if (fclose(fp) != 0 && !err) {
-    err = 1;
-    snprintf(msg, len, "cannot write XDMF sidecar %s: %s", tmp, strerror(errno));
-  }
-  if (err) {
-    (void)remove(tmp);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (rename(tmp, xmf) != 0) {
-    snprintf(msg, len, "cannot rename %s to %s: %s", tmp, xmf, strerror(errno));
-    (void)remove(tmp);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  *ok = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -191,31 +173,26 @@ static PetscErrorCode FGXDMFWrite_Private(FGGrid grid, const char *h5path, const
 - fields  - the fields in the file (only names and locations are used)
 
   Notes:
-  Writes FGIOXDMFPath(h5path) through a .tmp file and a rename. FGIOWriteFields() calls it; call
-  it alone to (re)write a sidecar. FG_ERR_IO_WRITE on failure, on every rank.
+  Writes FGIOXDMFPath(h5path) with FGIOWriteTextAtomic() (a .tmp file, synced, renamed).
+  FGIOWriteFields() calls it; call it alone to (re)write a sidecar. FG_ERR_IO_WRITE on failure, on
+  every rank.
 
   Open the .xmf in ParaView with the "Xdmf3ReaderS" (or "XDMF Reader"): a multiblock of one
   uniform grid per location (cell, face_x, ...).
 
-.seealso: FGIOWriteFields(), FGIOXDMFPath()
+.seealso: FGIOWriteFields(), FGIOXDMFPath(), FGIOWriteTextAtomic()
 @*/
 PetscErrorCode FGIOWriteXDMF(FGGrid grid, const char *h5path, const FGIOMeta *meta, PetscInt nfields, const FGIOField fields[])
 {
-  PetscMPIInt rank;
-  PetscBool   ok = PETSC_TRUE;
-  char        xmf[PETSC_MAX_PATH_LEN], msg[2 * PETSC_MAX_PATH_LEN + 200] = "";
-  int         flag;
+  PetscBool     ok = PETSC_TRUE;
+  char          xmf[PETSC_MAX_PATH_LEN], msg[2 * PETSC_MAX_PATH_LEN + 200] = "";
+  FGXDMFContext x  = {grid, h5path, meta, nfields, fields};
 
   PetscFunctionBeginUser;
   PetscCall(FGIOCheckFields(grid, nfields, fields, &ok, msg, sizeof(msg)));
   PetscCheck(ok, grid->comm, FG_ERR_INPUT, "%s", msg);
   PetscCheck(h5path && h5path[0] && strlen(h5path) + 10 < sizeof(xmf), grid->comm, FG_ERR_INPUT, "field output: empty or too long file name");
   PetscCall(FGIOXDMFPath(h5path, xmf, sizeof(xmf)));
-  PetscCallMPI(MPI_Comm_rank(grid->comm, &rank));
-  if (rank == 0) PetscCall(FGXDMFWrite_Private(grid, h5path, xmf, meta, nfields, fields, &ok, msg, sizeof(msg)));
-  flag = ok ? 1 : 0;
-  PetscCallMPI(MPI_Bcast(&flag, 1, MPI_INT, 0, grid->comm));
-  if (!flag) PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, grid->comm));
-  PetscCheck(flag, grid->comm, FG_ERR_IO_WRITE, "%s", msg);
+  PetscCall(FGIOWriteTextAtomic(grid->comm, xmf, "the XDMF sidecar", FGXDMFWrite_Private, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

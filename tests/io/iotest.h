@@ -4,6 +4,7 @@
 
 #include <flowgrad.h>
 #include <hdf5.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -75,6 +76,44 @@ static inline PetscErrorCode IOTestExists(const char *path, PetscBool *exists)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0 writes a small text file, or (text NULL) makes a directory; a barrier follows. */
+static inline PetscErrorCode IOTestMake(const char *path, const char *text)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0) {
+    if (!text) PetscCall(FGMakeDirectory(path));
+    else {
+      FILE *fp = fopen(path, "w");
+      PetscCheck(fp && fputs(text, fp) >= 0 && fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "test: cannot write %s", path);
+    }
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The contents of a small file, read by every rank between two barriers (so that rank 0 neither
+   has a write pending nor goes on writing while the others read); "" when missing. Free it. */
+static inline PetscErrorCode IOTestReadText(const char *path, char **text)
+{
+  FILE *fp;
+  long  n = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  fp = fopen(path, "rb");
+  if (fp && fseek(fp, 0, SEEK_END) == 0) n = ftell(fp);
+  PetscCall(PetscCalloc1((size_t)PetscMax(n, 0) + 1, text));
+  if (fp) {
+    if (fseek(fp, 0, SEEK_SET) != 0 || fread(*text, 1, (size_t)n, fp) != (size_t)n) (*text)[0] = '\0';
+    (void)fclose(fp);
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* count a failure (per rank; main reduces) */
 #define IOTestCheck(cond, fails, ...) \
   do { \
@@ -84,6 +123,21 @@ static inline PetscErrorCode IOTestExists(const char *path, PetscBool *exists)
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, __VA_ARGS__)); \
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "\n")); \
     } \
+  } while (0)
+
+/* Run call under FGTestCatchError (tests/fgtest.h, included first) and check with FGTestCheck its
+   error code (want; 0: success) and that its message contains must (NULL: anything). */
+#define IOTestExpect(call, want, must) \
+  do { \
+    FGTestCaught   _c = {0, ""}; \
+    const char    *_m = (must); \
+    PetscErrorCode _e; \
+    PetscCall(PetscPushErrorHandler(FGTestCatchError, &_c)); \
+    _e = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    FGTestCheck(_e == (want), "%s gave error %d, want %d: %s", #call, (int)_e, (int)(want), _c.msg); \
+    FGTestCheck(!_m || strstr(_c.msg, _m), "%s: message \"%s\" does not mention \"%s\"", #call, _c.msg, _m ? _m : ""); \
+    if (_e) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  ok, error %d: %s\n", (int)_e, _c.msg)); \
   } while (0)
 
 #endif

@@ -4,6 +4,7 @@
 #   io_read_np{1,2,4} read them back, block decomposition, bit for bit, with the attributes
 #   io_xdmf_{2d,3d}  the sidecars are well-formed and match the HDF5 datasets (python + h5py)
 #   io_errors_np{1,2} error classes and messages for bad writes and reads
+#   io_h5, io_agree, io_table  the I/O foundation (HDF5 helpers, agreed verdicts, tables)
 set(FG_IO_WORKDIR ${CMAKE_CURRENT_BINARY_DIR}/io)
 file(MAKE_DIRECTORY ${FG_IO_WORKDIR})
 
@@ -35,3 +36,13 @@ if(FG_PVBATCH)
            WORKING_DIRECTORY ${FG_IO_WORKDIR})
   set_tests_properties(io_paraview PROPERTIES FIXTURES_REQUIRED io_fields LABELS io TIMEOUT 120)
 endif()
+
+# The I/O foundation: the HDF5 helpers (src/io/h5.c) and FGIOReadCellField, the rank-0 file
+# helpers with one verdict on every rank (src/io/agree.c), and tables (src/io/table.c: CSV, HDF5,
+# streamed; the formats of optimization.csv/.h5 reproduced byte for byte).
+fg_add_test_exe(NAME test_io_h5 SOURCES ${FG_TEST_DIR}/io/test_h5.c)
+fg_add_test_exe(NAME test_io_agree SOURCES ${FG_TEST_DIR}/io/test_agree.c)
+fg_add_test_exe(NAME test_io_table SOURCES ${FG_TEST_DIR}/io/test_table.c)
+fg_add_mpi_test(NAME io_h5 NP 1 2 COMMAND test_io_h5 LABELS io TIMEOUT 120 WORKING_DIRECTORY ${FG_IO_WORKDIR})
+fg_add_mpi_test(NAME io_agree NP 1 3 COMMAND test_io_agree LABELS io TIMEOUT 120 WORKING_DIRECTORY ${FG_IO_WORKDIR})
+fg_add_mpi_test(NAME io_table NP 1 2 COMMAND test_io_table LABELS io TIMEOUT 120 WORKING_DIRECTORY ${FG_IO_WORKDIR})
