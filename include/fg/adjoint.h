@@ -5,7 +5,12 @@
    Reverse sweep (FGAdjointCompute, src/adjoint/sweep.c): the adjoint steps from the last to the
    first, each about its step's tape, accumulating the gradient; the states they need come from a
    checkpoint schedule within a memory budget (src/adjoint/schedule.c: tapes or states in RAM,
-   binomial checkpointing, states on disk), and the sweep is resumable (src/adjoint/resume.c). */
+   binomial checkpointing, states on disk), and the sweep is resumable (src/adjoint/resume.c).
+     sweep.c      the reverse sweep: forward run, segments, adjoint steps, gradient in time
+     schedule.c   the checkpoint schedule within the memory budget
+     resume.c     its files: disk states, resume.h5, the hash that ties them to a run
+     steady.c     the steady adjoint: Newton-Krylov to x* = F(x*), (I - F_x^T) mu = dJ/dx
+     check.c      verification: dot-product tests, Taylor test, central differences */
 #ifndef FG_ADJOINT_H
 #define FG_ADJOINT_H
 

@@ -1,4 +1,8 @@
-/* flowgrad bodies: Brinkman volume penalization of the case's body.<name> entries (src/body/).
+/* flowgrad bodies: Brinkman volume penalization of the case's body.<name> entries (src/body/:
+   bodies.c set-up and parameters, motion.c rigid motion and the controls' basis in time, mask.c
+   face lists and placements, penalize.c the penalization with its tangent and adjoint,
+   diagnostics.c control volume and Strouhal frequency, actuator.c body-force actuators; the
+   shapes are include/fg/shape.h, the density fields include/fg/density.h).
 
    Each body b is a mask chi_b(x, t) = H_eps(-phi_b(x; p, t) - delta) in [0, 1] (include/fg/shape.h;
    delta = mask_offset eps shifts the band into the body), or a

@@ -383,6 +383,9 @@ PETSC_EXTERN PetscErrorCode FGCasePrepareOutput(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGCaseCheckOutput(MPI_Comm, const FGCase *);
 /* Write case->resolved to <output.dir>/case.resolved.yaml atomically (rank 0). */
 PETSC_EXTERN PetscErrorCode FGCaseWriteResolved(MPI_Comm, const FGCase *);
+/* The part of the resolved case that a restart (a checkpoint, the adjoint's files, the optimizer's
+   log) must agree with, one "key: value" line each, and its FNV-1a hash (src/case/resolved.c). */
+PETSC_EXTERN PetscErrorCode FGCaseRestartKeys(const FGCase *, char *, size_t, unsigned long long *);
 /* Print the key table as Markdown (for README.md; `flowgrad info --keys`). */
 PETSC_EXTERN PetscErrorCode FGCasePrintKeys(FILE *);
 

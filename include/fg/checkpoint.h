@@ -9,7 +9,7 @@
      attribute restart_hash  string     16 hex digits: FNV-1a of restart_keys
      attribute nranks        int64      ranks of the run that wrote it (information only)
      dataset   restart_keys  string     the compared part of the resolved case, one "key: value"
-                                        line per key (see FGCheckpointRestartKeys)
+                                        line per key (see FGCaseRestartKeys)
      dataset   dt_count      int64[n]   the time-step history, run-length encoded: dt_count[i]
      dataset   dt_value      float64[n]   steps of size dt_value[i]; sum(dt_count) = step
 
@@ -25,7 +25,6 @@
 #ifndef FG_CHECKPOINT_H
 #define FG_CHECKPOINT_H
 
-#include <fg/case.h>
 #include <fg/grid.h>
 
 #define FG_CHECKPOINT_FORMAT   1
@@ -50,12 +49,21 @@ typedef struct {
   char     prev[FG_CHECKPOINT_PATH_LEN]; /* the one before it ("" when none) */
 } FGCheckpointList;
 
-PETSC_EXTERN PetscErrorCode FGCheckpointRestartKeys(const FGCase *, char *, size_t, unsigned long long *);
-PETSC_EXTERN PetscErrorCode FGCheckpointPath(const FGCase *, PetscInt, char *, size_t);
-PETSC_EXTERN PetscErrorCode FGCheckpointFind(MPI_Comm, const FGCase *, FGCheckpointList *);
+/* The run the checkpoints belong to; the caller fills it from the case (src/app/run.c). */
+typedef struct {
+  const char        *dir;       /* output.dir: the checkpoints are in <dir>/checkpoints */
+  PetscInt           keep;      /* output.checkpoint_keep */
+  const char        *keys;      /* the part of the resolved case a checkpoint must agree with */
+  unsigned long long keys_hash; /*   and its hash (FGCaseRestartKeys, include/fg/case.h) */
+  unsigned long long case_hash; /* the resolved case's hash and name (metadata of the file) */
+  const char        *case_name;
+} FGCheckpointRun;
+
+PETSC_EXTERN PetscErrorCode FGCheckpointPath(const char *, PetscInt, char *, size_t);
+PETSC_EXTERN PetscErrorCode FGCheckpointFind(MPI_Comm, const char *, FGCheckpointList *);
 /* The state: the grid, the velocity components u[dim] on their faces, the pressure p at the cells
    (global Vecs of grid->da), the time t and the step. */
-PETSC_EXTERN PetscErrorCode FGCheckpointWrite(FGGrid, const FGCase *, Vec[], Vec, PetscReal, PetscInt, const FGDtHistory *, char *, size_t);
-PETSC_EXTERN PetscErrorCode FGCheckpointLoad(FGGrid, const FGCase *, const FGCheckpointList *, Vec[], Vec, PetscReal *, PetscInt *, FGDtHistory *, PetscInt *);
+PETSC_EXTERN PetscErrorCode FGCheckpointWrite(FGGrid, const FGCheckpointRun *, Vec[], Vec, PetscReal, PetscInt, const FGDtHistory *, char *, size_t);
+PETSC_EXTERN PetscErrorCode FGCheckpointLoad(FGGrid, const FGCheckpointRun *, const FGCheckpointList *, Vec[], Vec, PetscReal *, PetscInt *, FGDtHistory *, PetscInt *);
 
 #endif

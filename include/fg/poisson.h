@@ -1,4 +1,6 @@
-/* flowgrad Poisson solvers for the pressure projection.
+/* flowgrad Poisson solvers for the pressure projection (src/pressure/: poisson.c the common
+   interface and the boundary kinds, poisson_fftw.c the direct FFTW solver, dct.c its cosine
+   transforms through r2c FFTs, poisson_ksp.c the PETSc KSP solver).
 
    Solves L x = b for the discrete Laplacian of the MAC grid at cell centres,
      (L x)_c = sum_d (x_{c+e_d} - 2 x_c + x_{c-e_d}) / h_d^2,

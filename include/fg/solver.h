@@ -1,5 +1,11 @@
-/* flowgrad forward solver: the state, the parameters a design changes, set-up, ghost fill,
-   monitor quantities, probes, exact fields (src/solver/). The time step is include/fg/step.h. */
+/* flowgrad forward solver (src/solver/): the state, the parameters a design changes, set-up,
+   ghost fill, monitor quantities, probes, exact fields. The time step is include/fg/step.h.
+     solver.c    the solver object: grid, boundary data, Poisson solver, bodies, state, work
+                 vectors; its parameter values (FGSolverSetParams); monitor quantities; the
+                 control-volume diagnostic around a step
+     params.c    the parameters' layout and objects (values, perturbations, adjoints)
+     initial.c   initial conditions and exact solutions
+     probe.c     point probes and the adjoint of their interpolation */
 #ifndef FG_SOLVER_H
 #define FG_SOLVER_H
 

@@ -1,4 +1,5 @@
-/* flowgrad time step: the RK3 projection step, its tangent and its adjoint (src/step/rk3.c).
+/* flowgrad time step (src/step/): the RK3 projection step, its tangent and its adjoint (rk3.c),
+   and the tape that records what the linearized steps need (tape.c).
 
    The step is a function of (state, parameters, dt) -> state: FGStepForward_RK3 advances the
    solver's state (u, p, t, step) with its parameters (FGSolver.prm) and, as outputs of the

@@ -1,4 +1,5 @@
-/* flowgrad system layer: initialization, error classes, exit codes, library-call checks. */
+/* flowgrad system layer (src/sys/): initialization, error classes, exit codes, library-call
+   checks (sys.c); stop requests on SIGUSR1/SIGTERM agreed by all ranks (signal.c). */
 #ifndef FG_SYS_H
 #define FG_SYS_H
 

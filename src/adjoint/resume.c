@@ -18,7 +18,6 @@
   steps and the design vector; a file with another is refused.
 */
 #include "sweepimpl.h"
-#include <fg/checkpoint.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -286,7 +285,7 @@ PetscErrorCode FGSweepReadResume_Internal(FGSweep *sw)
 }
 
 /* The case's hash for the sweep's files: the keys that change the forward run or the objective
-   (FGCheckpointRestartKeys: all but output, poisson, ...; here adjoint.* too, except mode), the
+   (FGCaseRestartKeys: all but output, poisson, ...; here adjoint.* too, except mode), the
    number of steps and the design vector. */
 PetscErrorCode FGSweepHash_Internal(FGSweep *sw)
 {
@@ -297,7 +296,7 @@ PetscErrorCode FGSweepHash_Internal(FGSweep *sw)
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(len, &keys));
-  PetscCall(FGCheckpointRestartKeys(c, keys, len, &hk));
+  PetscCall(FGCaseRestartKeys(c, keys, len, &hk));
   for (line = keys; *line;) {
     char  *end = strchr(line, '\n');
     size_t n   = end ? (size_t)(end - line + 1) : strlen(line);

@@ -110,7 +110,7 @@ static PetscErrorCode FGOptHash_Private(FGOpt *O)
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(len, &keys));
-  PetscCall(FGCheckpointRestartKeys(O->c, keys, len, &hk));
+  PetscCall(FGCaseRestartKeys(O->c, keys, len, &hk));
   for (line = keys; *line;) {
     char     *end = strchr(line, '\n');
     size_t    n   = end ? (size_t)(end - line + 1) : strlen(line);

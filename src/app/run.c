@@ -41,6 +41,7 @@ typedef struct {
   PetscInt       step0;   /* the step this process started from (0, or the checkpoint's) */
   Vec            uc[3];   /* cell-centred velocity for output */
   FGDtHistory    dts;     /* dt of every step since t = 0 (checkpoints carry it) */
+  FGCheckpointRun ckpt;   /* what the checkpoints belong to */
   FGRunOptions   opt;     /* test hooks */
   char           last[FG_CHECKPOINT_PATH_LEN]; /* the newest checkpoint written or resumed from */
   Vec            chi;     /* bodies: the mask at cell centres, for output */
@@ -247,7 +248,7 @@ static PetscErrorCode FGRunCheckpoint_Private(FGSolver s, FGRunContext *ctx, Pet
     PetscCall(FGRunCheckHealth_Private(s, ctx));
   }
   PetscCall(PetscTime(&a));
-  PetscCall(FGCheckpointWrite(s->grid, s->c, s->u, s->p, s->t, s->step, &ctx->dts, path, len));
+  PetscCall(FGCheckpointWrite(s->grid, &ctx->ckpt, s->u, s->p, s->t, s->step, &ctx->dts, path, len));
   PetscCall(PetscStrncpy(ctx->last, path, sizeof(ctx->last)));
   PetscCall(PetscTime(&b));
   PetscCall(PetscPrintf(s->comm, "flowgrad run: checkpoint at step %" PetscInt_FMT ", t = %.6e: %s (%.2f s)\n", s->step, (double)s->t, path, b - a));
@@ -369,13 +370,23 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     }
   }
   PetscCall(FGSolverCreate(comm, c, &s));
-  PetscCall(FGCheckpointFind(comm, c, &list));
+  { /* the checkpoints belong to this output directory and to the case's restart keys */
+    char *keys;
+    PetscCall(PetscMalloc1(sizeof(c->resolved), &keys));
+    PetscCall(FGCaseRestartKeys(c, keys, sizeof(c->resolved), &ctx.ckpt.keys_hash));
+    ctx.ckpt.keys      = keys;
+    ctx.ckpt.dir       = c->output.dir;
+    ctx.ckpt.keep      = c->output.checkpoint_keep;
+    ctx.ckpt.case_hash = c->hash;
+    ctx.ckpt.case_name = c->name;
+  }
+  PetscCall(FGCheckpointFind(comm, c->output.dir, &list));
   if (resume || slurm > 0) {
     if (list.count == 0) {
       PetscCheck(!resume, comm, FG_ERR_INPUT, "--resume: no checkpoint in %s/checkpoints to resume from (run without --resume to start from t = 0)", c->output.dir);
       PetscCall(PetscPrintf(comm, "flowgrad run: SLURM_RESTART_COUNT = %" PetscInt_FMT ", but %s/checkpoints holds no checkpoint: starting from t = 0\n", slurm, c->output.dir));
     } else {
-      PetscCall(FGCheckpointLoad(s->grid, c, &list, s->u, s->p, &s->t, &s->step, &ctx.dts, &nranks));
+      PetscCall(FGCheckpointLoad(s->grid, &ctx.ckpt, &list, s->u, s->p, &s->t, &s->step, &ctx.dts, &nranks));
       PetscCall(PetscStrncpy(ctx.last, list.path, sizeof(ctx.last)));
       PetscCheck(s->step <= c->time.steps, comm, FG_ERR_INPUT, "checkpoint %s is at step %" PetscInt_FMT ", after time.steps = %" PetscInt_FMT "; to continue, raise it (--set time.steps=N)", list.path, s->step, c->time.steps);
       resumed = PETSC_TRUE;
@@ -448,6 +459,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     PetscCall(PetscFree(ctx.probe));
     PetscCall(PetscFree2(ctx.sigt, ctx.sigcl));
     PetscCall(FGDtHistoryDestroy(&ctx.dts));
+    PetscCall(PetscFree(ctx.ckpt.keys));
     PetscCall(FGSolverDestroy(&s));
     PetscCall(FGSignalRestore());
     PetscCheck(!signo, comm, FG_ERR_SIGNAL, "stopped on %s at step %" PetscInt_FMT ", t = %.6g; checkpoint written to %s; rerun with --resume to continue (exit code 75: requeue)", FGSignalName(signo), step, (double)t, ckpt);

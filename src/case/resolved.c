@@ -161,3 +161,81 @@ PetscErrorCode FGCaseResolve_Internal(FGCaseCtx ctx)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* Keys of the resolved case that may change between a run and its resumption. */
+static PetscBool FGCaseRestartExcluded_Private(const char *path)
+{
+  static const char *const exact[]  = {"name", "description", "time.steps", "time.cfl_max"};
+  static const char *const prefix[] = {"poisson.", "output."};
+  for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+    if (!strcmp(path, exact[i])) return PETSC_TRUE;
+  for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+    if (!strncmp(path, prefix[i], strlen(prefix[i]))) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+/*@C
+  FGCaseRestartKeys - the part of the resolved case a restart must agree with, and its hash.
+
+  Not collective.
+
+  Input Parameters:
++ c   - the case
+- len - the size of keys
+
+  Output Parameters:
++ keys - one line "dotted.key: value" per compared key of c->resolved, in its order
+- hash - FNV-1a 64-bit hash of keys
+
+  Notes:
+  Every key except name, description, time.steps, time.cfl_max, poisson.* and output.*: a run
+  may be resumed with more steps, another output directory, monitor or checkpoint cadence, another
+  blow-up guard or another Poisson solver (fftw and ksp solve the same equations; ksp only to its
+  tolerance).
+
+.seealso: FGCheckpointLoad() (include/fg/checkpoint.h); the adjoint sweep's and the optimizer's logs use it too
+@*/
+PetscErrorCode FGCaseRestartKeys(const FGCase *c, char *keys, size_t len, unsigned long long *hash)
+{
+  char        stack[8][64];
+  size_t      used = 0;
+  const char *line = c->resolved;
+
+  PetscFunctionBeginUser;
+  keys[0] = '\0';
+  while (*line) {
+    const char *end = strchr(line, '\n'), *colon;
+    size_t      n   = end ? (size_t)(end - line) : strlen(line), indent = 0, klen;
+    PetscInt    level;
+
+    while (indent < n && line[indent] == ' ') indent++;
+    colon = memchr(line, ':', n);
+    if (indent < n && line[indent] != '#' && colon) {
+      const char *value = colon + 1;
+      char        path[256] = "";
+      level             = (PetscInt)(indent / 2);
+      klen              = (size_t)(colon - (line + indent));
+      PetscCheck(level < 8 && klen < sizeof(stack[0]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "unexpected line in the resolved case: %.*s", (int)n, line);
+      snprintf(stack[level], sizeof(stack[level]), "%.*s", (int)klen, line + indent);
+      if (value < line + n) { /* a key with a value (a section line ends at its colon) */
+        while (value < line + n && *value == ' ') value++;
+        for (PetscInt l = 0; l <= level; l++) {
+          size_t pl = strlen(path);
+          snprintf(path + pl, sizeof(path) - pl, "%s%s", l ? "." : "", stack[l]);
+        }
+        if (!FGCaseRestartExcluded_Private(path)) {
+          int w = snprintf(keys + used, len - used, "%s: %.*s\n", path, (int)(line + n - value), value);
+          PetscCheck(w > 0 && (size_t)w < len - used, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the restart keys do not fit in %zu bytes", len);
+          used += (size_t)w;
+        }
+      }
+    }
+    line = end ? end + 1 : line + n;
+  }
+  *hash = 14695981039346656037ULL;
+  for (size_t i = 0; i < used; i++) {
+    *hash ^= (unsigned char)keys[i];
+    *hash *= 1099511628211ULL;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

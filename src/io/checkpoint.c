@@ -87,84 +87,6 @@ PetscErrorCode FGDtHistoryDestroy(FGDtHistory *h)
    Restart keys
    --------------------------------------------------------------------------------------------- */
 
-/* Keys of the resolved case that may change between a run and its resumption. */
-static PetscBool FGCkptKeyExcluded_Private(const char *path)
-{
-  static const char *const exact[]  = {"name", "description", "time.steps", "time.cfl_max"};
-  static const char *const prefix[] = {"poisson.", "output."};
-  for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
-    if (!strcmp(path, exact[i])) return PETSC_TRUE;
-  for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
-    if (!strncmp(path, prefix[i], strlen(prefix[i]))) return PETSC_TRUE;
-  return PETSC_FALSE;
-}
-
-/*@C
-  FGCheckpointRestartKeys - the part of the resolved case a checkpoint must agree with, and its hash.
-
-  Not collective.
-
-  Input Parameters:
-+ c   - the case
-- len - the size of keys
-
-  Output Parameters:
-+ keys - one line "dotted.key: value" per compared key of c->resolved, in its order
-- hash - FNV-1a 64-bit hash of keys
-
-  Notes:
-  Every key except name, description, time.steps, time.cfl_max, poisson.* and output.*: a run
-  may be resumed with more steps, another output directory, monitor or checkpoint cadence, another
-  blow-up guard or another Poisson solver (fftw and ksp solve the same equations; ksp only to its
-  tolerance).
-
-.seealso: FGCheckpointLoad()
-@*/
-PetscErrorCode FGCheckpointRestartKeys(const FGCase *c, char *keys, size_t len, unsigned long long *hash)
-{
-  char        stack[8][64];
-  size_t      used = 0;
-  const char *line = c->resolved;
-
-  PetscFunctionBeginUser;
-  keys[0] = '\0';
-  while (*line) {
-    const char *end = strchr(line, '\n'), *colon;
-    size_t      n   = end ? (size_t)(end - line) : strlen(line), indent = 0, klen;
-    PetscInt    level;
-
-    while (indent < n && line[indent] == ' ') indent++;
-    colon = memchr(line, ':', n);
-    if (indent < n && line[indent] != '#' && colon) {
-      const char *value = colon + 1;
-      char        path[256] = "";
-      level             = (PetscInt)(indent / 2);
-      klen              = (size_t)(colon - (line + indent));
-      PetscCheck(level < 8 && klen < sizeof(stack[0]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "unexpected line in the resolved case: %.*s", (int)n, line);
-      snprintf(stack[level], sizeof(stack[level]), "%.*s", (int)klen, line + indent);
-      if (value < line + n) { /* a key with a value (a section line ends at its colon) */
-        while (value < line + n && *value == ' ') value++;
-        for (PetscInt l = 0; l <= level; l++) {
-          size_t pl = strlen(path);
-          snprintf(path + pl, sizeof(path) - pl, "%s%s", l ? "." : "", stack[l]);
-        }
-        if (!FGCkptKeyExcluded_Private(path)) {
-          int w = snprintf(keys + used, len - used, "%s: %.*s\n", path, (int)(line + n - value), value);
-          PetscCheck(w > 0 && (size_t)w < len - used, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the restart keys do not fit in %zu bytes", len);
-          used += (size_t)w;
-        }
-      }
-    }
-    line = end ? end + 1 : line + n;
-  }
-  *hash = 14695981039346656037ULL;
-  for (size_t i = 0; i < used; i++) {
-    *hash ^= (unsigned char)keys[i];
-    *hash *= 1099511628211ULL;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ---------------------------------------------------------------------------------------------
    Names and the directory
    --------------------------------------------------------------------------------------------- */
@@ -174,13 +96,13 @@ PetscErrorCode FGCheckpointRestartKeys(const FGCase *c, char *keys, size_t len, 
 
   Not collective.
 @*/
-PetscErrorCode FGCheckpointPath(const FGCase *c, PetscInt step, char *path, size_t len)
+PetscErrorCode FGCheckpointPath(const char *dir, PetscInt step, char *path, size_t len)
 {
   int n;
 
   PetscFunctionBeginUser;
-  n = snprintf(path, len, "%s/checkpoints/checkpoint_%06" PetscInt_FMT ".h5", c->output.dir, step);
-  PetscCheck(n > 0 && (size_t)n < len, PETSC_COMM_SELF, FG_ERR_INPUT, "checkpoint file name too long (output.dir = %s)", c->output.dir);
+  n = snprintf(path, len, "%s/checkpoints/checkpoint_%06" PetscInt_FMT ".h5", dir, step);
+  PetscCheck(n > 0 && (size_t)n < len, PETSC_COMM_SELF, FG_ERR_INPUT, "checkpoint file name too long (output.dir = %s)", dir);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -270,7 +192,7 @@ static PetscErrorCode FGCkptScan_Private(const char *dir, PetscBool remove_parti
 
 .seealso: FGCheckpointLoad(), FGCheckpointWrite()
 @*/
-PetscErrorCode FGCheckpointFind(MPI_Comm comm, const FGCase *c, FGCheckpointList *list)
+PetscErrorCode FGCheckpointFind(MPI_Comm comm, const char *outdir, FGCheckpointList *list)
 {
   PetscMPIInt rank;
 
@@ -282,7 +204,7 @@ PetscErrorCode FGCheckpointFind(MPI_Comm comm, const FGCase *c, FGCheckpointList
     char         dir[FG_CKPT_DIR_LEN];
     FGCkptEntry *e;
     PetscInt     n;
-    snprintf(dir, sizeof(dir), "%s/checkpoints", c->output.dir);
+    snprintf(dir, sizeof(dir), "%s/checkpoints", outdir);
     PetscCall(FGCkptScan_Private(dir, PETSC_FALSE, &e, &n));
     list->count = n;
     if (n > 0) {
@@ -326,7 +248,7 @@ static PetscErrorCode FGCkptPrune_Private(const char *dir, PetscInt step, PetscI
    --------------------------------------------------------------------------------------------- */
 
 /* Add the group /checkpoint to the complete field file `part` (collective). */
-static PetscErrorCode FGCkptWriteGroup_Private(FGGrid g, const FGCase *c, const FGDtHistory *h, const char *part)
+static PetscErrorCode FGCkptWriteGroup_Private(FGGrid g, const FGCheckpointRun *run, const FGDtHistory *h, const char *part)
 {
   MPI_Comm           comm = g->comm;
   PetscMPIInt        size;
@@ -335,15 +257,12 @@ static PetscErrorCode FGCkptWriteGroup_Private(FGGrid g, const FGCase *c, const 
   hsize_t            n = (hsize_t)h->n;
   long long          format = FG_CHECKPOINT_FORMAT, nranks, *count;
   double            *dt;
-  char              *keys, hex[17], why[320], msg[FG_CHECKPOINT_PATH_LEN + 400] = "";
-  unsigned long long hash;
+  char               hex[17], why[320], msg[FG_CHECKPOINT_PATH_LEN + 400] = "";
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   nranks = (long long)size;
-  PetscCall(PetscMalloc1(sizeof(c->resolved), &keys));
-  PetscCall(FGCheckpointRestartKeys(c, keys, sizeof(c->resolved), &hash));
-  snprintf(hex, sizeof(hex), "%016llx", hash);
+  snprintf(hex, sizeof(hex), "%016llx", run->keys_hash);
   PetscCall(PetscMalloc2(PetscMax(h->n, 1), &count, PetscMax(h->n, 1), &dt));
   for (PetscInt i = 0; i < h->n; i++) {
     count[i] = (long long)h->count[i];
@@ -359,14 +278,13 @@ static PetscErrorCode FGCkptWriteGroup_Private(FGGrid g, const FGCase *c, const 
   PetscCall(FGH5WriteAttrInt64s_Internal(part, grp, "format", 1, &format));
   PetscCall(FGH5WriteAttrInt64s_Internal(part, grp, "nranks", 1, &nranks));
   PetscCall(FGH5WriteAttrString_Internal(part, grp, "restart_hash", hex));
-  PetscCall(FGH5WriteStringDataset_Internal(comm, part, grp, "restart_keys", keys));
+  PetscCall(FGH5WriteStringDataset_Internal(comm, part, grp, "restart_keys", run->keys));
   PetscCall(FGH5WriteDataset_Internal(comm, part, grp, "dt_count", H5T_STD_I64LE, H5T_NATIVE_LLONG, 1, &n, count));
   PetscCall(FGH5WriteDataset_Internal(comm, part, grp, "dt_value", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, dt));
   FGCallHDF5(FG_ERR_IO_WRITE, part, H5Gclose, (grp));
   FGCallHDF5(FG_ERR_IO_WRITE, part, H5Fflush, (fid, H5F_SCOPE_GLOBAL)); /* on disk before the rename */
   FGCallHDF5(FG_ERR_IO_WRITE, part, H5Fclose, (fid));
   PetscCall(PetscFree2(count, dt));
-  PetscCall(PetscFree(keys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -377,7 +295,7 @@ static PetscErrorCode FGCkptWriteGroup_Private(FGGrid g, const FGCase *c, const 
 
   Input Parameters:
 + g    - the grid
-. c    - the case (output.dir, output.checkpoint_keep, its hash, name and restart keys)
+. run  - the run the checkpoints belong to (its directory, how many to keep, the case hash, name and restart keys)
 . u    - the velocity components, global Vecs of g->da on their faces
 . p    - the pressure, at the cells
 . t    - the time of the state
@@ -396,7 +314,7 @@ static PetscErrorCode FGCkptWriteGroup_Private(FGGrid g, const FGCase *c, const 
 
 .seealso: FGCheckpointLoad(), FGIOWriteFields()
 @*/
-PetscErrorCode FGCheckpointWrite(FGGrid g, const FGCase *c, Vec u[], Vec p, PetscReal t, PetscInt step, const FGDtHistory *h, char *path, size_t len)
+PetscErrorCode FGCheckpointWrite(FGGrid g, const FGCheckpointRun *run, Vec u[], Vec p, PetscReal t, PetscInt step, const FGDtHistory *h, char *path, size_t len)
 {
   MPI_Comm    comm = g->comm;
   PetscMPIInt rank;
@@ -409,9 +327,9 @@ PetscErrorCode FGCheckpointWrite(FGGrid g, const FGCase *c, Vec u[], Vec p, Pets
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCheck(FGDtHistorySteps(h) == step, comm, PETSC_ERR_PLIB, "the dt history has %" PetscInt_FMT " steps, the state is at step %" PetscInt_FMT, FGDtHistorySteps(h), step);
-  PetscCall(FGCheckpointPath(c, step, path, len));
+  PetscCall(FGCheckpointPath(run->dir, step, path, len));
   PetscCheck(snprintf(part, sizeof(part), "%s.part", path) < (int)sizeof(part), comm, FG_ERR_INPUT, "checkpoint file name too long: %s", path);
-  snprintf(dir, sizeof(dir), "%s/checkpoints", c->output.dir);
+  snprintf(dir, sizeof(dir), "%s/checkpoints", run->dir);
   PetscCall(FGIOMakeDirectory(comm, dir, msg, sizeof(msg), &ok));
   PetscCheck(ok, comm, FG_ERR_IO_WRITE, "%s", msg);
 
@@ -420,19 +338,19 @@ PetscErrorCode FGCheckpointWrite(FGGrid g, const FGCase *c, Vec u[], Vec p, Pets
   PetscCall(FGIOAddState(g, PETSC_FALSE, u, p, f, &nf));
   meta.time       = t;
   meta.step       = step;
-  meta.case_hash  = c->hash;
-  meta.case_name  = c->name;
+  meta.case_hash  = run->case_hash;
+  meta.case_name  = run->case_name;
   meta.no_sidecar = PETSC_TRUE;
   PetscCall(FGIOWriteFields(g, part, &meta, nf, f));
 
   /* 2. the group /checkpoint */
-  PetscCall(FGCkptWriteGroup_Private(g, c, h, part));
+  PetscCall(FGCkptWriteGroup_Private(g, run, h, part));
 
   /* 3. complete: rank 0 renames it */
   PetscCall(FGIORename(comm, part, path));
 
   /* 4. older checkpoints */
-  if (rank == 0) PetscCall(FGCkptPrune_Private(dir, step, c->output.checkpoint_keep));
+  if (rank == 0) PetscCall(FGCkptPrune_Private(dir, step, run->keep));
   PetscCallMPI(MPI_Barrier(comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -183,21 +183,20 @@ static void FGCkptGridString_Private(PetscInt dim, const long long cells[], cons
   Notes:
   Nothing is changed when a check fails. A damaged file (not HDF5,
   truncated, a dataset or attribute missing, non-finite values) is FG_ERR_IO_READ (exit 4); a
-  checkpoint of another grid or another case (see FGCheckpointRestartKeys()) is FG_ERR_INPUT
+  checkpoint of another grid or another case (see FGCaseRestartKeys()) is FG_ERR_INPUT
   (exit 2). Every message names the file; for a damaged newest checkpoint it names the one before
   it, which a resume uses once the damaged one is deleted.
 
-.seealso: FGCheckpointFind(), FGCheckpointWrite(), FGCheckpointRestartKeys()
+.seealso: FGCheckpointFind(), FGCheckpointWrite(), FGCaseRestartKeys()
 @*/
-PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCase *c, const FGCheckpointList *list, Vec u[], Vec p, PetscReal *t, PetscInt *step, FGDtHistory *h, PetscInt *nranks)
+PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCheckpointRun *run, const FGCheckpointList *list, Vec u[], Vec p, PetscReal *t, PetscInt *step, FGDtHistory *h, PetscInt *nranks)
 {
   MPI_Comm           comm = g->comm;
   const char        *path = list->path;
   PetscMPIInt        rank;
-  char               msg[FG_CKPT_MSG_LEN] = "", advice[FG_CHECKPOINT_PATH_LEN + 128], *keys;
+  char               msg[FG_CKPT_MSG_LEN] = "", advice[FG_CHECKPOINT_PATH_LEN + 128];
   FGCkptContents     k;
   PetscBool          ok;
-  unsigned long long hash;
   FGIOMeta           meta = {0};
   long long          total = 0;
   Vec                fields[4];
@@ -241,20 +240,16 @@ PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCase *c, const FGCheckpointLis
     PetscCall(FGCkptContentsFree_Private(&k));
     SETERRQ(comm, FG_ERR_INPUT, "checkpoint %s belongs to another grid: %s; this case has %s (grid.* must stay as it was to resume)", path, was, now);
   }
-  PetscCall(PetscMalloc1(sizeof(c->resolved), &keys));
-  PetscCall(FGCheckpointRestartKeys(c, keys, sizeof(c->resolved), &hash));
   {
     char hex[17];
-    snprintf(hex, sizeof(hex), "%016llx", hash);
-    ok = (PetscBool)(!strcmp(hex, k.hash) && !strcmp(keys, k.keys));
+    snprintf(hex, sizeof(hex), "%016llx", run->keys_hash);
+    ok = (PetscBool)(!strcmp(hex, k.hash) && !strcmp(run->keys, k.keys));
   }
   if (!ok) {
-    FGCkptKeysDiff_Private(k.keys, keys, msg, sizeof(msg));
-    PetscCall(PetscFree(keys));
+    FGCkptKeysDiff_Private(k.keys, run->keys, msg, sizeof(msg));
     PetscCall(FGCkptContentsFree_Private(&k));
     SETERRQ(comm, FG_ERR_INPUT, "checkpoint %s was written by another case: %s (a resume may change only time.steps, time.cfl_max, poisson.*, output.*, name and description)", path, msg);
   }
-  PetscCall(PetscFree(keys));
 
   /* 3. step, time and the dt history agree */
   PetscCall(FGIOReadMeta(comm, path, &meta, NULL, 0));
