@@ -3,7 +3,6 @@
 #define FG_APP_H
 
 #include <fg/case.h>
-#include <fg/grid.h>
 
 typedef enum { FG_CMD_NONE = 0, FG_CMD_RUN, FG_CMD_ADJOINT, FG_CMD_CHECK, FG_CMD_OPTIMIZE, FG_CMD_INFO } FGCommand;
 
@@ -41,6 +40,5 @@ PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGSlurmRestartCount(MPI_Comm, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGCheckMain(MPI_Comm, FGCase *);
 PETSC_EXTERN PetscErrorCode FGOptimizeMain(MPI_Comm, FGCase *, PetscBool, PetscInt, const char *const[]);
-PETSC_EXTERN PetscErrorCode FGGridCreateFromCase(MPI_Comm, const FGCase *, FGGrid *);
 
 #endif

@@ -9,6 +9,7 @@
 #define FG_CASE_H
 
 #include <fg/sys.h>
+#include <fg/grid.h>
 
 /* Boundary kinds of one domain face (velocity boundary condition). */
 typedef enum {
@@ -388,5 +389,7 @@ PETSC_EXTERN PetscErrorCode FGCaseWriteResolved(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGCaseRestartKeys(const FGCase *, char *, size_t, unsigned long long *);
 /* Print the key table as Markdown (for README.md; `flowgrad info --keys`). */
 PETSC_EXTERN PetscErrorCode FGCasePrintKeys(FILE *);
+/* The case's grid (grid.*), decomposed for its Poisson solver: FFTW slabs or PETSc blocks. */
+PETSC_EXTERN PetscErrorCode FGGridCreateFromCase(MPI_Comm, const FGCase *, FGGrid *);
 
 #endif

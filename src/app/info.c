@@ -14,13 +14,6 @@
 #include <fg/step.h>
 #include <fftw3-mpi.h>
 
-PetscErrorCode FGGridCreateFromCase(MPI_Comm comm, const FGCase *c, FGGrid *grid)
-{
-  PetscFunctionBeginUser;
-  PetscCall(FGGridCreate(comm, c->grid.dim, c->grid.cells, c->grid.lengths, c->grid.origin, c->grid.periodic, c->poisson.type == FG_POISSON_FFTW ? FG_DECOMP_SLAB : FG_DECOMP_BLOCK, grid));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode FGInfoMemory_Private(FGGrid g, const FGCase *c, double *mine)
 {
   PetscInt  nghost = 1, nown = 1;

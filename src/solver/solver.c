@@ -5,7 +5,6 @@
   which FGSolverSetParams() applies.
 */
 #include <fg/solver.h>
-#include <fg/app.h>
 
 /*@C
   FGSolverGetOptions - the solver's options, in one PetscOptionsBegin block (so -help lists them);
