@@ -1,5 +1,17 @@
-/* flowgrad optimization problems (src/optim/): the objective over the flow conditions (points) of
-   a case, the constraints, and what `flowgrad optimize` (src/app/optimize.c) hands to PETSc TAO.
+/* flowgrad optimization (src/optim/): the optimization problem over the flow conditions
+   (points) of a case, its constraints, and the optimizer that hands it to PETSc TAO
+   (`flowgrad optimize`, src/app/optimize.c, is a short driver of FGOptimizer).
+
+   Files (struct and internal calls in src/optim/optimimpl.h):
+     problem.c    FGProblem: the points, the constraint rows, one evaluation (J, dJ/dp, the rows'
+                  quantities and gradients) at a design p
+     optimizer.c  FGOptimizer: create, set up, solve, view, destroy
+     tao.c        the TAO side: variables x = p / scale, f = J / |J_0|, bounds, ALMM constraints
+                  and Jacobians, the monitor
+     penalty.c    flowgrad's augmented Lagrangian (optimizer.type penalty)
+     evaluate.c   the evaluation cache, the replay of the evaluation log (--resume), signals
+     output.c     the files: eval_NNNNNN.h5 (the log), optimization.csv/.h5, iter_NNNN.h5,
+                  result.csv
 
    Problem. The design vector p (include/fg/adjoint.h) is shared by every point k = 1..K (the case
    alone, or points.<name>: the case with that point's overrides, in output.dir/points/<name>):
@@ -69,5 +81,16 @@ PETSC_EXTERN PetscReal      FGProblemRowViolation(const FGConstraintRow *, Petsc
 PETSC_EXTERN PetscErrorCode FGProblemWriteFields(FGProblem, const char *, PetscInt, Vec, const FGEval *);
 PETSC_EXTERN PetscErrorCode FGProblemGetBounds(FGProblem, Vec, Vec, Vec, Vec);
 PETSC_EXTERN PetscErrorCode FGProblemCheckRows(FGProblem, Vec, PetscReal, PetscReal, PetscInt *, PetscInt *);
+
+/* The optimizer: Create (the case must have design parameters), SetResume (replay the evaluation
+   log; required: --resume), SetUp (the problem, the log, output.dir/optimization), Solve (TAO or
+   the augmented Lagrangian, then the result's files), View (the outcome), Destroy. */
+typedef struct _p_FGOptimizer *FGOptimizer;
+PETSC_EXTERN PetscErrorCode FGOptimizerCreate(MPI_Comm, FGCase *, PetscInt, const char *const[], FGOptimizer *);
+PETSC_EXTERN PetscErrorCode FGOptimizerSetResume(FGOptimizer, PetscBool, PetscBool);
+PETSC_EXTERN PetscErrorCode FGOptimizerSetUp(FGOptimizer);
+PETSC_EXTERN PetscErrorCode FGOptimizerSolve(FGOptimizer);
+PETSC_EXTERN PetscErrorCode FGOptimizerView(FGOptimizer);
+PETSC_EXTERN PetscErrorCode FGOptimizerDestroy(FGOptimizer *);
 
 #endif
