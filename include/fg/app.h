@@ -1,4 +1,11 @@
-/* flowgrad application layer: the command line and the subcommands. */
+/* flowgrad application layer (src/app/): the command line and the subcommands, each a short
+   driver of the library below it:
+     cli.c       the command line, parsed before MPI starts
+     info.c      flowgrad info
+     run.c       flowgrad run (and FGSlurmRestartCount)
+     adjoint.c   flowgrad adjoint, and the set-up it shares with check (src/app/appimpl.h)
+     check.c     flowgrad check
+     optimize.c  flowgrad optimize (FGOptimizer, include/fg/optim.h) */
 #ifndef FG_APP_H
 #define FG_APP_H
 

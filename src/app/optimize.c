@@ -4,9 +4,9 @@
   include/fg/optim.h; the method, the files and the restart are described in src/optim/).
 
   Sample runs:
-    mpiexec -n 2 flowgrad optimize tests/optim/shape.yaml --set optimizer.max_iterations=3
-    mpiexec -n 2 flowgrad optimize tests/optim/shape.yaml --resume     (replay the log, go on)
-    mpiexec -n 2 flowgrad optimize tests/optim/control.yaml -tao_monitor
+    mpiexec -n 2 flowgrad optimize cases/shape_drag/quick.yaml
+    mpiexec -n 2 flowgrad optimize cases/shape_drag/quick.yaml --resume   (replay the log, go on)
+    mpiexec -n 2 flowgrad optimize cases/shape_drag/quick.yaml --set optimizer.type=almm -tao_monitor
 
   Signals. SIGUSR1/SIGTERM stop the run after the current evaluation (its log written), exit 75;
   --resume (or a SLURM requeue, SLURM_RESTART_COUNT > 0) continues.
