@@ -1,8 +1,9 @@
 /* flowgrad application layer (src/app/): the command line and the subcommands, each a short
    driver of the library below it:
      cli.c       the command line, parsed before MPI starts
+     options.c   -help: every -fg_* options block (FGOptionsView)
      info.c      flowgrad info
-     run.c       flowgrad run (and FGSlurmRestartCount)
+     run.c       flowgrad run (its options, FGRunGetOptions; FGSlurmRestartCount)
      adjoint.c   flowgrad adjoint, and the set-up it shares with check (src/app/appimpl.h)
      check.c     flowgrad check
      optimize.c  flowgrad optimize (FGOptimizer, include/fg/optim.h) */
