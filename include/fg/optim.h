@@ -86,6 +86,12 @@ PETSC_EXTERN PetscErrorCode FGProblemCheckRows(FGProblem, Vec, PetscReal, PetscR
    log; required: --resume), SetUp (the problem, the log, output.dir/optimization), Solve (TAO or
    the augmented Lagrangian, then the result's files), View (the outcome), Destroy. */
 typedef struct _p_FGOptimizer *FGOptimizer;
+/* flowgrad optimize's options (src/optim/optimizer.c; -help lists them). */
+typedef struct {
+  PetscInt penalty_inner_its;           /* -fg_penalty_inner_its */
+  PetscInt test_kill_at, test_signal_at; /* -fg_test_optimize_kill_at, -fg_test_optimize_signal_at */
+} FGOptimizerOptions;
+PETSC_EXTERN PetscErrorCode FGOptimizerGetOptions(MPI_Comm, FGOptimizerOptions *);
 PETSC_EXTERN PetscErrorCode FGOptimizerCreate(MPI_Comm, FGCase *, PetscInt, const char *const[], FGOptimizer *);
 PETSC_EXTERN PetscErrorCode FGOptimizerSetResume(FGOptimizer, PetscBool, PetscBool);
 PETSC_EXTERN PetscErrorCode FGOptimizerSetUp(FGOptimizer);

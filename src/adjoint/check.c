@@ -44,17 +44,35 @@ PetscErrorCode FGAdjointCheckGetOptions(MPI_Comm comm, FGAdjointCheckOptions *o)
   FGParamsSetRandom - random scalar parameter perturbations (the same on every rank), in
   [-1, 1] times a scale per kind: 1e-2 for the viscosity, 1 for the inflow and the actuators,
   0.1 for the bodies' parameters. Collective.
+
+  Notes:
+  The numbers are drawn in a fixed order that does not depend on the case: 2 (viscosity,
+  inflow), then 3 x 16 per possible actuator (FG_CASE_MAX_ACTUATORS; components, basis
+  coefficients up to FG_CASE_MAX_TIME_BASIS), then FG_BODY_MAX_PARAMS per possible body
+  (FG_CASE_MAX_BODIES), each entry of the layout taking its slot. That is the order in which
+  flowgrad check has always drawn them, so its random vectors, and with them its printed numbers
+  and verdicts, stay the same for a case from one version to the next.
 @*/
 PetscErrorCode FGParamsSetRandom(FGSolver s, PetscRandom rnd, FGParams *p)
 {
-  const FGParamLayout *L = p->L;
+  const FGParamLayout *L     = p->L;
+  const PetscInt       nact  = 3 * FG_CASE_MAX_ACTUATORS * FG_CASE_MAX_TIME_BASIS;
+  const PetscInt       ndraw = 2 + nact + FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS;
+  PetscReal           *buf, *act = FGParamsActuators(p);
 
   PetscFunctionBeginUser;
+  PetscCheck(L->nact <= FG_CASE_MAX_ACTUATORS && L->nbasis <= FG_CASE_MAX_TIME_BASIS && L->nbodies <= FG_CASE_MAX_BODIES, s->comm, PETSC_ERR_SUP, "the random parameters' draw order covers at most %d actuators, %d basis functions and %d bodies", FG_CASE_MAX_ACTUATORS, FG_CASE_MAX_TIME_BASIS, FG_CASE_MAX_BODIES);
   PetscCall(FGParamsZero(p));
-  for (PetscInt i = 0; i < L->n; i++) PetscCall(PetscRandomGetValueReal(rnd, &p->v[i]));
-  PetscCallMPI(MPI_Bcast(p->v, (PetscMPIInt)L->n, MPIU_REAL, 0, s->comm));
-  p->v[FG_PARAM_NU] *= 1e-2;
-  for (PetscInt i = L->act + 3 * L->nact * L->nbasis; i < L->n; i++) p->v[i] *= 0.1;
+  PetscCall(PetscMalloc1(ndraw, &buf));
+  for (PetscInt i = 0; i < ndraw; i++) PetscCall(PetscRandomGetValueReal(rnd, &buf[i]));
+  PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)ndraw, MPIU_REAL, 0, s->comm));
+  p->v[FG_PARAM_NU]     = buf[0] * 1e-2;
+  p->v[FG_PARAM_INFLOW] = buf[1];
+  for (PetscInt i = 0; i < 3 * L->nact; i++)
+    for (PetscInt k = 0; k < L->nbasis; k++) act[i * L->nbasis + k] = buf[2 + i * FG_CASE_MAX_TIME_BASIS + k];
+  for (PetscInt b = 0; b < L->nbodies; b++)
+    for (PetscInt i = 0; i < L->nbody[b]; i++) p->theta[b][i] = buf[2 + nact + b * FG_BODY_MAX_PARAMS + i] * 0.1;
+  PetscCall(PetscFree(buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,7 +13,8 @@
        block), step h = 3e-6 times the scalar's scale (FGDesignScalarScale): relative difference
        <= 1e-6, or both so small that J cannot resolve them (|dJ/dp| h <= 1e-12 max(|J|, the
        largest |dJ/dp_j| scale_j): a derivative that vanishes by symmetry)
-  prints a table, and fails (FG_ERR_NUMERIC: exit 3) if any check fails. Options:
+  prints a table, and fails (FG_ERR_NUMERIC: exit 3) if any check fails. Options
+  (FGAdjointCheckGetOptions, src/adjoint/check.c; -help lists them):
     -fg_check_dot_rtol (1e-12) -fg_check_taylor_eps (1e-3) -fg_check_taylor_order (1.9)
     -fg_check_fd_rtol (1e-6) -fg_check_fd_step (3e-6, relative) -fg_check_seed (1)
   Test hook (marked TEST ONLY in -help): -fg_test_break_adjoint perturbs the adjoint step
@@ -29,8 +30,9 @@ PetscErrorCode FGCheckMain(MPI_Comm comm, FGCase *c)
 {
   FGAdjointApp A;
   FGSolver     s;
-  PetscReal    J, dot_rtol = 1e-12, teps = 1e-3, torder = 1.9, fd_rtol = 1e-6, fd_step = 3e-6;
-  PetscInt     seed = 1, nfail = 0, nchecks = 0, nres, N = c->time.steps;
+  FGAdjointCheckOptions o;
+  PetscReal    J, dot_rtol, teps, torder, fd_rtol, fd_step;
+  PetscInt     seed, nfail = 0, nchecks = 0, nres, N = c->time.steps;
   PetscRandom  rnd;
   PetscMPIInt  rank;
   FGDotResult  dres[FG_DOT_MAX_TESTS];
@@ -38,12 +40,8 @@ PetscErrorCode FGCheckMain(MPI_Comm comm, FGCase *c)
   PetscReal    eps[6], rem[6], rem1[6], gd;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_dot_rtol", &dot_rtol, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_taylor_eps", &teps, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_taylor_order", &torder, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_fd_rtol", &fd_rtol, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_check_fd_step", &fd_step, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_check_seed", &seed, NULL));
+  PetscCall(FGAdjointCheckGetOptions(comm, &o));
+  dot_rtol = o.dot_rtol, teps = o.taylor_eps, torder = o.taylor_order, fd_rtol = o.fd_rtol, fd_step = o.fd_step, seed = o.seed;
   PetscCheck(N >= 1, comm, FG_ERR_INPUT, "%s: time.steps: the check needs at least one step", c->file);
   PetscCheck(c->design.n > 0, comm, FG_ERR_INPUT, "%s: design.parameters is empty: flowgrad check has no gradient to verify (list the design parameters; see README.md, \"Adjoint\")", c->file);
   PetscCall(FGAdjointAppCreate_Internal(comm, c, &A));

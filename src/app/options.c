@@ -22,6 +22,7 @@ PetscErrorCode FGOptionsView(MPI_Comm comm)
   FGAdjointOptions      adjoint;
   FGAdjointCheckOptions check;
   FGRunOptions          run;
+  FGOptimizerOptions    optimize;
 
   PetscFunctionBeginUser;
   PetscCall(FGPoissonFFTWGetOptions(comm, &fftw));
@@ -29,5 +30,6 @@ PetscErrorCode FGOptionsView(MPI_Comm comm)
   PetscCall(FGRunGetOptions(comm, &run));
   PetscCall(FGAdjointGetOptions(comm, &adjoint));
   PetscCall(FGAdjointCheckGetOptions(comm, &check));
+  PetscCall(FGOptimizerGetOptions(comm, &optimize));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,7 +14,7 @@
   Signals. SIGUSR1/SIGTERM stop the run after the current evaluation (its log written; an unsteady
   adjoint sweep stops at its next step), exit 75; --resume continues.
 
-  Test hooks: -fg_test_optimize_kill_at N kills every rank with SIGKILL right after the N-th
+  Test hooks: -fg_test_optimize_kill_at N (TEST ONLY in -help) kills every rank with SIGKILL right after the N-th
   evaluation of this run is logged; -fg_test_optimize_signal_at N sends every rank SIGUSR1 there
   (the run stops with exit 75).
 */

@@ -49,7 +49,8 @@ struct _p_FGOptimizer {
   /* penalty */
   PetscBool penalty;
   PetscReal mu, lambda[FG_OPT_MAX_ROWS];
-  PetscInt  itbase; /* penalty: iterations of the earlier inner solves */
+  PetscInt  itbase;    /* penalty: iterations of the earlier inner solves */
+  PetscInt  inner_its; /* penalty: TAO iterations per outer iteration (-fg_penalty_inner_its) */
   Tao       tao;
   /* the outcome */
   TaoConvergedReason reason;

@@ -19,6 +19,29 @@
 #include "optimimpl.h"
 
 /*@C
+  FGOptimizerGetOptions - flowgrad optimize's options, in one PetscOptionsBegin block (so -help
+  lists them); FGOptimizerCreate reads them once. Collective.
+
+  Options Database Keys:
++ -fg_penalty_inner_its <10>      - optimizer.type penalty: TAO iterations per outer iteration
+. -fg_test_optimize_kill_at <n>   - TEST ONLY: SIGKILL every rank right after the n-th evaluation of this run is logged
+- -fg_test_optimize_signal_at <n> - TEST ONLY: SIGUSR1 to every rank there (the run stops with exit 75)
+@*/
+PetscErrorCode FGOptimizerGetOptions(MPI_Comm comm, FGOptimizerOptions *o)
+{
+  PetscFunctionBeginUser;
+  o->penalty_inner_its = 10;
+  o->test_kill_at      = 0;
+  o->test_signal_at    = 0;
+  PetscOptionsBegin(comm, NULL, "flowgrad optimize", NULL);
+  PetscCall(PetscOptionsInt("-fg_penalty_inner_its", "optimizer.type penalty: the TAO (blmvm) iterations of each outer iteration of the augmented Lagrangian", NULL, o->penalty_inner_its, &o->penalty_inner_its, NULL));
+  PetscCall(PetscOptionsInt("-fg_test_optimize_kill_at", "TEST ONLY: SIGKILL every rank right after the n-th evaluation of this run is logged", NULL, o->test_kill_at, &o->test_kill_at, NULL));
+  PetscCall(PetscOptionsInt("-fg_test_optimize_signal_at", "TEST ONLY: SIGUSR1 to every rank right after the n-th evaluation (the run stops with exit 75)", NULL, o->test_signal_at, &o->test_signal_at, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGOptimizerCreate - an optimizer for a validated case. Collective.
 
   Input Parameters:
@@ -30,28 +53,26 @@
   Output Parameter:
 . opt - the optimizer
 
-  Options Database Keys (test hooks, not in --help):
-+ -fg_test_optimize_kill_at <n>   - SIGKILL every rank right after the n-th evaluation of this run is logged
-- -fg_test_optimize_signal_at <n> - SIGUSR1 to every rank there (the run stops with exit 75)
+  Options Database Keys: see FGOptimizerGetOptions()
 
 .seealso: FGOptimizerSetUp(), FGOptimizerSolve(), FGOptimizerDestroy()
 @*/
 PetscErrorCode FGOptimizerCreate(MPI_Comm comm, FGCase *c, PetscInt nset, const char *const set[], FGOptimizer *opt)
 {
-  PetscInt    kill_at = 0, signal_at = 0;
-  FGOptimizer O;
+  FGOptimizerOptions o;
+  FGOptimizer        O;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_optimize_kill_at", &kill_at, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_test_optimize_signal_at", &signal_at, NULL));
+  PetscCall(FGOptimizerGetOptions(comm, &o));
   PetscCheck(c->design.n > 0, comm, FG_ERR_INPUT, "%s: design.parameters is empty: flowgrad optimize has nothing to optimize (see README.md, \"Optimization\")", c->file);
   PetscCall(PetscNew(&O));
   O->comm      = comm;
   O->c         = c;
   O->nset      = nset;
   O->set       = set;
-  O->kill_at   = kill_at;
-  O->signal_at = signal_at;
+  O->kill_at   = o.test_kill_at;
+  O->signal_at = o.test_signal_at;
+  O->inner_its = o.penalty_inner_its;
   O->reason    = TAO_CONTINUE_ITERATING;
   *opt         = O;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -42,12 +42,11 @@ PetscErrorCode FGOptPenalty_Internal(FGOptimizer O, const FGEval *e, PetscReal *
 PetscErrorCode FGOptSolvePenalty_Internal(FGOptimizer O)
 {
   const FGCase *c     = O->c;
-  PetscInt      inner = 10, used = 0;
+  PetscInt      inner = O->inner_its, used = 0;
   PetscReal     viol_prev = PETSC_MAX_REAL;
   Tao           tao;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fg_penalty_inner_its", &inner, NULL));
   O->mu = c->optimizer.penalty;
   for (PetscInt outer = 0; outer < 50 && used < O->maxits && !(c->optimizer.max_evaluations && O->nevals >= c->optimizer.max_evaluations); outer++) {
     FGEval   *e;

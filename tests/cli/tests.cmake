@@ -56,3 +56,12 @@ fg_case_expect(NAME cli_run_unbalanced_flux NP 1 2 CODE 3 REGEX "the velocity is
                     --set boundary.x_lo.profile=uniform --set boundary.x_lo.velocity=[1,0]
                     --set boundary.x_hi.type=inflow --set boundary.x_hi.velocity=[1,0]
                     --set time.steps=50 --set output.monitor_every=5 --set output.dir=cli_unbalanced)
+
+# -help lists every -fg_* option with its description (tests/cli/check_help.py: the options are
+# found in src/ as PetscOptionsBegin-block registrations; none may be read outside one; test hooks
+# are -fg_test_* and say TEST ONLY).
+add_test(NAME cli_help_options
+         COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/cli/check_help.py ${PROJECT_SOURCE_DIR} --
+                 $<TARGET_FILE:flowgrad> run ${FG_CAVITY} --set time.steps=2 --set grid.cells=[16,16]
+                 --set output.dir=cli_help_options -help)
+set_tests_properties(cli_help_options PROPERTIES LABELS cli TIMEOUT 120)
