@@ -30,5 +30,6 @@ PETSC_EXTERN PetscErrorCode FGIOAgree(MPI_Comm, char[], size_t, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGIOWriteTextAtomic(MPI_Comm, const char *, const char *, FGIOTextWriter, void *);
 PETSC_EXTERN PetscErrorCode FGIORename(MPI_Comm, const char *, const char *);
 PETSC_EXTERN PetscErrorCode FGIOMakeDirectory(MPI_Comm, const char *, char[], size_t, PetscBool *);
+PETSC_EXTERN PetscErrorCode FGIOCheckReadable(MPI_Comm, const char *, char[], size_t, PetscBool *);
 
 #endif

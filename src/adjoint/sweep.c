@@ -398,12 +398,10 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscCall(FGObjectiveReset(o));
   PetscCall(FGSweepHash_Internal(&sw));
   {
-    PetscMPIInt rank;
-    int         ok = 1;
-    PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
-    if (!rank) ok = FGMakeDirectory(sw.dir) == PETSC_SUCCESS;
-    PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, s->comm));
-    PetscCheck(ok, s->comm, FG_ERR_IO_WRITE, "cannot create %s", sw.dir);
+    PetscBool ok;
+    char      msg[PETSC_MAX_PATH_LEN + 128];
+    PetscCall(FGIOMakeDirectory(s->comm, sw.dir, msg, sizeof(msg), &ok));
+    PetscCheck(ok, s->comm, FG_ERR_IO_WRITE, "%s", msg);
   }
   if (out && out->resume) {
     PetscBool have = PETSC_FALSE;

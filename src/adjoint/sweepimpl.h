@@ -5,6 +5,7 @@
 
 #include <fg/adjoint.h>
 #include <fg/io.h>
+#include <fg/iofile.h>
 #include <string.h>
 
 /* 2: the parameter adjoints in the layout of include/fg/solver.h (FGParamLayout: as many as the

@@ -20,6 +20,7 @@
 */
 #include "appimpl.h"
 #include <fg/io.h>
+#include <fg/iofile.h>
 #include <fg/table.h>
 #include <stdio.h>
 #include <string.h>
@@ -109,7 +110,12 @@ static PetscErrorCode FGAdjointMonitor_Private(FGSolver s, PetscInt n, PetscReal
   PetscFunctionBeginUser;
   if (!m->every || n % m->every || n == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/adjoint", s->c->output.dir));
-  PetscCall(FGMakeDirectory(path));
+  {
+    PetscBool ok;
+    char      msg[PETSC_MAX_PATH_LEN + 128];
+    PetscCall(FGIOMakeDirectory(s->comm, path, msg, sizeof(msg), &ok));
+    PetscCheck(ok, s->comm, FG_ERR_IO_WRITE, "%s", msg);
+  }
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/adjoint/adjoint_%06" PetscInt_FMT ".h5", s->c->output.dir, n));
   PetscCall(FGAdjointWriteState_Private(s, path, n, t, ubar, pbar));
   PetscFunctionReturn(PETSC_SUCCESS);

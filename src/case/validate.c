@@ -24,6 +24,7 @@
 */
 #include "caseimpl.h"
 #include <fg/grid.h>
+#include <fg/iofile.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -455,19 +456,11 @@ static PetscErrorCode FGCaseCheckWhole_Private(FGCaseCtx ctx)
 
   /* initial.file must be there now, not after the solver is set up (rank 0 looks) */
   if (c->initial.type == FG_IC_FILE) {
-    PetscMPIInt rank;
-    int         ok = 1, err = 0;
-    PetscCallMPI(MPI_Comm_rank(ctx->comm, &rank));
-    if (rank == 0) {
-      FILE *fp = fopen(c->initial.file, "rb");
-      ok       = fp != NULL;
-      err      = ok ? 0 : errno;
-      if (fp) fclose(fp);
-    }
-    PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm));
-    PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, ctx->comm));
+    PetscBool ok;
+    char      msg[PETSC_MAX_PATH_LEN + 128];
+    PetscCall(FGIOCheckReadable(ctx->comm, c->initial.file, msg, sizeof(msg), &ok));
     PetscCall(FGCaseWherePath_Private(ctx, "initial.file", where, sizeof(where)));
-    PetscCheck(ok, ctx->comm, FG_ERR_INPUT, "%s: cannot open %s: %s", where, c->initial.file, strerror(err));
+    PetscCheck(ok, ctx->comm, FG_ERR_INPUT, "%s: %s", where, msg);
   }
 
   /* the FFT solver's slabs need a plane on every rank */

@@ -8,6 +8,7 @@
   names the file, line and key and is FG_ERR_INPUT on every rank.
 */
 #include "caseimpl.h"
+#include <fg/iofile.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -250,9 +251,8 @@ PetscErrorCode FGCaseCheckObjectiveObservations_Internal(FGCaseCtx ctx, const FG
   const FGObjectiveCase *o  = FGCaseObjective_Private(ctx, ref);
   const PetscInt         k  = (PetscInt)(ref - ctx->keys);
   const PetscInt         kt = FGCaseSibling_Internal(ctx, ref, "target");
-  char                   where[FG_CASE_WHERE_LEN], wt[FG_CASE_WHERE_LEN];
-  PetscMPIInt            rank;
-  int                    ok = 1, err = 0;
+  char                   where[FG_CASE_WHERE_LEN], wt[FG_CASE_WHERE_LEN], msg[PETSC_MAX_PATH_LEN + 128];
+  PetscBool              ok;
 
   PetscFunctionBeginUser;
   if (o->kind != FG_OBJ_PROBE_TRACKING) PetscFunctionReturn(PETSC_SUCCESS);
@@ -267,16 +267,8 @@ PetscErrorCode FGCaseCheckObjectiveObservations_Internal(FGCaseCtx ctx, const FG
     PetscCall(FGCaseWhere_Internal(ctx, kt, wt, sizeof(wt)));
     SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: give target or observations, not both (target from %s)", where, wt);
   }
-  PetscCallMPI(MPI_Comm_rank(ctx->comm, &rank));
-  if (rank == 0) {
-    FILE *fp = fopen(o->observations, "r");
-    ok       = fp != NULL;
-    err      = ok ? 0 : errno;
-    if (fp) fclose(fp);
-  }
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm));
-  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, ctx->comm));
-  PetscCheck(ok, ctx->comm, FG_ERR_INPUT, "%s: cannot open %s: %s", where, o->observations, strerror(err));
+  PetscCall(FGIOCheckReadable(ctx->comm, o->observations, msg, sizeof(msg), &ok));
+  PetscCheck(ok, ctx->comm, FG_ERR_INPUT, "%s: %s", where, msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -286,22 +278,14 @@ PetscErrorCode FGCaseCheckObjectiveTargetFile_Internal(FGCaseCtx ctx, const FGKe
 {
   const FGObjectiveCase *o = FGCaseObjective_Private(ctx, ref);
   char                   where[FG_CASE_WHERE_LEN];
-  PetscMPIInt            rank;
-  int                    ok = 1, err = 0;
+  PetscBool              ok;
+  char                   msg[PETSC_MAX_PATH_LEN + 128];
 
   PetscFunctionBeginUser;
   if (o->kind != FG_OBJ_FIELD_TRACKING) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
-  PetscCallMPI(MPI_Comm_rank(ctx->comm, &rank));
-  if (rank == 0) {
-    FILE *fp = fopen(o->target_file, "r");
-    ok       = fp != NULL;
-    err      = ok ? 0 : errno;
-    if (fp) fclose(fp);
-  }
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm));
-  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, ctx->comm));
-  PetscCheck(ok, ctx->comm, FG_ERR_INPUT, "%s: cannot open %s: %s", where, o->target_file, strerror(err));
+  PetscCall(FGIOCheckReadable(ctx->comm, o->target_file, msg, sizeof(msg), &ok));
+  PetscCheck(ok, ctx->comm, FG_ERR_INPUT, "%s: %s", where, msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

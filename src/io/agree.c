@@ -230,3 +230,29 @@ PetscErrorCode FGIOMakeDirectory(MPI_Comm comm, const char *path, char msg[], si
   PetscCall(FGIOAgree(comm, msg, len, ok));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  FGIOCheckReadable - whether rank 0 can open a file for reading, agreed on by every rank (a file
+  the case names, checked before any work). Collective.
+
+  Output Parameters:
++ msg - (when not ok) "cannot open PATH: REASON", the same on every rank
+- ok  - whether it opened
+
+.seealso: FGIOAgree()
+@*/
+PetscErrorCode FGIOCheckReadable(MPI_Comm comm, const char *path, char msg[], size_t len, PetscBool *ok)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  msg[0] = '\0';
+  if (rank == 0) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) snprintf(msg, len, "cannot open %s: %s", path, strerror(errno));
+    else (void)fclose(fp);
+  }
+  PetscCall(FGIOAgree(comm, msg, len, ok));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

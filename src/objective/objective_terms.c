@@ -22,6 +22,7 @@
   #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #endif
 #include "objectiveimpl.h"
+#include <fg/iofile.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ PetscErrorCode FGObjectiveReadObservations_Internal(FGObjective o, FGObjTerm *tm
   const PetscInt dim  = o->s->grid->dim;
   PetscMPIInt    rank;
   char           msg[512] = "";
+  PetscBool      ok;
   PetscInt       n = 0;
   PetscReal     *buf = NULL;
 
@@ -88,9 +90,9 @@ PetscErrorCode FGObjectiveReadObservations_Internal(FGObjective o, FGObjTerm *tm
     }
     if (f) fclose(f);
   }
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
-  if (msg[0]) free(buf);
-  PetscCheck(!msg[0], comm, FG_ERR_INPUT, "%s.observations: %s", tm->oc->where, msg);
+  PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
+  if (!ok) free(buf);
+  PetscCheck(ok, comm, FG_ERR_INPUT, "%s.observations: %s", tm->oc->where, msg);
   PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT, 0, comm));
   tm->nobs = n;
   PetscCall(PetscMalloc2(n, &tm->tobs, n * dim, &tm->uobs));
