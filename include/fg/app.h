@@ -44,9 +44,9 @@ PETSC_EXTERN PetscErrorCode FGRunGetOptions(MPI_Comm, FGRunOptions *);
 PETSC_EXTERN PetscErrorCode FGOptionsView(MPI_Comm);
 PETSC_EXTERN PetscErrorCode FGInfo(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *, PetscBool);
-PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, FGCase *, PetscBool);
+PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, const FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGSlurmRestartCount(MPI_Comm, PetscInt *);
-PETSC_EXTERN PetscErrorCode FGCheckMain(MPI_Comm, FGCase *);
-PETSC_EXTERN PetscErrorCode FGOptimizeMain(MPI_Comm, FGCase *, PetscBool, PetscInt, const char *const[]);
+PETSC_EXTERN PetscErrorCode FGCheckMain(MPI_Comm, const FGCase *);
+PETSC_EXTERN PetscErrorCode FGOptimizeMain(MPI_Comm, const FGCase *, PetscBool, PetscInt, const char *const[]);
 
 #endif

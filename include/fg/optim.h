@@ -65,7 +65,7 @@ typedef struct {
 } FGEval;
 
 typedef struct _p_FGProblem *FGProblem;
-PETSC_EXTERN PetscErrorCode FGProblemCreate(MPI_Comm, FGCase *, PetscInt, const char *const[], FGProblem *);
+PETSC_EXTERN PetscErrorCode FGProblemCreate(MPI_Comm, const FGCase *, PetscInt, const char *const[], FGProblem *);
 PETSC_EXTERN PetscErrorCode FGProblemDestroy(FGProblem *);
 PETSC_EXTERN PetscErrorCode FGProblemGetDesign(FGProblem, FGDesign *);
 PETSC_EXTERN PetscErrorCode FGProblemGetSolver(FGProblem, PetscInt, FGSolver *);
@@ -92,7 +92,7 @@ typedef struct {
   PetscInt test_kill_at, test_signal_at; /* -fg_test_optimize_kill_at, -fg_test_optimize_signal_at */
 } FGOptimizerOptions;
 PETSC_EXTERN PetscErrorCode FGOptimizerGetOptions(MPI_Comm, FGOptimizerOptions *);
-PETSC_EXTERN PetscErrorCode FGOptimizerCreate(MPI_Comm, FGCase *, PetscInt, const char *const[], FGOptimizer *);
+PETSC_EXTERN PetscErrorCode FGOptimizerCreate(MPI_Comm, const FGCase *, PetscInt, const char *const[], FGOptimizer *);
 PETSC_EXTERN PetscErrorCode FGOptimizerSetResume(FGOptimizer, PetscBool, PetscBool);
 PETSC_EXTERN PetscErrorCode FGOptimizerSetUp(FGOptimizer);
 PETSC_EXTERN PetscErrorCode FGOptimizerSolve(FGOptimizer);

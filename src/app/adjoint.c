@@ -45,7 +45,7 @@ PetscErrorCode FGAppSetUpOutput_Internal(MPI_Comm comm, const FGCase *c)
 
 /* The set-up of flowgrad adjoint and check: output.dir, the solver, design, objective, p and g;
    prints the case's steps, objective and design. */
-PetscErrorCode FGAdjointAppCreate_Internal(MPI_Comm comm, FGCase *c, FGAdjointApp *A)
+PetscErrorCode FGAdjointAppCreate_Internal(MPI_Comm comm, const FGCase *c, FGAdjointApp *A)
 {
   PetscInt             nblk;
   const FGDesignBlock *blk;
@@ -221,7 +221,7 @@ static PetscErrorCode FGAdjointWriteGradientTime_Private(FGAdjointApp *A, const 
 /*@C
   FGAdjointMain - flowgrad adjoint CASE [--resume].
 @*/
-PetscErrorCode FGAdjointMain(MPI_Comm comm, FGCase *c, PetscBool resume)
+PetscErrorCode FGAdjointMain(MPI_Comm comm, const FGCase *c, PetscBool resume)
 {
   FGAdjointApp        A;
   FGAdjointOutput     out;

@@ -9,7 +9,7 @@
 
 /* The solver, design, objective, design vector p and gradient g of flowgrad adjoint and check. */
 typedef struct {
-  FGCase     *c;
+  const FGCase *c;
   FGSolver    s;
   FGDesign    d;
   FGObjective o;
@@ -17,7 +17,7 @@ typedef struct {
 } FGAdjointApp;
 
 PETSC_INTERN PetscErrorCode FGAppSetUpOutput_Internal(MPI_Comm, const FGCase *);
-PETSC_INTERN PetscErrorCode FGAdjointAppCreate_Internal(MPI_Comm, FGCase *, FGAdjointApp *);
+PETSC_INTERN PetscErrorCode FGAdjointAppCreate_Internal(MPI_Comm, const FGCase *, FGAdjointApp *);
 PETSC_INTERN PetscErrorCode FGAdjointAppDestroy_Internal(FGAdjointApp *);
 
 #endif

@@ -26,7 +26,7 @@
 /*@C
   FGCheckMain - flowgrad check CASE.
 @*/
-PetscErrorCode FGCheckMain(MPI_Comm comm, FGCase *c)
+PetscErrorCode FGCheckMain(MPI_Comm comm, const FGCase *c)
 {
   FGAdjointApp A;
   FGSolver     s;

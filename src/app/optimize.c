@@ -18,7 +18,7 @@
   FGOptimizeMain - flowgrad optimize CASE [--resume]; (nset, set): the command line's --set
   overrides (the points' cases are loaded with them).
 @*/
-PetscErrorCode FGOptimizeMain(MPI_Comm comm, FGCase *c, PetscBool resume, PetscInt nset, const char *const set[])
+PetscErrorCode FGOptimizeMain(MPI_Comm comm, const FGCase *c, PetscBool resume, PetscInt nset, const char *const set[])
 {
   FGOptimizer opt;
   PetscInt    slurm;

@@ -16,7 +16,7 @@ typedef struct {
 
 struct _p_FGOptimizer {
   MPI_Comm           comm;
-  FGCase            *c;
+  const FGCase      *c;
   PetscInt           nset;   /* the command line's --set overrides (the points' cases get them) */
   const char *const *set;
   FGProblem          P;

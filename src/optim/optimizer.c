@@ -57,7 +57,7 @@ PetscErrorCode FGOptimizerGetOptions(MPI_Comm comm, FGOptimizerOptions *o)
 
 .seealso: FGOptimizerSetUp(), FGOptimizerSolve(), FGOptimizerDestroy()
 @*/
-PetscErrorCode FGOptimizerCreate(MPI_Comm comm, FGCase *c, PetscInt nset, const char *const set[], FGOptimizer *opt)
+PetscErrorCode FGOptimizerCreate(MPI_Comm comm, const FGCase *c, PetscInt nset, const char *const set[], FGOptimizer *opt)
 {
   FGOptimizerOptions o;
   FGOptimizer        O;

@@ -16,8 +16,8 @@
 #include <string.h>
 
 typedef struct {
-  FGCase         *c;
-  PetscBool       own;
+  const FGCase   *c;
+  FGCase         *own; /* the point's case, loaded here with its overrides (NULL: the problem's case) */
   char            name[FG_CASE_NAME_LEN];
   PetscReal       w;
   FGSolver        s;
@@ -29,7 +29,7 @@ typedef struct {
 
 struct _p_FGProblem {
   MPI_Comm        comm;
-  FGCase         *c;
+  const FGCase   *c;
   PetscInt        K;
   FGPoint         pt[FG_CASE_MAX_CONDITIONS];
   const char     *names[FG_CASE_MAX_CONDITIONS];
@@ -70,7 +70,7 @@ static PetscBool FGProblemRowIsFlow_Private(const FGConstraintRow *r)
   (nset, set): the command line's --set overrides (the points' cases are loaded with them).
   Collective; errors are FG_ERR_INPUT naming the file and key.
 @*/
-PetscErrorCode FGProblemCreate(MPI_Comm comm, FGCase *c, PetscInt nset, const char *const set[], FGProblem *problem)
+PetscErrorCode FGProblemCreate(MPI_Comm comm, const FGCase *c, PetscInt nset, const char *const set[], FGProblem *problem)
 {
   FGProblem P;
   PetscInt  nd = -1, nl = -1;
@@ -97,9 +97,9 @@ PetscErrorCode FGProblemCreate(MPI_Comm comm, FGCase *c, PetscInt nset, const ch
       for (PetscInt i = 0; i < pc->nset; i++) list[n++] = pc->set[i];
       PetscCall(PetscSNPrintf(outdir, sizeof(outdir), "output.dir=%s/points/%s", c->output.dir, pc->name));
       list[n++] = outdir;
-      PetscCall(PetscNew(&pt->c));
-      pt->own = PETSC_TRUE;
-      PetscCall(FGCaseLoad(comm, c->file, n, list, pt->c));
+      PetscCall(PetscNew(&pt->own));
+      PetscCall(FGCaseLoad(comm, c->file, n, list, pt->own));
+      pt->c = pt->own;
       PetscCall(PetscFree(list));
       PetscCall(FGCasePrepareOutput(comm, pt->c));
       PetscCall(FGCaseWriteResolved(comm, pt->c));
@@ -224,7 +224,7 @@ PetscErrorCode FGProblemDestroy(FGProblem *problem)
     PetscCall(FGObjectiveDestroy(&pt->o));
     PetscCall(FGDesignDestroy(&pt->d));
     PetscCall(FGSolverDestroy(&pt->s));
-    if (pt->own) PetscCall(PetscFree(pt->c));
+    PetscCall(PetscFree(pt->own));
   }
   PetscCall(VecDestroy(&P->gk));
   PetscCall(VecDestroy(&P->cell[0]));
