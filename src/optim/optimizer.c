@@ -254,9 +254,7 @@ PetscErrorCode FGOptimizerDestroy(FGOptimizer *opt)
   PetscCall(VecDestroy(&O->ci));
   PetscCall(FGOptCacheDestroy_Internal(O));
   PetscCall(PetscFree(O->hist));
-  PetscCall(PetscFree(O->hq));
-  PetscCall(PetscFree(O->hp));
-  PetscCall(PetscFree(O->hJk));
+  PetscCall(FGTableDestroy(&O->history));
   PetscCall(VecDestroy(&O->x));
   PetscCall(VecDestroy(&O->p0));
   PetscCall(VecDestroy(&O->scale));
