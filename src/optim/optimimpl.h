@@ -4,11 +4,12 @@
 #define FG_OPTIMIMPL_H
 
 #include <fg/optim.h>
+#include <fg/table.h>
 #include <petsctao.h>
 
 #define FG_OPT_NCACHE 6
 
-/* One row of the history (optimization.csv, optimization.h5). */
+/* One row of the history (the start of a row of optimization.csv, optimization.h5). */
 typedef struct {
   PetscInt  it, evals;
   PetscReal J, gnorm, step, viol, seconds;
@@ -41,7 +42,7 @@ struct _p_FGOptimizer {
   /* history */
   PetscInt   nhist, caphist;
   FGHistRow *hist;
-  PetscReal *hq, *hp, *hJk; /* nrows, ns, K per row */
+  FGTable    history; /* optimization.csv, optimization.h5: these rows with J per point, q, p */
   PetscInt   maxits;
   /* ALMM */
   Mat Ae, Ai;

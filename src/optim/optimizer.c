@@ -17,6 +17,7 @@
   optimizer.type auto is penalty with constraint rows, blmvm without; rows need almm or penalty.
 */
 #include "optimimpl.h"
+#include <fg/iofile.h>
 
 /*@C
   FGOptimizerGetOptions - flowgrad optimize's options, in one PetscOptionsBegin block (so -help
@@ -164,8 +165,12 @@ PetscErrorCode FGOptimizerSetUp(FGOptimizer O)
   /* the directories, the log */
   PetscCall(PetscSNPrintf(O->dir, sizeof(O->dir), "%s/optimization", c->output.dir));
   PetscCall(PetscSNPrintf(O->evdir, sizeof(O->evdir), "%s/evaluations", O->dir));
-  PetscCall(FGMakeDirectory(O->dir));
-  PetscCall(FGMakeDirectory(O->evdir));
+  {
+    PetscBool ok;
+    char      msg[PETSC_MAX_PATH_LEN + 128];
+    PetscCall(FGIOMakeDirectory(comm, O->evdir, msg, sizeof(msg), &ok)); /* and O->dir */
+    PetscCheck(ok, comm, FG_ERR_INPUT, "%s", msg);
+  }
   PetscCall(FGOptLogStart_Internal(O));
   PetscCall(FGOptimizerPrintProblem_Private(O));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -254,9 +259,7 @@ PetscErrorCode FGOptimizerDestroy(FGOptimizer *opt)
   PetscCall(VecDestroy(&O->ci));
   PetscCall(FGOptCacheDestroy_Internal(O));
   PetscCall(PetscFree(O->hist));
-  PetscCall(PetscFree(O->hq));
-  PetscCall(PetscFree(O->hp));
-  PetscCall(PetscFree(O->hJk));
+  PetscCall(FGTableDestroy(&O->history));
   PetscCall(VecDestroy(&O->x));
   PetscCall(VecDestroy(&O->p0));
   PetscCall(VecDestroy(&O->scale));

@@ -13,13 +13,16 @@
     optimization/evaluations/eval_NNNNNN.h5  every evaluation: p, J, g, the rows and their
                    gradients, dJ/dchi (the log that --resume replays, src/optim/evaluate.c)
     optimization/result.csv             name, initial, final, lower, upper of every design scalar
+
+  Everything through src/io: the log and the iteration fields are field files (include/fg/io.h),
+  the history and result.csv tables (include/fg/table.h); rank 0 writes what is not parallel, and
+  every rank gets the outcome.
 */
 #include "optimimpl.h"
 #include <fg/io.h>
-#include <hdf5.h>
+#include <fg/table.h>
 #include <stdio.h>
 #include <string.h>
-#include <errno.h>
 #include <dirent.h>
 #include <unistd.h>
 
@@ -286,134 +289,68 @@ PetscErrorCode FGOptLogScan_Internal(FGOptimizer O, PetscInt from, PetscBool rem
 
 /* --- the history ----------------------------------------------------------------------- */
 
-/* optimization.csv: rank 0, atomically. */
-static PetscErrorCode FGOptWriteCSV_Private(FGOptimizer O)
+/* The table of optimization.csv and optimization.h5, one row per iteration (FGOptRecord_Internal):
+   iteration, evaluations, J, J/J_0, TAO's gradient norm and step, the largest violation, the
+   seconds (%.3f), J at each point (J@NAME: in the CSV with more than one point only), each
+   constraint row's quantity, each design scalar. optimization.h5: every column but J_rel as a 1-D
+   dataset, and the matrices J_points (labels: the points), constraints and design (labels: their
+   column names). */
+static PetscErrorCode FGOptHistoryCreate_Private(FGOptimizer O)
 {
-  PetscMPIInt rank;
-  char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], msg[PETSC_MAX_PATH_LEN + 128] = "";
-  const char *const *pnames;
+  static const char *const head[8] = {"iteration", "evaluations", "J", "J_rel", "gradient_norm", "step", "max_violation", "seconds"};
+  static const char *const fmt[8]  = {FG_TABLE_INT, FG_TABLE_INT, "%.17g", "%.17g", "%.17g", "%.17g", "%.17g", "%.3f"};
+  const char *const       *pnames;
+  PetscInt                 P, Q, S;
+  FGTable                  t;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(O->comm, &rank));
   PetscCall(FGProblemGetPoints(O->P, &O->K, &pnames, NULL));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/optimization.csv", O->c->output.dir));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  if (!rank) {
-    FILE *f = fopen(tmp, "w");
-    if (!f) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
-    else {
-      fprintf(f, "iteration,evaluations,J,J_rel,gradient_norm,step,max_violation,seconds");
-      for (PetscInt k = 0; O->K > 1 && k < O->K; k++) fprintf(f, ",J@%s", pnames[k]);
-      for (PetscInt i = 0; i < O->nrows; i++) fprintf(f, ",%s", O->rows[i].name);
-      for (PetscInt i = 0; i < O->ns; i++) {
-        char nm[128];
-        PetscCall(FGDesignScalarName(O->d, i, nm, sizeof(nm)));
-        fprintf(f, ",%s", nm);
-      }
-      fprintf(f, "\n");
-      for (PetscInt r = 0; r < O->nhist; r++) {
-        const FGHistRow *h = &O->hist[r];
-        fprintf(f, "%" PetscInt_FMT ",%" PetscInt_FMT ",%.17g,%.17g,%.17g,%.17g,%.17g,%.3f", h->it, h->evals, (double)h->J, (double)(h->J / (O->hist[0].J != 0 ? O->hist[0].J : 1.0)), (double)h->gnorm, (double)h->step, (double)h->viol, (double)h->seconds);
-        for (PetscInt k = 0; O->K > 1 && k < O->K; k++) fprintf(f, ",%.17g", (double)O->hJk[r * O->K + k]);
-        for (PetscInt i = 0; i < O->nrows; i++) fprintf(f, ",%.17g", (double)O->hq[r * O->nrows + i]);
-        for (PetscInt i = 0; i < O->ns; i++) fprintf(f, ",%.17g", (double)O->hp[r * O->ns + i]);
-        fprintf(f, "\n");
-      }
-      if (fclose(f) || rename(tmp, path)) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
-    }
+  P = 8, Q = P + O->K, S = Q + O->nrows;
+  PetscCall(FGTableCreate(O->comm, &t));
+  for (PetscInt j = 0; j < 8; j++) PetscCall(FGTableAddColumn(t, head[j], fmt[j]));
+  for (PetscInt k = 0; k < O->K; k++) {
+    char nm[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscSNPrintf(nm, sizeof(nm), "J@%s", pnames[k]));
+    PetscCall(FGTableAddColumn(t, nm, "%.17g"));
+    PetscCall(FGTableSetColumnHidden(t, P + k, (PetscBool)(O->K <= 1)));
   }
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, O->comm));
-  PetscCheck(!msg[0], O->comm, FG_ERR_IO_WRITE, "%s", msg);
+  for (PetscInt i = 0; i < O->nrows; i++) PetscCall(FGTableAddColumn(t, O->rows[i].name, "%.17g"));
+  for (PetscInt i = 0; i < O->ns; i++) {
+    char nm[128];
+    PetscCall(FGDesignScalarName(O->d, i, nm, sizeof(nm)));
+    PetscCall(FGTableAddColumn(t, nm, "%.17g"));
+  }
+  for (PetscInt j = 0; j < 8; j++)
+    if (j != 3) PetscCall(FGTableAddDataset(t, head[j], j, 1, PETSC_FALSE, NULL)); /* J_rel: the CSV's alone */
+  PetscCall(FGTableAddDataset(t, "J_points", P, O->K, PETSC_TRUE, pnames));
+  PetscCall(FGTableAddDataset(t, "constraints", Q, O->nrows, PETSC_TRUE, NULL));
+  PetscCall(FGTableAddDataset(t, "design", S, O->ns, PETSC_TRUE, NULL));
+  O->history = t;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A 1-D or 2-D double dataset (rank 0, serial HDF5). */
-static herr_t FGOptH5Write_Private(hid_t fid, const char *name, int rank, hsize_t n0, hsize_t n1, const double *v)
+/* Row h of the history, with the point values Jk, row quantities q and design scalars of p, into
+   the table; then optimization.csv and optimization.h5 rewritten (rank 0, atomically). */
+static PetscErrorCode FGOptHistoryAdd_Private(FGOptimizer O, const FGHistRow *h, const PetscReal Jk[], const PetscReal q[], Vec p)
 {
-  hsize_t dims[2] = {n0, n1};
-  hid_t   sp, ds;
-  herr_t  st;
-  sp = H5Screate_simple(rank, dims, NULL);
-  if (sp < 0) return -1;
-  ds = H5Dcreate2(fid, name, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (ds < 0) {
-    H5Sclose(sp);
-    return -1;
-  }
-  st = (n0 > 0 && (rank == 1 || n1 > 0)) ? H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) : 0;
-  H5Dclose(ds);
-  H5Sclose(sp);
-  return st;
-}
-
-static herr_t FGOptH5Names_Private(hid_t fid, const char *name, hsize_t n, char (*names)[128])
-{
-  hsize_t dims[1] = {n};
-  hid_t   t = H5Tcopy(H5T_C_S1), sp, ds;
-  herr_t  st;
-  H5Tset_size(t, 128);
-  sp = H5Screate_simple(1, dims, NULL);
-  ds = H5Dcreate2(fid, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  st = (ds >= 0 && n) ? H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, names) : (ds >= 0 ? 0 : -1);
-  if (ds >= 0) H5Dclose(ds);
-  H5Sclose(sp);
-  H5Tclose(t);
-  return st;
-}
-
-/* optimization.h5: the columns of optimization.csv as datasets (rank 0, atomically). */
-static PetscErrorCode FGOptWriteH5_Private(FGOptimizer O)
-{
-  PetscMPIInt rank;
-  char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], msg[PETSC_MAX_PATH_LEN + 128] = "";
+  const PetscInt P = 8, Q = P + O->K, S = Q + O->nrows;
+  PetscReal     *row;
+  char           path[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(O->comm, &rank));
+  if (!O->history) PetscCall(FGOptHistoryCreate_Private(O));
+  PetscCall(PetscMalloc1(S + O->ns, &row));
+  row[0] = (PetscReal)h->it, row[1] = (PetscReal)h->evals, row[2] = h->J, row[3] = h->J / (O->hist[0].J != 0 ? O->hist[0].J : 1.0);
+  row[4] = h->gnorm, row[5] = h->step, row[6] = h->viol, row[7] = h->seconds;
+  for (PetscInt k = 0; k < O->K; k++) row[P + k] = Jk[k];
+  for (PetscInt i = 0; i < O->nrows; i++) row[Q + i] = q[i];
+  PetscCall(FGOptScalars_Private(O, p, row + S));
+  PetscCall(FGTableAddRow(O->history, NULL, row));
+  PetscCall(PetscFree(row));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/optimization.csv", O->c->output.dir));
+  PetscCall(FGTableWriteCSV(O->history, path));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/optimization.h5", O->c->output.dir));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  if (!rank) {
-    const hsize_t n = (hsize_t)O->nhist;
-    double       *col;
-    char (*names)[128];
-    hid_t         fid;
-    herr_t        st = 0;
-    PetscCall(PetscMalloc1(PetscMax(O->nhist, 1) * 7, &col));
-    PetscCall(PetscCalloc1(PetscMax(PetscMax(O->ns, O->nrows), PetscMax(O->K, 1)), &names));
-    fid = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (fid < 0) st = -1;
-    else {
-      for (PetscInt r = 0; r < O->nhist; r++) {
-        col[r] = (double)O->hist[r].it, col[n + r] = (double)O->hist[r].evals, col[2 * n + r] = O->hist[r].J, col[3 * n + r] = O->hist[r].gnorm;
-        col[4 * n + r] = O->hist[r].step, col[5 * n + r] = O->hist[r].viol, col[6 * n + r] = O->hist[r].seconds;
-      }
-      st |= FGOptH5Write_Private(fid, "iteration", 1, n, 1, col);
-      st |= FGOptH5Write_Private(fid, "evaluations", 1, n, 1, col + n);
-      st |= FGOptH5Write_Private(fid, "J", 1, n, 1, col + 2 * n);
-      st |= FGOptH5Write_Private(fid, "gradient_norm", 1, n, 1, col + 3 * n);
-      st |= FGOptH5Write_Private(fid, "step", 1, n, 1, col + 4 * n);
-      st |= FGOptH5Write_Private(fid, "max_violation", 1, n, 1, col + 5 * n);
-      st |= FGOptH5Write_Private(fid, "seconds", 1, n, 1, col + 6 * n);
-      st |= FGOptH5Write_Private(fid, "J_points", 2, n, (hsize_t)O->K, O->hJk);
-      st |= FGOptH5Write_Private(fid, "constraints", 2, n, (hsize_t)O->nrows, O->hq);
-      st |= FGOptH5Write_Private(fid, "design", 2, n, (hsize_t)O->ns, O->hp);
-      for (PetscInt i = 0; i < O->nrows; i++) PetscCall(PetscSNPrintf(names[i], 128, "%s", O->rows[i].name));
-      st |= FGOptH5Names_Private(fid, "constraints_names", (hsize_t)O->nrows, names);
-      for (PetscInt i = 0; i < O->ns; i++) PetscCall(FGDesignScalarName(O->d, i, names[i], 128));
-      st |= FGOptH5Names_Private(fid, "design_names", (hsize_t)O->ns, names);
-      {
-        const char *const *pn;
-        PetscCall(FGProblemGetPoints(O->P, &O->K, &pn, NULL));
-        for (PetscInt k = 0; k < O->K; k++) PetscCall(PetscSNPrintf(names[k], 128, "%s", pn[k]));
-        st |= FGOptH5Names_Private(fid, "J_points_names", (hsize_t)O->K, names);
-      }
-      if (H5Fclose(fid) < 0) st = -1;
-    }
-    if (st < 0 || rename(tmp, path)) snprintf(msg, sizeof(msg), "cannot write %s", path);
-    PetscCall(PetscFree(col));
-    PetscCall(PetscFree(names));
-  }
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, O->comm));
-  PetscCheck(!msg[0], O->comm, FG_ERR_IO_WRITE, "%s", msg);
+  PetscCall(FGTableWriteHDF5(O->history, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -437,9 +374,6 @@ PetscErrorCode FGOptRecord_Internal(FGOptimizer O, PetscInt it, Vec p, const FGE
   if (O->nhist == O->caphist) {
     O->caphist = PetscMax(16, 2 * O->caphist);
     PetscCall(PetscRealloc(sizeof(FGHistRow) * (size_t)O->caphist, &O->hist));
-    PetscCall(PetscRealloc(sizeof(PetscReal) * (size_t)O->caphist * (size_t)PetscMax(O->nrows, 1), &O->hq));
-    PetscCall(PetscRealloc(sizeof(PetscReal) * (size_t)O->caphist * (size_t)PetscMax(O->ns, 1), &O->hp));
-    PetscCall(PetscRealloc(sizeof(PetscReal) * (size_t)O->caphist * (size_t)O->K, &O->hJk));
   }
   h          = &O->hist[O->nhist];
   h->it      = it;
@@ -449,12 +383,8 @@ PetscErrorCode FGOptRecord_Internal(FGOptimizer O, PetscInt it, Vec p, const FGE
   h->step    = it ? step : 0; /* (TAO reports its initial value at iteration 0) */
   h->viol    = FGOptViolation_Internal(O, e);
   h->seconds = O->seconds;
-  for (PetscInt i = 0; i < O->nrows; i++) O->hq[O->nhist * O->nrows + i] = e->q[i];
-  for (PetscInt k = 0; k < O->K; k++) O->hJk[O->nhist * O->K + k] = e->Jk[k];
-  PetscCall(FGOptScalars_Private(O, p, O->hp + O->nhist * O->ns));
   O->nhist++;
-  PetscCall(FGOptWriteCSV_Private(O));
-  PetscCall(FGOptWriteH5_Private(O));
+  PetscCall(FGOptHistoryAdd_Private(O, h, e->Jk, e->q, p));
   if (it == 0 || (O->c->optimizer.fields_every && it % O->c->optimizer.fields_every == 0)) PetscCall(FGOptWriteIterFields_Internal(O, it, p, e));
   {
     const PetscReal per = it ? O->seconds / it : 0, left = per * (PetscReal)PetscMax(O->maxits - it, 0);
@@ -467,39 +397,35 @@ PetscErrorCode FGOptRecord_Internal(FGOptimizer O, PetscInt it, Vec p, const FGE
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* optimization/result.csv: rank 0, atomically. */
+/* optimization/result.csv: name, initial, final, lower, upper of every design scalar (rank 0,
+   atomically). */
 PetscErrorCode FGOptWriteResult_Internal(FGOptimizer O, Vec p)
 {
-  PetscMPIInt rank;
-  PetscReal  *v0, *v1, *lo, *hi;
-  char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], msg[PETSC_MAX_PATH_LEN + 128] = "";
-  const PetscInt n = PetscMax(O->ns, 1);
+  static const char *const head[4] = {"initial", "final", "lower", "upper"};
+  const PetscInt           n       = PetscMax(O->ns, 1);
+  PetscReal               *v0, *v1, *lo, *hi;
+  char                     path[PETSC_MAX_PATH_LEN];
+  FGTable                  t;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(O->comm, &rank));
   PetscCall(PetscMalloc4(n, &v0, n, &v1, n, &lo, n, &hi));
   PetscCall(FGOptScalars_Private(O, O->p0, v0));
   PetscCall(FGOptScalars_Private(O, p, v1));
   PetscCall(FGOptScalars_Private(O, O->plo, lo));
   PetscCall(FGOptScalars_Private(O, O->phi, hi));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/result.csv", O->dir));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  if (!rank) {
-    FILE *f = fopen(tmp, "w");
-    if (!f) snprintf(msg, sizeof(msg), "cannot write %s: %s", tmp, strerror(errno));
-    else {
-      fprintf(f, "name,initial,final,lower,upper\n");
-      for (PetscInt i = 0; i < O->ns; i++) {
-        char nm[128];
-        PetscCall(FGDesignScalarName(O->d, i, nm, sizeof(nm)));
-        fprintf(f, "%s,%.17g,%.17g,%.17g,%.17g\n", nm, (double)v0[i], (double)v1[i], (double)lo[i], (double)hi[i]);
-      }
-      if (fclose(f) || rename(tmp, path)) snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
-    }
+  PetscCall(FGTableCreate(O->comm, &t));
+  PetscCall(FGTableSetLabelColumn(t, "name"));
+  for (PetscInt j = 0; j < 4; j++) PetscCall(FGTableAddColumn(t, head[j], "%.17g"));
+  for (PetscInt i = 0; i < O->ns; i++) {
+    const PetscReal row[4] = {v0[i], v1[i], lo[i], hi[i]};
+    char            nm[128];
+    PetscCall(FGDesignScalarName(O->d, i, nm, sizeof(nm)));
+    PetscCall(FGTableAddRow(t, nm, row));
   }
   PetscCall(PetscFree4(v0, v1, lo, hi));
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, O->comm));
-  PetscCheck(!msg[0], O->comm, FG_ERR_IO_WRITE, "%s", msg);
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/result.csv", O->dir));
+  PetscCall(FGTableWriteCSV(t, path));
+  PetscCall(FGTableDestroy(&t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -4,10 +4,11 @@
     CSV        comments, a label column, the column formats (%.17g, %.6f, %.8g, %.3e, %lld), a
                hidden column: the file equals the text printf gives
     optimization.csv / .h5
-               the table reproduces, byte for byte and dataset for dataset, the files that
-               src/app/optimize.c writes with its own code (copied here as the reference:
-               FGOptWriteCSV_Private, FGOptWriteH5_Private), with K = 1 point (the J@ columns
-               hidden, J_points still written) and K = 2
+               the table reproduces, byte for byte and dataset for dataset, the files that the
+               optimizer wrote with its own code before it wrote them with a table
+               (src/optim/output.c, FGOptHistoryCreate_Private): its writers FGOptWriteCSV_Private
+               and FGOptWriteH5_Private are kept here as the reference of the format, with K = 1
+               point (the J@ columns hidden, J_points still written) and K = 2
     default    a table without datasets: the matrix "table" and "table_names"
     stream     a new file, rows flushed as they come; reopened with keep = 2: the rows up to step 2
                kept, later rows and a line cut by a kill dropped, the new header written
@@ -39,7 +40,7 @@ static PetscErrorCode CheckText(const char *path, const char *want)
 }
 
 /* ---------------------------------------------------------------------------------------------
-   optimization.csv and .h5: the reference writers of src/app/optimize.c, on plain arrays
+   optimization.csv and .h5: the optimizer's writers before FGTable (the reference), on plain arrays
    --------------------------------------------------------------------------------------------- */
 typedef struct {
   PetscInt  nhist, K, nrows, ns;
@@ -133,7 +134,7 @@ static void OptReferenceH5(const OptHistory *O, const char *path)
   H5Fclose(fid);
 }
 
-/* The same with a table: what optimize.c will do. */
+/* The same with a table, as src/optim/output.c builds it (FGOptHistoryCreate_Private). */
 static PetscErrorCode OptTable(const OptHistory *O, FGTable *t)
 {
   static const char *const head[8] = {"iteration", "evaluations", "J", "J_rel", "gradient_norm", "step", "max_violation", "seconds"};

@@ -6,6 +6,9 @@ after the K-th evaluation (-fg_test_optimize_kill_at K), then `--resume` in the 
 directory. Checks that the killed run died, that the resumed run replayed exactly the K logged
 evaluations (no evaluation is repeated) and computed the rest, and that it ends at the same design
 and J as the reference to --rtol (check_optimization.py same).
+
+With --killed-flowgrad OLD the killed run is OLD's (e.g. a build of the previous release): the
+resumed run must replay a log written by it (the format of eval_NNNNNN.h5 kept).
 """
 import argparse, os, re, subprocess, sys
 
@@ -20,11 +23,13 @@ p.add_argument("--signal", action="store_true", help="stop with SIGUSR1 (exit 75
 p.add_argument("--workdir", required=True)
 p.add_argument("--rtol", type=float, default=1e-8)
 p.add_argument("--python", default=sys.executable)
+p.add_argument("--killed-flowgrad", help="the flowgrad of the killed run (default: --flowgrad)")
+p.add_argument("--tag", help="the runs' directory prefix (default optim_resume_np<NP>)")
 a, extra = p.parse_known_args()
 
 
-def run(outdir, *args, expect=0):
-    cmd = [a.mpiexec, "-n", str(a.np)] + [f for f in re.split(r"[;\s]+", a.mpiexec_flags) if f] + [a.flowgrad, "optimize", a.case, "--set", f"output.dir={outdir}", "-fg_fftw_planner", "estimate"] + extra + list(args)
+def run(outdir, *args, expect=0, exe=None):
+    cmd = [a.mpiexec, "-n", str(a.np)] + [f for f in re.split(r"[;\s]+", a.mpiexec_flags) if f] + [exe or a.flowgrad, "optimize", a.case, "--set", f"output.dir={outdir}", "-fg_fftw_planner", "estimate"] + extra + list(args)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=a.workdir)
     print(f"$ {' '.join(cmd)}\n  exit {r.returncode}")
     if expect is not None and r.returncode != expect:
@@ -33,7 +38,7 @@ def run(outdir, *args, expect=0):
     return r
 
 
-tag = f"optim_resume_np{a.np}"
+tag = a.tag or f"optim_resume_np{a.np}"
 ref = run(f"{tag}_ref")
 if a.signal:  # SIGUSR1 on every rank after the K-th evaluation: exit 75 with the notice
     tag += "_signal"
@@ -43,7 +48,7 @@ if a.signal:  # SIGUSR1 on every rank after the K-th evaluation: exit 75 with th
         print(killed.stdout[-3000:])
         sys.exit("FAIL: no stop notice")
 else:
-    killed = run(f"{tag}_kill", "-fg_test_optimize_kill_at", str(a.kill_at), expect=None)
+    killed = run(f"{tag}_kill", "-fg_test_optimize_kill_at", str(a.kill_at), expect=None, exe=a.killed_flowgrad)
     if killed.returncode == 0:
         sys.exit("FAIL: the killed run exited 0")
     if f"SIGKILL after evaluation {a.kill_at - 1}" not in killed.stdout:

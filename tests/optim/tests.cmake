@@ -56,6 +56,19 @@ foreach(np 1 2)
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(optim_resume_np${np} PROPERTIES TIMEOUT 300 PROCESSORS ${np} LABELS "mpi;optim")
 endforeach()
+# ... and killed while run by an earlier flowgrad, resumed by this one: the log written by the
+# earlier release (eval_NNNNNN.h5) replays. Only where its binary is named, e.g.
+#   cmake -DFLOWGRAD_OLD_EXE=/work/build-base/flowgrad   (a build of the previous release)
+set(FLOWGRAD_OLD_EXE "" CACHE FILEPATH "flowgrad of an earlier release, for optim_resume_oldlog_np1 (empty: no such test)")
+if(FLOWGRAD_OLD_EXE)
+  add_test(NAME optim_resume_oldlog_np1
+           COMMAND ${FG_PYTHON} ${FG_OPT_DIR}/resume.py --flowgrad $<TARGET_FILE:flowgrad> --mpiexec ${MPIEXEC_EXECUTABLE}
+                   "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}" --np 1 --case ${FG_OPT_DIR}/control.yaml --kill-at 5
+                   --killed-flowgrad ${FLOWGRAD_OLD_EXE} --tag optim_resume_oldlog_np1
+                   --workdir ${CMAKE_CURRENT_BINARY_DIR} --rtol 1e-8 --python ${FG_PYTHON}
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(optim_resume_oldlog_np1 PROPERTIES TIMEOUT 300 LABELS "mpi;optim")
+endif()
 # ... and stopped by SIGUSR1 on every rank (SLURM's preemption signal) after the 4th evaluation of
 # the steady shape case: exit 75 with the notice, then --resume ends at the reference's design.
 add_test(NAME optim_signal_np2
