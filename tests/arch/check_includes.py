@@ -10,7 +10,9 @@ is an edge A -> B; a public header's own includes are edges of its module too.
 Checks, each a failure with the offending files named:
   1. no cycle between modules (DESIGN.md: dependencies run downwards only);
   2. no edge from a lower layer to a higher one (LAYERS below, top first; modules on one layer
-     may use each other as long as there is no cycle).
+     may use each other as long as there is no cycle);
+  3. no HDF5 call (H5...()) outside src/io/: the I/O foundation is the only place that talks to
+     HDF5.
 
 usage: check_includes.py [ROOT]          check ROOT/src and ROOT/include (default: the repository)
        check_includes.py --self-test     the checker on small synthetic trees: one clean, one with
@@ -120,9 +122,29 @@ def find_cycle(edges):
     return None
 
 
+H5CALL = re.compile(r"\bH5[A-Z][A-Za-z0-9_]*\s*\(")
+
+
+def hdf5_calls(root):
+    """Files outside src/io/ that call HDF5."""
+    found = []
+    for d, _, files in os.walk(os.path.join(root, "src")):
+        rel = os.path.relpath(d, root)
+        if rel == os.path.join("src", "io") or rel.startswith(os.path.join("src", "io") + os.sep):
+            continue
+        for f in sorted(files):
+            if f.endswith((".c", ".h", ".inc")):
+                text = re.sub(r"/\*.*?\*/", " ", open(os.path.join(d, f), errors="replace").read(), flags=re.S)
+                n = len(H5CALL.findall(text))
+                if n:
+                    found.append(f"{os.path.join(rel, f)}: {n} HDF5 calls outside src/io/")
+    return found
+
+
 def check(root, layers=LAYERS, headers=HEADERS, out=sys.stdout):
     """0 when the tree is clean; the number of problems otherwise (printed)."""
     edges, problems = collect(root, headers)
+    problems += hdf5_calls(root)
     rank = rank_of(layers)
     for (a, b), where in sorted(edges.items()):
         if a not in rank or b not in rank:
@@ -164,9 +186,12 @@ def self_test():
     upward = dict(clean)
     upward["src/body/body.c"] = '#include "bodyimpl.h"\n#include "../solver/solverimpl.h"\n'
     upward["src/solver/solverimpl.h"] = ""
+    hdf5 = dict(clean)
+    hdf5["src/solver/solver.c"] = "#include <fg/solver.h>\n#include <fg/io.h>\nvoid f(void) { H5Fclose(fid); }\n"
+    hdf5["src/io/io.c"] = "#include <fg/io.h>\nvoid g(void) { H5Fclose(fid); } /* allowed here */\n"
     ok = True
     results = {}
-    for name, files, want in (("clean", clean, 0), ("cycle", cyclic, 1), ("upward", upward, 1)):
+    for name, files, want in (("clean", clean, 0), ("cycle", cyclic, 1), ("upward", upward, 1), ("hdf5 outside io", hdf5, 1)):
         with open(os.devnull, "w") as null:
             n = check(tree(files), layers, headers, out=null)
         results[name] = n

@@ -3,7 +3,8 @@
 #
 # tests/arch/check_includes.py: the #include graph between the directories of src/ (and the
 # public headers' modules) has no cycle and no edge upwards (main -> app -> optim -> adjoint ->
-# objective -> design -> step -> solver -> body -> ops/pressure/io/case -> grid -> sys).
+# objective -> design -> step -> solver -> body -> ops/pressure/io/case -> grid -> sys), and no
+# HDF5 call outside src/io/.
 #
 #   arch_includes           the repository's tree
 #   arch_includes_selftest  the checker on synthetic trees: passes a clean one, fails one with a
