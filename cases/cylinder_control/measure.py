@@ -68,7 +68,7 @@ def values(a):
 
 
 def weights(rows, t0, t1, ramp):
-    """The objective's time-average weights omega_n over the steps n >= 1 (src/adjoint/objective.c)."""
+    """The objective's time-average weights omega_n over the steps n >= 1 (src/objective/objective.c)."""
     w = []
     for r in rows:
         t = float(r["time"])

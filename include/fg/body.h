@@ -65,7 +65,7 @@ PETSC_EXTERN PetscErrorCode FGBodiesCellMask(FGBodies, PetscReal, Vec);
 /* The bodies' parameters theta_b = [shape parameters (placement first), rotation rate (nb basis
    coefficients), jet amplitudes (nb per jet, jet-major)] and the tangent and adjoint of the
    penalization (src/body/bodies.c, src/body/penalize.c). */
-#define FG_MAX_TIME_BASIS  16
+#define FG_MAX_TIME_BASIS  FG_CASE_MAX_TIME_BASIS /* design.time_basis: at most this many (validated) */
 #define FG_BODY_MAX_PARAMS (FG_SHAPE_MAX_PARAMS + FG_MAX_TIME_BASIS * (1 + FG_CASE_MAX_JETS))
 /* The controls' basis in time (design.time_basis = nb): nb = 1: phi_0 = 1; nb >= 2: hat functions
    on the nodes t_k = k T/(nb - 1) (constant beyond [0, T]); Phi_k(t) = int_0^t phi_k. */

@@ -32,4 +32,7 @@ PETSC_EXTERN PetscErrorCode FGIORename(MPI_Comm, const char *, const char *);
 PETSC_EXTERN PetscErrorCode FGIOMakeDirectory(MPI_Comm, const char *, char[], size_t, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGIOCheckReadable(MPI_Comm, const char *, char[], size_t, PetscBool *);
 
+/* The HDF5 library flowgrad was built with, "MAJOR.MINOR.RELEASE" (src/io/h5.c). */
+PETSC_EXTERN const char *FGIOHDF5Version(void);
+
 #endif

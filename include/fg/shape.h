@@ -45,6 +45,7 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode FGShapeCreate(FGShapeKind, PetscInt, FGShape *);
 PETSC_EXTERN PetscErrorCode FGShapeCreateExtruded(FGShapeKind, PetscInt, FGShape *);
+PETSC_EXTERN PetscErrorCode FGShapeDuplicate(FGShape, FGShape *);
 PETSC_EXTERN PetscErrorCode FGShapeDestroy(FGShape *);
 PETSC_EXTERN PetscErrorCode FGShapeSetName(FGShape, const char[]);
 PETSC_EXTERN PetscErrorCode FGShapeGetDimension(FGShape, PetscInt *);

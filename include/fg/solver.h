@@ -19,8 +19,9 @@ typedef struct _p_FGSolver *FGSolver;
    made once from the case (FGParamLayout; no cap on any count), and one object of that layout
    serves three uses:
 
-     values          the solver's own (FGSolver.prm): what the step runs with; changed only by
-                     FGSolverSetParams(), which applies them (boundary data, bodies' masks)
+     values          the solver's own (FGSolver.prm): what the step runs with; whoever changes
+                     them (the design map, FGDesignApply) calls FGSolverSetParams() next, which
+                     applies them (boundary data, the exact field's nu, the bodies' masks)
      perturbations   the tangent step's input (FGStepTangent_RK3)
      adjoints        the adjoint step's output (FGStepAdjoint_RK3): local partial sums until
                      FGParamsReduce()

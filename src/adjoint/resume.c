@@ -14,6 +14,11 @@
                                  adjoints, summed over the ranks), objective_record (all N steps),
                                  gradient_time (N x scalars)
 
+  parameter_adjoints has the layout of the solver's parameters (format 2: FGParamLayout,
+  include/fg/solver.h). Format 1 (flowgrad before issue 19) held them in fixed slots:
+  [nu, inflow, 3 x 16 per possible actuator, FG_BODY_MAX_PARAMS per possible body]; such a file
+  is still read, so a sweep stopped by an earlier version resumes with this one.
+
   The hash (attribute case_hash) covers every case key that changes the result, the number of
   steps and the design vector; a file with another is refused.
 */
@@ -241,6 +246,27 @@ PetscErrorCode FGSweepWriteResume_Internal(FGSweep *sw)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The parameter adjoints of a format-1 resume file (fixed slots, see the header) into the layout. */
+static PetscErrorCode FGSweepReadFormat1_Private(FGSweep *sw)
+{
+  const FGParamLayout *L     = sw->bar.L;
+  const PetscInt       nact  = 3 * FG_CASE_MAX_ACTUATORS * FG_CASE_MAX_TIME_BASIS;
+  const PetscInt       nslot = 2 + nact + FG_CASE_MAX_BODIES * FG_BODY_MAX_PARAMS;
+  PetscReal           *sc, *act = FGParamsActuators(&sw->bar);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(nslot, &sc));
+  PetscCall(FGIOReadVector(sw->s->comm, sw->resume_path, "parameter_adjoints", nslot, sc));
+  sw->bar.v[FG_PARAM_NU]     = sc[0];
+  sw->bar.v[FG_PARAM_INFLOW] = sc[1];
+  for (PetscInt i = 0; i < 3 * L->nact; i++)
+    for (PetscInt k = 0; k < L->nbasis; k++) act[i * L->nbasis + k] = sc[2 + i * FG_CASE_MAX_TIME_BASIS + k];
+  for (PetscInt b = 0; b < L->nbodies; b++)
+    for (PetscInt i = 0; i < L->nbody[b]; i++) sw->bar.theta[b][i] = sc[2 + nact + b * FG_BODY_MAX_PARAMS + i];
+  PetscCall(PetscFree(sc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode FGSweepReadResume_Internal(FGSweep *sw)
 {
   FGSolver    s = sw->s;
@@ -254,11 +280,12 @@ PetscErrorCode FGSweepReadResume_Internal(FGSweep *sw)
   PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
   PetscCall(FGSweepCheckHash_Private(sw, sw->resume_path, &meta));
   PetscCall(FGIOReadVector(s->comm, sw->resume_path, "sweep", 8, info));
-  PetscCheck(info[0] == FG_SWEEP_FORMAT && info[2] == (PetscReal)sw->N && info[1] >= 0 && info[1] < sw->N && info[5] == (PetscReal)sw->ns, s->comm, FG_ERR_IO_READ, "%s: not a resume file of this run (format %g, position %g of %g steps; damaged?)", sw->resume_path, (double)info[0], (double)info[1], (double)info[2]);
+  PetscCheck((info[0] == FG_SWEEP_FORMAT || info[0] == 1) && info[2] == (PetscReal)sw->N && info[1] >= 0 && info[1] < sw->N && info[5] == (PetscReal)sw->ns, s->comm, FG_ERR_IO_READ, "%s: not a resume file of this run (format %g, position %g of %g steps; damaged?)", sw->resume_path, (double)info[0], (double)info[1], (double)info[2]);
   sw->position      = (PetscInt)info[1];
   sw->recomputed    = (PetscInt)info[3];
   sw->adjoint_steps = (PetscInt)info[4];
-  PetscCall(FGIOReadVector(s->comm, sw->resume_path, "parameter_adjoints", sw->bar.L->n, sw->bar.v));
+  if (info[0] == FG_SWEEP_FORMAT) PetscCall(FGIOReadVector(s->comm, sw->resume_path, "parameter_adjoints", sw->bar.L->n, sw->bar.v));
+  else PetscCall(FGSweepReadFormat1_Private(sw));
   if (rank) PetscCall(PetscArrayzero(sw->bar.v, sw->bar.L->n));
   for (PetscInt a = 0; a < sw->dim; a++) PetscCall(FGIOReadField(s->grid, sw->resume_path, (const char *[]){"u_adj", "v_adj", "w_adj"}[a], sw->ubar[a]));
   PetscCall(FGIOReadField(s->grid, sw->resume_path, "p_adj", sw->pbar));

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* 2: the parameter adjoints in the layout of include/fg/solver.h (FGParamLayout: as many as the
-   case has; format 1 held fixed-size arrays) */
+   case has); format 1 (fixed slots) is still read (src/adjoint/resume.c) */
 #define FG_SWEEP_FORMAT 2
 
 typedef struct {

@@ -114,7 +114,7 @@ static PetscErrorCode FGAdjointMonitor_Private(FGSolver s, PetscInt n, PetscReal
     PetscBool ok;
     char      msg[PETSC_MAX_PATH_LEN + 128];
     PetscCall(FGIOMakeDirectory(s->comm, path, msg, sizeof(msg), &ok));
-    PetscCheck(ok, s->comm, FG_ERR_IO_WRITE, "%s", msg);
+    PetscCheck(ok, s->comm, FG_ERR_INPUT, "%s", msg); /* the class FGMakeDirectory gives: exit 2, as before */
   }
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/adjoint/adjoint_%06" PetscInt_FMT ".h5", s->c->output.dir, n));
   PetscCall(FGAdjointWriteState_Private(s, path, n, t, ubar, pbar));
@@ -168,7 +168,7 @@ static PetscErrorCode FGAdjointWriteCSV_Private(FGAdjointApp *A, PetscReal J)
    its coefficients also move the angle, their integral). */
 static PetscErrorCode FGAdjointWriteGradientTime_Private(FGAdjointApp *A, const FGAdjointOutput *out)
 {
-  PetscInt             ns, nblk, nbt = A->c->design.time_basis, nctl = 0, ctl[64];
+  PetscInt             ns, nblk, nbt = A->c->design.time_basis, nctl = 0, *ctl;
   PetscReal           *v, *row, dt = A->c->time.dt;
   const FGDesignBlock *blk;
   FGTable              t;
@@ -178,9 +178,10 @@ static PetscErrorCode FGAdjointWriteGradientTime_Private(FGAdjointApp *A, const 
   PetscCall(FGDesignGetScalars(A->d, A->p, &ns, &v));
   if (!out->gtime || !ns) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGDesignGetBlocks(A->d, &nblk, &blk));
+  PetscCall(PetscMalloc1(ns, &ctl)); /* at most one control per design scalar */
   for (PetscInt i = 0; nbt > 1 && i < nblk; i++) /* the first scalar of each control's nbt coefficients */
     if (blk[i].kind == FG_DESIGN_ACTUATOR || blk[i].kind == FG_DESIGN_JETS)
-      for (PetscInt j = 0; j < blk[i].n && nctl < 64; j += nbt) ctl[nctl++] = blk[i].offset + j;
+      for (PetscInt j = 0; j < blk[i].n; j += nbt) ctl[nctl++] = blk[i].offset + j;
   PetscCall(FGTableCreate(A->s->comm, &t));
   PetscCall(FGTableAddComment(t, "the part of dJ/dp that each step's adjoint contributes (sum over the steps: the gradient,"));
   PetscCall(FGTableAddComment(t, "less the terms of J that depend on p directly); divide by dt for a rate per unit time"));
@@ -215,6 +216,7 @@ static PetscErrorCode FGAdjointWriteGradientTime_Private(FGAdjointApp *A, const 
   PetscCall(FGTableWriteCSV(t, path));
   PetscCall(FGTableDestroy(&t));
   PetscCall(PetscFree(row));
+  PetscCall(PetscFree(ctl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -12,7 +12,7 @@
 #include <fg/app.h>
 #include <fg/sys.h>
 #include <fftw3.h>
-#include <hdf5.h>
+#include <fg/iofile.h>
 #include <mpi.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -74,7 +74,7 @@ void FGCommandLinePrintVersion(FILE *fp)
       break;
     }
   fprintf(fp, "flowgrad %s\n", FG_VERSION_STRING);
-  fprintf(fp, "  PETSc %d.%d.%d, HDF5 %d.%d.%d, %s, %s\n", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE, fftw_version, mpi);
+  fprintf(fp, "  PETSc %d.%d.%d, HDF5 %s, %s, %s\n", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, FGIOHDF5Version(), fftw_version, mpi);
 }
 
 /*@C

@@ -257,6 +257,20 @@ PetscErrorCode FGShapeCreateExtruded(FGShapeKind section, PetscInt n, FGShape *s
 }
 
 /*@C
+  FGShapeDuplicate - a new shape with the kind, name and parameters of another (to evaluate it
+  without touching the original, e.g. a body's shape posed elsewhere).
+
+  Not Collective
+@*/
+PetscErrorCode FGShapeDuplicate(FGShape shape, FGShape *copy)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(copy));
+  **copy = *shape;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGShapeDestroy - Destroys a shape.
 @*/
 PetscErrorCode FGShapeDestroy(FGShape *shape)

@@ -219,7 +219,7 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "actuator.<actuator>.frequency", .type = FG_KEY_REAL, FG_ACTUATOR(frequency), FG_GE(0), .def = "0",
    .doc = "s(t) = sin(2 pi f t); f = this (1/time); 0: steady, s = 1"},
 
-  {.path = "design.time_basis", .type = FG_KEY_INT, FG_AT(design.time_basis), FG_GE(1), .max = 16, .maxb = FG_BOUND_CLOSED, .def = "1",
+  {.path = "design.time_basis", .type = FG_KEY_INT, FG_AT(design.time_basis), FG_GE(1), .max = FG_CASE_MAX_TIME_BASIS, .maxb = FG_BOUND_CLOSED, .def = "1",
    .doc = "The controls in time (every body's rotation rate and jet amplitudes, every actuator's force; in the run and in the design): 1: constants; N >= 2: piecewise linear through N values at equally spaced times over [0, steps*dt], each one a design entry (all start at the case's value, or at a body's `rotation_rate_values` and `jet_amplitude_values`)"},
   {.path = "design.parameters", .type = FG_KEY_STRING, FG_STR_LIST(design.parameters, design.n, design.where, 0, FG_CASE_MAX_DESIGN), FG_GE(1), .def = "[]",
    .check = FGCaseCheckDesign_Internal,

@@ -143,7 +143,7 @@ PetscErrorCode FGIORename(MPI_Comm comm, const char *from, const char *to)
   closes it (each checked) and renames it to <path>, so that the file under its name is always
   complete. A failure removes <path>.tmp and raises FG_ERR_IO_WRITE on every rank: "cannot write
   [what ]<path>: <open|write|flush|fsync|close|rename> failed: <strerror>". An error returned by
-  the writer is passed on, on rank 0 alone (as an internal error it is).
+  the writer is raised on every rank with the writer's error class and its message.
 
 .seealso: FGIOAgree(), FGIORename(), FGTableWriteCSV()
 @*/
@@ -152,6 +152,7 @@ PetscErrorCode FGIOWriteTextAtomic(MPI_Comm comm, const char *path, const char *
   PetscMPIInt rank;
   PetscBool   ok;
   char        msg[2 * PETSC_MAX_PATH_LEN + 256] = "";
+  int         cls = FG_ERR_IO_WRITE; /* the error class raised: a writer's own error keeps its class */
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -168,13 +169,21 @@ PetscErrorCode FGIOWriteTextAtomic(MPI_Comm comm, const char *path, const char *
       errno = 0;
       if (!(fp = fopen(tmp, "w"))) step = "open", err = errno;
     }
-    if (fp) {
-      PetscErrorCode ierr = writer(fp, ctx);
+    if (fp) { /* the writer's error is rank 0's alone: captured and agreed on, never raised while the others wait */
+      char           why[256] = "";
+      PetscErrorCode ierr;
+      PetscCall(FGErrorCapturePush(why, sizeof(why)));
+      ierr = writer(fp, ctx);
+      PetscCall(FGErrorCapturePop());
       if (ierr) {
         (void)fclose(fp);
         (void)remove(tmp);
-        PetscCall(ierr);
+        fp  = NULL;
+        cls = (int)ierr;
+        snprintf(msg, sizeof(msg), "cannot write %s%s%s: %s", what ? what : "", what ? " " : "", path, why[0] ? why : "the writer failed");
       }
+    }
+    if (fp) {
       if (ferror(fp)) step = "write", err = errno;
       else if (fflush(fp) != 0) step = "flush", err = errno;
       else if (fsync(fileno(fp)) != 0) step = "fsync", err = errno;
@@ -187,7 +196,8 @@ PetscErrorCode FGIOWriteTextAtomic(MPI_Comm comm, const char *path, const char *
     else if (step) snprintf(msg, sizeof(msg), "cannot write %s%s%s: %s failed: %s", what ? what : "", what ? " " : "", path, step, err ? strerror(err) : "?");
   }
   PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
-  PetscCheck(ok, comm, FG_ERR_IO_WRITE, "%s", msg);
+  if (!ok) PetscCallMPI(MPI_Bcast(&cls, 1, MPI_INT, 0, comm)); /* only rank 0 writes: its class */
+  PetscCheck(ok, comm, (PetscErrorCode)cls, "%s", msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,11 +13,10 @@
   written.
 
   Restart keys. The hash on the root (case_hash) covers the whole resolved case, so it changes
-  with time.steps or output.dir. The restart compares only what defines the trajectory: every
+  with time.steps or output.dir. The restart compares only what defines the trajectory: the
+  caller passes the restart keys (FGCheckpointRun; FGCaseRestartKeys, src/case/resolved.c: every
   key of the resolved case except name, description, time.steps, time.cfl_max, poisson.* and
-  output.*; that is grid.*, flow.*, time.dt, initial.*, boundary.* and any section added later
-  (a new physics section is compared unless it is excluded here on purpose). The keys are kept in
-  the checkpoint as text, so a refusal names the keys that differ.
+  output.*). They are kept in the checkpoint as text, so a refusal names the keys that differ.
 */
 #define _POSIX_C_SOURCE 200809L /* dirent, unlink under -std=c11 */
 #include <fg/checkpoint.h>
@@ -82,10 +81,6 @@ PetscErrorCode FGDtHistoryDestroy(FGDtHistory *h)
   PetscCall(PetscMemzero(h, sizeof(*h)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/* ---------------------------------------------------------------------------------------------
-   Restart keys
-   --------------------------------------------------------------------------------------------- */
 
 /* ---------------------------------------------------------------------------------------------
    Names and the directory
@@ -179,8 +174,8 @@ static PetscErrorCode FGCkptScan_Private(const char *dir, PetscBool remove_parti
   Collective.
 
   Input Parameters:
-+ comm - communicator
-- c    - the case
++ comm   - communicator
+- outdir - the run's output directory (output.dir)
 
   Output Parameter:
 . list - how many, and the paths and steps of the newest two (the same on every rank)

@@ -163,13 +163,13 @@ static void FGCkptGridString_Private(PetscInt dim, const long long cells[], cons
 }
 
 /*@C
-  FGCheckpointLoad - check a checkpoint against the case and load its state.
+  FGCheckpointLoad - check a checkpoint against the run (its grid and restart keys) and load its state.
 
   Collective on the grid's communicator.
 
   Input Parameters:
 + g    - the grid of the case (any number of ranks, any decomposition)
-. c    - the case
+. run  - the run (its restart keys: FGCheckpointRun)
 - list - the checkpoints found (FGCheckpointFind()); the newest one, list->path, is loaded
 
   Output Parameters:

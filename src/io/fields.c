@@ -500,15 +500,20 @@ PetscErrorCode FGIOReadCellField(FGGrid grid, const char *file, const char *data
 
     if (stat(file, &st) != 0) snprintf(msg, sizeof(msg), "%s: cannot open %s %s: %s", where, what, file, strerror(errno));
     else if (!S_ISREG(st.st_mode)) snprintf(msg, sizeof(msg), "%s: cannot open %s %s: not a regular file", where, what, file);
-    else {
-      PetscCall(FGH5OpenFile_Internal(MPI_COMM_NULL, file, H5F_ACC_RDONLY, &fid, why, sizeof(why)));
-      if (fid < 0) snprintf(msg, sizeof(msg), "%s: %s %s is not a readable HDF5 file: %s", where, what, file, why);
-      else {
+    else { /* an error here is rank 0's alone: captured into the agreed message, never raised while the others wait */
+      char           err[400] = "";
+      PetscErrorCode ierr;
+      PetscCall(FGErrorCapturePush(err, sizeof(err)));
+      ierr = FGH5OpenFile_Internal(MPI_COMM_NULL, file, H5F_ACC_RDONLY, &fid, why, sizeof(why));
+      if (!ierr && fid < 0) snprintf(msg, sizeof(msg), "%s: %s %s is not a readable HDF5 file: %s", where, what, file, why);
+      else if (!ierr) {
         FGIOShape_Private(grid, dims, start, count);
-        PetscCall(FGH5CheckDataset_Internal(fid, dataset, (int)grid->dim, dims, FGIOAxes_Private(grid), &status, why, sizeof(why)));
-        if (status != FG_H5_DATASET_OK) snprintf(msg, sizeof(msg), "%s: %s %s: %s%s", where, what, file, why, status == FG_H5_DATASET_SHAPE ? " (one value per cell)" : "");
+        ierr = FGH5CheckDataset_Internal(fid, dataset, (int)grid->dim, dims, FGIOAxes_Private(grid), &status, why, sizeof(why));
+        if (!ierr && status != FG_H5_DATASET_OK) snprintf(msg, sizeof(msg), "%s: %s %s: %s%s", where, what, file, why, status == FG_H5_DATASET_SHAPE ? " (one value per cell)" : "");
         (void)H5Fclose(fid);
       }
+      PetscCall(FGErrorCapturePop());
+      if (ierr) snprintf(msg, sizeof(msg), "%s: cannot read %s %s: %s", where, what, file, err[0] ? err : "HDF5 failed");
     }
   }
   PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));

@@ -18,6 +18,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "ioimpl.h"
+#include <fg/iofile.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -404,4 +405,15 @@ PetscErrorCode FGH5CheckDataset_Internal(hid_t loc, const char *name, int ndims,
   }
   (void)H5Eclear2(H5E_DEFAULT);
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGIOHDF5Version - the version of the HDF5 library flowgrad was built with, "MAJOR.MINOR.RELEASE"
+  (for --version: the library's macros stay inside src/io).
+@*/
+const char *FGIOHDF5Version(void)
+{
+  static char v[32];
+  snprintf(v, sizeof(v), "%d.%d.%d", H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE);
+  return v;
 }

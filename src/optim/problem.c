@@ -37,6 +37,7 @@ struct _p_FGProblem {
   PetscInt        nrows;
   FGConstraintRow row[FG_OPT_MAX_ROWS];
   Vec             gk, cell[2]; /* work: a point's gradient; cell Vecs of point 1's grid */
+  FGShape         shape;       /* work: a copy of a body's shape for the geometric rows */
 };
 
 static PetscErrorCode FGProblemAddRow_Private(FGProblem P, const FGConstraintCase *k, PetscInt con, PetscInt point, PetscInt comp)
@@ -226,6 +227,7 @@ PetscErrorCode FGProblemDestroy(FGProblem *problem)
     PetscCall(FGSolverDestroy(&pt->s));
     PetscCall(PetscFree(pt->own));
   }
+  PetscCall(FGShapeDestroy(&P->shape));
   PetscCall(VecDestroy(&P->gk));
   PetscCall(VecDestroy(&P->cell[0]));
   PetscCall(VecDestroy(&P->cell[1]));
@@ -337,9 +339,12 @@ static PetscErrorCode FGProblemShape_Private(FGProblem P, PetscInt b, FGShape *s
 
   PetscFunctionBeginUser;
   PetscCall(FGBodiesGetShape(s->bodies, b, shape));
+  PetscCall(FGShapeDestroy(&P->shape));
+  PetscCall(FGShapeDuplicate(*shape, &P->shape)); /* posed at t = 0 here; the body's own shape keeps its placement */
   PetscCall(FGBodiesGetParameters(s->bodies, b, th));
-  PetscCall(FGShapeGetNumParameters(*shape, np));
-  PetscCall(FGShapeSetParameters(*shape, th));
+  PetscCall(FGShapeGetNumParameters(P->shape, np));
+  PetscCall(FGShapeSetParameters(P->shape, th));
+  *shape = P->shape;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

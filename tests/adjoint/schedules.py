@@ -2,7 +2,7 @@
 """flowgrad adjoint under every checkpoint schedule and across interruptions (issue 6).
 
   schedules.py --flowgrad EXE --case CASE --workdir DIR [--np N --mpiexec MPIEXEC --mpiexec-flags F]
-               [--part schedules|resume|all]
+               [--part schedules|resume|all|resume_old --killed-flowgrad OLD_EXE]
 
 schedules: the reference keeps every step's tape in RAM (no recomputation). Against it, to 1e-13
   relative (gradient.csv: J, the terms, every dJ/dp; gradient.h5: every dataset):
@@ -17,6 +17,9 @@ resume: against a straight run of the same schedule (same output directory, so t
   SIGKILL mid-sweep (the test hook, and a real `kill -9` from outside once resume.h5 exists), with
   disk storage (signals also with RAM storage); each resumed gradient equal to 1e-13. A resume file of another design
   is refused (exit 2), a damaged one exits 4, --resume with nothing to resume exits 2.
+resume_old: the sweep killed mid-way (test hook, disk storage) by OLD_EXE, a flowgrad of an earlier
+  release, is resumed by this one from the resume.h5 the earlier one wrote; the gradient equal to
+  this build's straight run to 1e-13.
 """
 import argparse, functools, os, re, shutil, signal, subprocess, sys, time
 
@@ -29,6 +32,7 @@ ap.add_argument("--mpiexec", default="")
 ap.add_argument("--mpiexec-flags", default="")
 ap.add_argument("--python", default=sys.executable)
 ap.add_argument("--part", default="all")
+ap.add_argument("--killed-flowgrad", default="", help="resume_old: the flowgrad (an earlier release) that runs until killed")
 a = ap.parse_args()
 here = os.path.dirname(os.path.abspath(__file__))
 N = 120
@@ -43,9 +47,9 @@ def check(cond, msg):
         fails.append(msg)
 
 
-def cmd(out, extra):
+def cmd(out, extra, exe=None):
     pre = [a.mpiexec, "-n", str(a.np)] + a.mpiexec_flags.replace(";", " ").split() if a.np > 1 else []
-    return pre + [a.flowgrad, "adjoint", a.case, "--set", "output.dir=" + out] + base + list(extra)
+    return pre + [exe or a.flowgrad, "adjoint", a.case, "--set", "output.dir=" + out] + base + list(extra)
 
 
 def run(out, extra=(), expect=0):
@@ -192,6 +196,23 @@ if a.part in ("resume", "all"):
     d = wd("nothing")
     log = run(d, disk + ["--resume"], expect=2)
     check("nothing to resume" in log, "--resume with nothing to resume is an error")
+
+if a.part == "resume_old":
+    if not a.killed_flowgrad:
+        sys.exit("schedules.py: --part resume_old needs --killed-flowgrad")
+    disk = ["--set", "adjoint.storage=disk", "--set", "adjoint.segment=25"]
+    straight = wd("old_straight")
+    run(straight, disk)
+    d = wd("old_kill_reverse")
+    shutil.copytree(straight, d)
+    for f in ("gradient.csv", "gradient.h5", "gradient.xmf", "gradient_time.csv"):
+        os.remove(os.path.join(d, f))
+    r = subprocess.run(cmd(d, disk + ["-fg_test_adjoint_kill_at", "40"], exe=a.killed_flowgrad), capture_output=True, text=True)
+    check(r.returncode != 0 and "SIGKILL at step 40" in r.stdout, f"{a.killed_flowgrad}: killed (exit {r.returncode})")
+    check(os.path.exists(os.path.join(d, "adjoint", "resume.h5")), "the earlier flowgrad left adjoint/resume.h5")
+    log = run(d, disk + ["--resume"])
+    check("resuming the" in log, "this flowgrad resumed the earlier one's sweep")
+    same(straight, [d])
 
 print(f"\n{len(fails)} failure(s)")
 sys.exit(1 if fails else 0)

@@ -98,6 +98,15 @@ foreach(np 1 3)
                    --case ${FG_TEST_DIR}/adjoint/cylinder.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/adjoint_schedules_np${np})
   set_tests_properties(adjoint_schedules_np${np} PROPERTIES TIMEOUT 600 PROCESSORS 2 LABELS "mpi;adjoint")
 endforeach()
+# ... and a sweep killed while run by an earlier release (its resume.h5 in that release's format) is
+# resumed by this one. Only where FLOWGRAD_OLD_EXE names that release's binary (tests/optim/tests.cmake).
+if(FLOWGRAD_OLD_EXE)
+  add_test(NAME adjoint_resume_oldfile_np1
+           COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/adjoint/schedules.py --flowgrad $<TARGET_FILE:flowgrad> --np 1
+                   --python ${FG_PYTHON} --part resume_old --killed-flowgrad ${FLOWGRAD_OLD_EXE}
+                   --case ${FG_TEST_DIR}/adjoint/cylinder.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/adjoint_resume_oldfile_np1)
+  set_tests_properties(adjoint_resume_oldfile_np1 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+endif()
 fg_case_expect(NAME adjoint_memory_unit NP 1 CODE 2 REGEX "--set adjoint.memory=3Q: '3Q': unknown unit 'Q'" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.memory=3Q)
 fg_case_expect(NAME adjoint_memory_word NP 1 CODE 2 REGEX "'lots' is not a memory size" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.memory=lots)
 fg_case_expect(NAME adjoint_memory_tiny NP 1 CODE 2 REGEX "adjoint.memory: 1K holds no state" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.memory=1K)

@@ -11,8 +11,10 @@ Checks, each a failure with the offending files named:
   1. no cycle between modules (DESIGN.md: dependencies run downwards only);
   2. no edge from a lower layer to a higher one (LAYERS below, top first; modules on one layer
      may use each other as long as there is no cycle);
-  3. no HDF5 call (H5...()) outside src/io/: the I/O foundation is the only place that talks to
-     HDF5.
+  3. no HDF5 outside src/io/ (no call H5...(), no HDF5 function passed to a check macro, no
+     #include <hdf5.h>): the I/O foundation is the only place that talks to HDF5;
+  4. no module includes another module's private header (*impl.h, *.inc): private headers are
+     for the files of their own folder.
 
 usage: check_includes.py [ROOT]          check ROOT/src and ROOT/include (default: the repository)
        check_includes.py --self-test     the checker on small synthetic trees: one clean, one with
@@ -122,7 +124,7 @@ def find_cycle(edges):
     return None
 
 
-H5CALL = re.compile(r"\bH5[A-Z][A-Za-z0-9_]*\s*\(")
+H5CALL = re.compile(r"\bH5[A-Z][A-Za-z0-9_]*\s*\(|[(,]\s*H5[A-Z][a-z][A-Za-z0-9_]*\s*,|#\s*include\s*<hdf5\.h>")
 
 
 def hdf5_calls(root):
@@ -137,7 +139,24 @@ def hdf5_calls(root):
                 text = re.sub(r"/\*.*?\*/", " ", open(os.path.join(d, f), errors="replace").read(), flags=re.S)
                 n = len(H5CALL.findall(text))
                 if n:
-                    found.append(f"{os.path.join(rel, f)}: {n} HDF5 calls outside src/io/")
+                    found.append(f"{os.path.join(rel, f)}: {n} HDF5 calls or includes outside src/io/")
+    return found
+
+
+def private_headers(root):
+    """Files that include the private header (*impl.h, *.inc) of another module's folder."""
+    found = []
+    src = os.path.join(root, "src")
+    for d, _, files in os.walk(src):
+        for f in sorted(files):
+            if not f.endswith((".c", ".h", ".inc")):
+                continue
+            p = os.path.join(d, f)
+            for kind, name in INCLUDE.findall(open(p, errors="replace").read()):
+                if kind == '"' and (name.endswith("impl.h") or name.endswith(".inc")):
+                    target = os.path.normpath(os.path.join(d, name))
+                    if os.path.dirname(target) != os.path.normpath(d):
+                        found.append(f"{os.path.relpath(p, root)} includes another module's private header \"{name}\"")
     return found
 
 
@@ -145,6 +164,7 @@ def check(root, layers=LAYERS, headers=HEADERS, out=sys.stdout):
     """0 when the tree is clean; the number of problems otherwise (printed)."""
     edges, problems = collect(root, headers)
     problems += hdf5_calls(root)
+    problems += private_headers(root)
     rank = rank_of(layers)
     for (a, b), where in sorted(edges.items()):
         if a not in rank or b not in rank:
@@ -189,9 +209,15 @@ def self_test():
     hdf5 = dict(clean)
     hdf5["src/solver/solver.c"] = "#include <fg/solver.h>\n#include <fg/io.h>\nvoid f(void) { H5Fclose(fid); }\n"
     hdf5["src/io/io.c"] = "#include <fg/io.h>\nvoid g(void) { H5Fclose(fid); } /* allowed here */\n"
+    hdf5b = dict(clean)
+    hdf5b["src/solver/solver.c"] = "#include <fg/solver.h>\n#include <hdf5.h>\nvoid f(void) { FGCallHDF5(FG_ERR_IO_READ, path, H5Dclose, (d)); }\n"
+    private = dict(clean)
+    private["src/solver/solver.c"] = '#include <fg/solver.h>\n#include "../io/ioimpl.h"\n'
+    private["src/io/ioimpl.h"] = "#include <fg/io.h>\n"
     ok = True
     results = {}
-    for name, files, want in (("clean", clean, 0), ("cycle", cyclic, 1), ("upward", upward, 1), ("hdf5 outside io", hdf5, 1)):
+    for name, files, want in (("clean", clean, 0), ("cycle", cyclic, 1), ("upward", upward, 1), ("hdf5 outside io", hdf5, 1),
+                              ("hdf5 through a macro and an include", hdf5b, 1), ("another module's private header", private, 1)):
         with open(os.devnull, "w") as null:
             n = check(tree(files), layers, headers, out=null)
         results[name] = n

@@ -7,7 +7,7 @@
     FGIOWriteTextAtomic  the file holds what the writer wrote, no .tmp left; a missing directory
                          is FG_ERR_IO_WRITE "cannot write [what ]<path>: open failed: ...", nothing
                          created; an empty name: "empty file name"; a directory in the way: "rename failed", no .tmp left; an error
-                         of the writer is passed on (1 rank: it is raised on rank 0 alone)
+                         of the writer (on rank 0) is raised on every rank with its class
     FGIORename           renames; a missing file: FG_ERR_IO_WRITE naming both names
     FGIOMakeDirectory    creates the parents; a regular file in the way: not ok, the message
                          names it, the same on every rank
@@ -116,7 +116,7 @@ static PetscErrorCode TestWriteText(const char *pre)
   IOTestExpect(FGIOWriteTextAtomic(PETSC_COMM_WORLD, path, NULL, WriteHello_Private, (void *)"x"), FG_ERR_IO_WRITE, "isdir: rename failed");
   FGTestCheck(!Exists(tmp), "%s left behind", tmp);
 
-  if (size == 1) { /* the writer's own error, raised on rank 0: passed on, the .tmp removed */
+  { /* the writer's own error, on rank 0 alone: raised on every rank with its class, the .tmp removed */
     snprintf(path, sizeof(path), "%swriter.txt", pre);
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
     IOTestExpect(FGIOWriteTextAtomic(PETSC_COMM_WORLD, path, NULL, WriteFails_Private, NULL), PETSC_ERR_PLIB, "the writer failed");

@@ -59,7 +59,6 @@ endforeach()
 # ... and killed while run by an earlier flowgrad, resumed by this one: the log written by the
 # earlier release (eval_NNNNNN.h5) replays. Only where its binary is named, e.g.
 #   cmake -DFLOWGRAD_OLD_EXE=/work/build-base/flowgrad   (a build of the previous release)
-set(FLOWGRAD_OLD_EXE "" CACHE FILEPATH "flowgrad of an earlier release, for optim_resume_oldlog_np1 (empty: no such test)")
 if(FLOWGRAD_OLD_EXE)
   add_test(NAME optim_resume_oldlog_np1
            COMMAND ${FG_PYTHON} ${FG_OPT_DIR}/resume.py --flowgrad $<TARGET_FILE:flowgrad> --mpiexec ${MPIEXEC_EXECUTABLE}
