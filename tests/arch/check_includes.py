@@ -184,11 +184,12 @@ def check(root, layers=LAYERS, headers=HEADERS, out=sys.stdout):
 
 def self_test():
     """The checker on synthetic trees: it must pass a clean one and fail a cycle and an upward edge."""
+    top = tempfile.TemporaryDirectory(prefix="fg_includes_")  # the synthetic trees, removed at exit
     layers = [["app"], ["solver"], ["body", "io"], ["grid"]]
     headers = {"fg/app.h": "app", "fg/solver.h": "solver", "fg/body.h": "body", "fg/io.h": "io", "fg/grid.h": "grid"}
 
     def tree(files):
-        d = tempfile.mkdtemp(prefix="fg_includes_")
+        d = tempfile.mkdtemp(dir=top.name)
         for path, text in files.items():
             p = os.path.join(d, path)
             os.makedirs(os.path.dirname(p), exist_ok=True)

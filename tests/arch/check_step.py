@@ -58,8 +58,9 @@ def check(root, out=sys.stdout):
 
 
 def self_test():
+    top = tempfile.TemporaryDirectory(prefix="fg_step_")  # the synthetic trees, removed at exit
     def tree(solver_member, outside, rk3_extra):
-        d = tempfile.mkdtemp(prefix="fg_step_")
+        d = tempfile.mkdtemp(dir=top.name)
         os.makedirs(os.path.join(d, "include", "fg"))
         os.makedirs(os.path.join(d, "src", "step"))
         os.makedirs(os.path.join(d, "src", "adjoint"))
