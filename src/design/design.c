@@ -1,5 +1,5 @@
 /*
-  The design vector (include/fg/adjoint.h): blocks named by design.parameters, their layout in one
+  The design vector (include/fg/design.h): blocks named by design.parameters, their layout in one
   PETSc Vec, the map p -> forward inputs (FGDesignApply) and the transposed map of the reverse
   sweep's parameter adjoints to g = dJ/dp (FGDesignGradient).
 

@@ -1,5 +1,5 @@
 /*
-  Objectives (objective.<name> in the case file; include/fg/adjoint.h).
+  Objectives (objective.<name> in the case file; include/fg/objective.h).
 
   Each term i has a quantity q_i(n) evaluated after every step n = 1..N (end time t_n) and a time
   functional T_i = sum_n omega_n q_i(n):
