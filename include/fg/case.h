@@ -267,6 +267,22 @@ typedef enum { FG_OPT_AUTO = 0, FG_OPT_BLMVM, FG_OPT_BQNLS, FG_OPT_BNCG, FG_OPT_
 PETSC_EXTERN const char *const FGOptimizerTypeNames[];
 
 #define FG_CASE_MAX_DIM 3
+
+/* grid.stretch.<axis>: how a direction's faces are placed (src/case/grid.c, src/grid/stretch.c). */
+typedef enum { FG_STRETCH_UNIFORM = 0, FG_STRETCH_BAND, FG_STRETCH_TANH, FG_STRETCH_FACES, FG_STRETCH_FILE } FGStretchType;
+PETSC_EXTERN const char *const FGStretchTypeNames[];
+#define FG_CASE_MAX_FACES 1025 /* inline face lists (longer ones: type file) */
+typedef struct {
+  FGStretchType    type;
+  PetscReal        band[2]; /* band: the refined interval */
+  PetscInt         nband;
+  PetscReal        h_min, h_max, growth; /* band */
+  PetscReal        beta;                 /* tanh: strength */
+  FGStretchCluster cluster;              /* tanh: where it refines */
+  PetscReal        faces[FG_CASE_MAX_FACES]; /* faces: the face coordinates */
+  PetscInt         nfaces;
+  char             file[PETSC_MAX_PATH_LEN]; /* file: a text file of face coordinates */
+} FGStretchCase;
 #define FG_FACE_LO      0
 #define FG_FACE_HI      1
 
@@ -276,7 +292,8 @@ typedef struct {
   char description[1024];        /* case.description; default "" */
 
   struct {
-    PetscInt  dim;                        /* 2 or 3; default: the length of grid.cells */
+    PetscInt      dim;                    /* 2 or 3; default: the length of grid.cells */
+    FGStretchCase stretch[FG_CASE_MAX_DIM]; /* grid.stretch.<axis> */
     PetscInt  cells[FG_CASE_MAX_DIM];     /* cells per direction (cells[2] = 1 in 2D) */
     PetscReal lengths[FG_CASE_MAX_DIM];   /* domain size per direction */
     PetscReal origin[FG_CASE_MAX_DIM];    /* lower corner */
@@ -390,6 +407,7 @@ PETSC_EXTERN PetscErrorCode FGCaseRestartKeys(const FGCase *, char *, size_t, un
 /* Print the key table as Markdown (for README.md; `flowgrad info --keys`). */
 PETSC_EXTERN PetscErrorCode FGCasePrintKeys(FILE *);
 /* The case's grid (grid.*), decomposed for its Poisson solver: FFTW slabs or PETSc blocks. */
+PETSC_EXTERN PetscErrorCode FGCaseGridFaces(MPI_Comm, const FGCase *, PetscInt, PetscInt *, PetscReal **, char *, size_t);
 PETSC_EXTERN PetscErrorCode FGGridCreateFromCase(MPI_Comm, const FGCase *, FGGrid *);
 
 #endif

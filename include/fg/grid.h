@@ -1,13 +1,24 @@
-/* flowgrad grid: a uniform Cartesian 2D/3D grid on a PETSc DMDA, MAC (staggered) layout.
+/* flowgrad grid: a Cartesian 2D/3D tensor-product grid on a PETSc DMDA, MAC (staggered) layout.
 
    Index (i,j,k) names cell (i,j,k), i in [0,n[0]), etc. (k = 0 only in 2D). Every field is one
    Vec on the same dof-1 DMDA (box stencil, ghost width 1); where a field lives depends on its
    location:
-     FG_LOC_CELL    p at the cell centre     (x0+(i+1/2)h0, x1+(j+1/2)h1, ...)
-     FG_LOC_FACE_X  u at the cell's +x face  (x0+(i+1)h0,   x1+(j+1/2)h1, ...)
+     FG_LOC_CELL    p at the cell centre     (xc_0[i], xc_1[j], ...)
+     FG_LOC_FACE_X  u at the cell's +x face  (xf_0[i], xc_1[j], ...)
      FG_LOC_FACE_Y  v at the cell's +y face, FG_LOC_FACE_Z w at the cell's +z face.
    In a non-periodic direction d the face with index n[d]-1 lies on the upper boundary and the
    lower boundary face is the ghost index -1 (as in CaNS).
+
+   Each direction is uniform (spacing h[d] = L[d]/n[d]) or stretched (FGGridSetFaces: any
+   increasing face coordinates). The metrics of direction d, FGAxis g->ax[d], indexed by the cell
+   or face index from -2 to n[d]+1 (the ghosts mirror the boundary cells, or wrap around where
+   periodic):
+     xf[i]   the +face of cell i;   xc[i] = (xf[i-1] + xf[i])/2 its centre
+     dxf[i]  = xf[i] - xf[i-1], the width of cell i (the control volume of a centre value)
+     dxc[i]  = xc[i+1] - xc[i], the distance between the centres across face i (the control
+             volume of a face value along d); idxf = 1/dxf, idxc = 1/dxc.
+   On a uniform direction dxf = dxc = h exactly, so the operators compute what they computed on
+   the uniform grid, bit for bit.
 
    Decomposition. FG_DECOMP_SLAB splits only the slowest direction (y in 2D, z in 3D) into the
    slabs FFTW-MPI uses, so FFTW works on the DMDA's local arrays as they are; it needs at least one
@@ -48,6 +59,15 @@ static inline PetscInt FGBoxOwnedIndex(const FGBox *b, PetscInt i, PetscInt j, P
   return (i - b->lo[0]) + (j - b->lo[1]) * b->os[1] + (k - b->lo[2]) * b->os[2];
 }
 
+/* The metrics of one direction (see above); each pointer addresses index 0 of an array that
+   starts at index -2 (FG_AXIS_GHOST). */
+#define FG_AXIS_GHOST 2
+typedef struct {
+  PetscReal *xf, *xc, *dxf, *dxc, *idxf, *idxc;
+  PetscReal *mem; /* the one allocation behind them */
+  PetscReal  hmin, hmax, growth; /* smallest and largest cell width; largest ratio of neighbours */
+} FGAxis;
+
 typedef struct _p_FGGrid *FGGrid;
 struct _p_FGGrid {
   MPI_Comm  comm;
@@ -55,7 +75,10 @@ struct _p_FGGrid {
   PetscInt  n[3];        /* cells per direction; n[2] = 1 in 2D */
   PetscReal L[3];        /* domain lengths */
   PetscReal x0[3];       /* lower corner */
-  PetscReal h[3];        /* spacing L/n */
+  PetscReal h[3];        /* the spacing L/n of a uniform direction; of a stretched one, the mean */
+  PetscBool uniform[3];  /* direction d is uniform (dxf = dxc = h) */
+  PetscBool isuniform;   /* every direction is */
+  FGAxis    ax[3];       /* the metrics per direction */
   PetscBool periodic[3];
   FGDecomp  decomp;
   PetscInt  nproc[3];    /* ranks per direction */
@@ -64,6 +87,15 @@ struct _p_FGGrid {
 };
 
 PETSC_EXTERN PetscErrorCode FGGridCreate(MPI_Comm, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], const PetscBool[], FGDecomp, FGGrid *);
+PETSC_EXTERN PetscErrorCode FGGridSetFaces(FGGrid, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGGridCheckFaces(PetscInt, const PetscReal[], PetscReal, PetscReal, char *, size_t);
+/* 1-D stretchings (src/grid/stretch.c) */
+typedef enum { FG_CLUSTER_BOTH = 0, FG_CLUSTER_LOWER, FG_CLUSTER_UPPER } FGStretchCluster;
+PETSC_EXTERN const char *const FGStretchClusterNames[];
+PETSC_EXTERN PetscErrorCode FGStretchBand(PetscReal, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal, PetscInt *, PetscReal **, char *, size_t);
+PETSC_EXTERN PetscErrorCode FGStretchTanh(PetscReal, PetscReal, PetscInt, PetscReal, FGStretchCluster, PetscReal[]);
+PETSC_EXTERN PetscReal      FGGridCellVolume(FGGrid, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscReal      FGGridMinSpacing(FGGrid);
 PETSC_EXTERN PetscErrorCode FGGridDestroy(FGGrid *);
 PETSC_EXTERN PetscErrorCode FGGridView(FGGrid, PetscViewer);
 PETSC_EXTERN PetscErrorCode FGGridSlabCheck(MPI_Comm, PetscInt, const PetscInt[], PetscBool *, char *, size_t);

@@ -135,6 +135,12 @@ class FieldFile:
         shape = self._h[name].shape[::-1]  # x first
         out = []
         for d in range(dim):
+            ax = "xyz"[d]
+            if "grid" in self._h and f"{ax}_faces" in self._h["grid"]:  # stretched grids too
+                g = self._h["grid"]
+                c = g[f"{ax}_faces"][1:] if loc == "face_" + ax else g[f"{ax}_centres"][...]
+                out.append(np.asarray(c[: shape[d]], dtype=float))
+                continue
             x0, h = self.attrs["origin"][d], self.attrs["spacing"][d]
             shift = 1.0 if loc == "face_" + "xyz"[d] else 0.5
             out.append(x0 + (np.arange(shape[d]) + shift) * h)

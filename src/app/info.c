@@ -58,7 +58,7 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
   for (PetscInt d = 0; d < g->dim; d++) PetscCall(PetscPrintf(comm, " %c %s/%s", "xyz"[d], FGPoissonBCNames[pbc[d][0]], FGPoissonBCNames[pbc[d][1]]));
   PetscCall(PetscPrintf(comm, "\n"));
 
-  PetscCall(PetscPrintf(comm, "time step: dt = %g, viscous stability limit %.4g%s\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(c), c->time.dt > FGViscousTimeStepLimit(c) ? "  ** EXCEEDED: the run will blow up **" : ""));
+  PetscCall(PetscPrintf(comm, "time step: dt = %g, viscous stability limit %.4g%s\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(g, c->flow.nu), c->time.dt > FGViscousTimeStepLimit(g, c->flow.nu) ? "  ** EXCEEDED: the run will blow up **" : ""));
   if (c->nbodies) { /* set the bodies up: the same checks as a run (shapes, inside the domain, density files) */
     FGBoundary bnd;
     FGBodies   B;

@@ -356,8 +356,6 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCall(FGSlurmRestartCount(comm, &slurm));
   PetscCall(FGRunGetOptions(comm, &ctx.opt));
   PetscCall(FGSignalInstall());
-  if (c->time.dt > FGViscousTimeStepLimit(c))
-    PetscCall(PetscPrintf(comm, "flowgrad run: warning: time.dt = %g exceeds the stability limit of the explicit viscous term, %.4g (RK3: dt nu sum_d 4/h_d^2 <= 2.51); expect a blow-up (exit 3)\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(c)));
 
   /* 1. the solver (its FFT plans kept as wisdom in output.dir, so a resumed run plans alike),
         and the checkpoint to resume from */
@@ -370,6 +368,8 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     }
   }
   PetscCall(FGSolverCreate(comm, c, &s));
+  if (c->time.dt > FGViscousTimeStepLimit(s->grid, c->flow.nu))
+    PetscCall(PetscPrintf(comm, "flowgrad run: warning: time.dt = %g exceeds the stability limit of the explicit viscous term, %.4g (RK3: dt nu sum_d 4/h_d^2 <= 2.51); expect a blow-up (exit 3)\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(s->grid, c->flow.nu)));
   { /* the checkpoints belong to this output directory and to the case's restart keys */
     char *keys;
     PetscCall(PetscMalloc1(sizeof(c->resolved), &keys));

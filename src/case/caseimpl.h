@@ -183,6 +183,11 @@ PETSC_INTERN PetscErrorCode FGCaseComputeFaceType_Internal(FGCaseCtx, const FGKe
 PETSC_INTERN PetscErrorCode FGCaseComputeNu_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseComputeRe_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckFaceType_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckStretch_Internal(FGCaseCtx, const FGKeyRef *); /* grid.c */
+PETSC_INTERN PetscBool      FGCaseAppliesStretchBand_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesStretchTanh_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesStretchFaces_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesStretchFile_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseCheckFaceVelocity_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckRe_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscBool      FGCaseAppliesFaceVelocity_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);

@@ -22,7 +22,9 @@ const char *const FGConstraintKindNames[]  = {"area", "volume", "centroid", "thi
 const char *const FGRelationNames[]        = {"eq", "ge", "le", "FGRelation", "FG_REL_", NULL};
 const char *const FGPhaseNames[]           = {"fluid", "solid", "FGPhase", "FG_PHASE_", NULL};
 const char *const FGOptimizerTypeNames[]   = {"auto", "blmvm", "bqnls", "bncg", "lmvm", "almm", "penalty", "FGOptimizerType", "FG_OPT_", NULL};
+const char *const FGStretchTypeNames[]     = {"uniform", "band", "tanh", "faces", "file", "FGStretchType", "FG_STRETCH_", NULL};
 static const char *const FGFaceNames[6]  = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
+static const char *const FGAxisKeyNames[3] = {"x", "y", "z"};
 
 /* The families of instances (see caseimpl.h): the faces, fixed, first (a face key's axis and side
    follow from the face's index), then the instances the case file names. */
@@ -30,6 +32,7 @@ static const char *const FGFaceNames[6]  = {"x_lo", "x_hi", "y_lo", "y_hi", "z_l
   .base = offsetof(FGCase, f), .stride = sizeof(T), .count = offsetof(FGCase, n), .name = offsetof(T, name), .where = offsetof(T, where), .wherelen = sizeof(((T *)0)->where)
 static const FGKeyFamily FGCaseFamilies[] = {
   {.token = "<face>", .section = "boundary", .noun = "face", .plural = "faces", .fixed = FGFaceNames, .max = 6, .base = offsetof(FGCase, boundary), .stride = sizeof(FGBoundaryFace)},
+  {.token = "<axis>", .section = "grid.stretch", .noun = "direction", .plural = "directions", .fixed = FGAxisKeyNames, .max = 3, .base = offsetof(FGCase, grid.stretch), .stride = sizeof(FGStretchCase)},
   {.token = "<body>", .section = "body", .noun = "body", .plural = "bodies", .max = FG_CASE_MAX_BODIES, FG_NAMED(body, nbodies, FGBodyCase)},
   {.token = "<probe>", .section = "probe", .noun = "probe", .plural = "probes", .max = FG_CASE_MAX_PROBES, FG_NAMED(probe, nprobes, FGProbeCase)},
   {.token = "<actuator>", .section = "actuator", .noun = "actuator", .plural = "actuators", .max = FG_CASE_MAX_ACTUATORS, FG_NAMED(actuator, nactuators, FGActuatorCase)},
@@ -66,6 +69,9 @@ static const FGKeyFamily FGCaseFamilies[] = {
 #define FG_CON_STR(f) .offset = offsetof(FGConstraintCase, f), .size = sizeof(((FGConstraintCase *)0)->f)
 #define FG_CON_LIST(f, n, lo, hi) .offset = offsetof(FGConstraintCase, f), .count = offsetof(FGConstraintCase, n), .minlen = (lo), .maxlen = (hi)
 #define FG_POINT(f)   .offset = offsetof(FGPointCase, f)
+#define FG_STRETCH(f) .offset = offsetof(FGStretchCase, f)
+#define FG_STRETCH_STR(f) .offset = offsetof(FGStretchCase, f), .size = sizeof(((FGStretchCase *)0)->f)
+#define FG_STRETCH_LIST(f, n, lo, hi) .offset = offsetof(FGStretchCase, f), .count = offsetof(FGStretchCase, n), .minlen = (lo), .maxlen = (hi)
 
 /* clang-format off */
 static const FGKeyDef FGCaseKeys[] = {
@@ -77,13 +83,31 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "grid.dim", .type = FG_KEY_INT, FG_AT(grid.dim), FG_GE(2), .max = 3, .maxb = FG_BOUND_CLOSED,
    .defdoc = "the length of `grid.cells`", .doc = "Number of dimensions; every list below has this many entries (x, y[, z])"},
   {.path = "grid.cells", .type = FG_KEY_INT, .list = PETSC_TRUE, FG_AT(grid.cells), .required = PETSC_TRUE,
-   FG_GE(2), .max = 1048576, .maxb = FG_BOUND_CLOSED, .doc = "Cells per direction"},
+   FG_GE(0), .max = 1048576, .maxb = FG_BOUND_CLOSED, .doc = "Cells per direction (at least 2); `0` for a direction whose `grid.stretch` type (`band`, `faces`, `file`) makes the count"},
   {.path = "grid.lengths", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_AT(grid.lengths), .required = PETSC_TRUE, FG_GT(0),
    .doc = "Domain size per direction"},
   {.path = "grid.origin", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_AT(grid.origin), .def = "0", .defdoc = "all `0`",
    .doc = "Lower corner of the domain"},
   {.path = "grid.periodic", .type = FG_KEY_BOOL, .list = PETSC_TRUE, FG_AT(grid.periodic), .def = "false", .defdoc = "all `false`",
    .doc = "Periodic directions (both faces of a periodic direction are `periodic`)"},
+  {.path = "grid.stretch.<axis>.type", .type = FG_KEY_ENUM, .choices = FGStretchTypeNames, FG_STRETCH(type), .def = "uniform", .check = FGCaseCheckStretch_Internal,
+   .doc = "How the faces along direction `<axis>` (`x`, `y`, `z`) are placed: `uniform`; `band` (a refined band at `h_min`, cells growing by at most `growth` to `h_max` outside it; the count follows); `tanh` (`grid.cells` cells clustered by a tanh map); `faces` (the list `faces`); `file` (a text file of face coordinates). With `poisson.type: fftw` only the last direction (y in 2D, z in 3D) may be stretched"},
+  {.path = "grid.stretch.<axis>.band", .type = FG_KEY_REAL, FG_STRETCH_LIST(band, nband, 2, 2), .required = PETSC_TRUE, .applies = FGCaseAppliesStretchBand_Internal,
+   .doc = "`band`: the refined interval [a, b] (absolute coordinates, inside the domain)"},
+  {.path = "grid.stretch.<axis>.h_min", .type = FG_KEY_REAL, FG_STRETCH(h_min), .required = PETSC_TRUE, FG_GT(0), .applies = FGCaseAppliesStretchBand_Internal,
+   .doc = "`band`: the spacing in the band (adjusted down so that whole cells fill it)"},
+  {.path = "grid.stretch.<axis>.h_max", .type = FG_KEY_REAL, FG_STRETCH(h_max), .required = PETSC_TRUE, FG_GT(0), .applies = FGCaseAppliesStretchBand_Internal,
+   .doc = "`band`: the largest spacing, reached away from the band"},
+  {.path = "grid.stretch.<axis>.growth", .type = FG_KEY_REAL, FG_STRETCH(growth), FG_GT(1), .max = 1.5, .maxb = FG_BOUND_CLOSED, .def = "1.05", .applies = FGCaseAppliesStretchBand_Internal,
+   .doc = "`band`: the largest ratio of neighbouring cell widths (1.02-1.1 keeps second order)"},
+  {.path = "grid.stretch.<axis>.beta", .type = FG_KEY_REAL, FG_STRETCH(beta), .required = PETSC_TRUE, FG_GT(0), .max = 20, .maxb = FG_BOUND_CLOSED, .applies = FGCaseAppliesStretchTanh_Internal,
+   .doc = "`tanh`: the strength of the clustering (larger: finer at the refined end(s))"},
+  {.path = "grid.stretch.<axis>.cluster", .type = FG_KEY_ENUM, .choices = FGStretchClusterNames, FG_STRETCH(cluster), .def = "both", .applies = FGCaseAppliesStretchTanh_Internal,
+   .doc = "`tanh`: refine at `both` ends, the `lower` or the `upper` one"},
+  {.path = "grid.stretch.<axis>.faces", .type = FG_KEY_REAL, FG_STRETCH_LIST(faces, nfaces, 3, FG_CASE_MAX_FACES), .required = PETSC_TRUE, .applies = FGCaseAppliesStretchFaces_Internal,
+   .doc = "`faces`: the face coordinates, increasing, from the origin to origin + length (at most 1025; more: `file`)"},
+  {.path = "grid.stretch.<axis>.file", .type = FG_KEY_STRING, FG_STRETCH_STR(file), FG_GE(1), .required = PETSC_TRUE, .applies = FGCaseAppliesStretchFile_Internal,
+   .doc = "`file`: a text file of face coordinates (numbers separated by white space; `#` starts a comment), increasing, from the origin to origin + length"},
 
   {.path = "flow.nu", .type = FG_KEY_REAL, FG_AT(flow.nu), FG_GT(0), .compute = FGCaseComputeNu_Internal, .excludes = "flow.re",
    .defdoc = "`u_ref*l_ref/re`", .doc = "Kinematic viscosity. Give `nu` or `re` (both only if they agree to 1e-12); a `--set` of one drops the other one from the file"},
@@ -438,6 +462,7 @@ static PetscErrorCode FGCaseKeyAdd_Private(FGCaseCtx ctx, const FGKeyDef *def, c
     int         n  = snprintf(ref->path, sizeof(ref->path), "%.*s%s%s", (int)(at - def->path), def->path, FGCaseInstanceName_Internal(ctx, fam, inst), at + strlen(fam->token));
     PetscCheck(n > 0 && (size_t)n < sizeof(ref->path), PETSC_COMM_SELF, PETSC_ERR_PLIB, "key path too long: %s", def->path);
     if (fam == &FGCaseFamilies[0]) ref->axis = inst / 2, ref->side = inst % 2; /* the faces */
+    if (fam == &FGCaseFamilies[1]) ref->axis = inst;                           /* grid.stretch.<axis> */
     base = fam->base + (size_t)inst * fam->stride;
   }
   ref->offset      = base + def->offset;

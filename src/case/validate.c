@@ -301,7 +301,7 @@ static PetscErrorCode FGCaseCheckShape_Private(FGCaseCtx ctx)
     const FGKeyRef *ref = &ctx->keys[k];
     if (!ctx->vals[k].set || FGCaseKeyExists_Internal(ctx, ref)) continue;
     PetscCall(FGCaseWhere_Internal(ctx, k, where, sizeof(where)));
-    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %c faces exist only in 3D cases, and this case is %" PetscInt_FMT "D", where, FGCaseAxis_Internal[ref->axis], ctx->dim);
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %c %s only in 3D cases, and this case is %" PetscInt_FMT "D", where, FGCaseAxis_Internal[ref->axis], ref->side >= 0 ? "faces exist" : "exists", ctx->dim);
   }
   /* a section all of whose keys do not exist (`z_lo: {}` in 2D; `body: {}` has no keys and is fine) */
   for (PetscInt s = 0; s < ctx->nsec; s++) {
@@ -312,7 +312,7 @@ static PetscErrorCode FGCaseCheckShape_Private(FGCaseCtx ctx)
         any    = PETSC_TRUE;
         exists = FGCaseKeyExists_Internal(ctx, &ctx->keys[k]);
       }
-    PetscCheck(exists || !any, ctx->comm, FG_ERR_INPUT, "%s:%d: %s: this face exists only in 3D cases, and this case is %" PetscInt_FMT "D", ctx->file, ctx->sec[s].line, ctx->sec[s].path, ctx->dim);
+    PetscCheck(exists || !any, ctx->comm, FG_ERR_INPUT, "%s:%d: %s: this %s exists only in 3D cases, and this case is %" PetscInt_FMT "D", ctx->file, ctx->sec[s].line, ctx->sec[s].path, strncmp(ctx->sec[s].path, "grid.", 5) ? "face" : "direction", ctx->dim);
   }
 
   for (PetscInt k = 0; k < ctx->nkeys; k++) {

@@ -109,6 +109,8 @@ PetscErrorCode FGGridCreate(MPI_Comm comm, PetscInt dim, const PetscInt n[], con
     PetscInt pxy = decomp == FG_DECOMP_SLAB ? 1 : PETSC_DECIDE;
     PetscCall(DMDACreate3d(comm, bt[0], bt[1], bt[2], DMDA_STENCIL_BOX, g->n[0], g->n[1], g->n[2], pxy, pxy, pz, 1, 1, NULL, NULL, slab, &g->da));
   }
+  g->isuniform = PETSC_TRUE;
+  for (PetscInt d = 0; d < 3; d++) PetscCall(FGGridSetFaces(g, d, NULL));
   PetscCall(DMSetOptionsPrefix(g->da, "fg_grid_"));
   PetscCall(DMSetUp(g->da));
   PetscCall(PetscFree(slab));
@@ -130,11 +132,141 @@ PetscErrorCode FGGridCreate(MPI_Comm comm, PetscInt dim, const PetscInt n[], con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode FGGridAxisFree_Private(FGAxis *ax)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(ax->mem));
+  ax->xf = ax->xc = ax->dxf = ax->dxc = ax->idxf = ax->idxc = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGGridCheckFaces - whether n + 1 face coordinates describe a direction: finite, strictly
+  increasing, from x0 to x0 + L (to 1e-12 L). On failure `msg` says why.
+
+  Not collective.
+@*/
+PetscErrorCode FGGridCheckFaces(PetscInt n, const PetscReal f[], PetscReal x0, PetscReal L, char *msg, size_t len)
+{
+  PetscFunctionBeginUser;
+  if (msg && len) msg[0] = '\0';
+  for (PetscInt i = 0; i <= n; i++)
+    if (!PetscIsNormalReal(f[i]) && f[i] != 0) {
+      if (msg) snprintf(msg, len, "face %" PetscInt_FMT " is %g, not a finite number", i, (double)f[i]);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  if (PetscAbsReal(f[0] - x0) > 1e-12 * L || PetscAbsReal(f[n] - (x0 + L)) > 1e-12 * L) {
+    if (msg) snprintf(msg, len, "the faces run from %.17g to %.17g, not over the domain [%.17g, %.17g]", (double)f[0], (double)f[n], (double)x0, (double)(x0 + L));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt i = 0; i < n; i++)
+    if (!(f[i + 1] - f[i] > 1e-9 * L)) {
+      if (msg) snprintf(msg, len, "faces %" PetscInt_FMT " and %" PetscInt_FMT " (%.17g, %.17g) %s", i, i + 1, (double)f[i], (double)f[i + 1], f[i + 1] <= f[i] ? "are not increasing" : "make a degenerate cell (width below 1e-9 of the length)");
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGGridSetFaces - make direction d stretched with the given face coordinates, or uniform.
+
+  Logically collective (every rank passes the same faces).
+
+  Input Parameters:
++ g     - the grid
+. d     - the direction
+- faces - n[d] + 1 increasing coordinates from x0[d] to x0[d] + L[d] (the lower boundary face
+          first), or NULL: uniform (h = L/n)
+
+  Notes:
+  The metrics (include/fg/grid.h) are made for the ghost indices too: mirrored about a
+  non-periodic boundary, wrapped around a periodic one. Bad faces are FG_ERR_INPUT
+  (FGGridCheckFaces says why). Call before the grid's solvers and fields are made.
+@*/
+PetscErrorCode FGGridSetFaces(FGGrid g, PetscInt d, const PetscReal faces[])
+{
+  FGAxis        *ax = &g->ax[d];
+  const PetscInt n = g->n[d], G = FG_AXIS_GHOST, m = n + 2 * G;
+  PetscReal     *a;
+
+  PetscFunctionBeginUser;
+  PetscCheck(d >= 0 && d < 3, g->comm, PETSC_ERR_ARG_OUTOFRANGE, "grid: no direction %" PetscInt_FMT, d);
+  PetscCheck(!faces || d < g->dim, g->comm, FG_ERR_INPUT, "grid: a %" PetscInt_FMT "D grid has no direction %c to stretch", g->dim, "xyz"[d]);
+  if (faces) {
+    char msg[256];
+    PetscCall(FGGridCheckFaces(n, faces, g->x0[d], g->L[d], msg, sizeof(msg)));
+    PetscCheck(!msg[0], g->comm, FG_ERR_INPUT, "grid: stretched %c: %s", "xyz"[d], msg);
+  }
+  PetscCall(FGGridAxisFree_Private(ax));
+  PetscCall(PetscMalloc1(6 * m, &a));
+  ax->mem = a;
+  ax->xf = a + G, ax->xc = a + m + G, ax->dxf = a + 2 * m + G, ax->dxc = a + 3 * m + G, ax->idxf = a + 4 * m + G, ax->idxc = a + 5 * m + G;
+  g->uniform[d] = (PetscBool)!faces;
+  if (!faces) {
+    const PetscReal h = g->h[d] = g->L[d] / (PetscReal)n;
+    for (PetscInt i = -G; i < n + G; i++) {
+      ax->xf[i] = g->x0[d] + ((PetscReal)i + 1.0) * h;
+      ax->xc[i] = g->x0[d] + ((PetscReal)i + 0.5) * h;
+      ax->dxf[i] = ax->dxc[i] = h;
+      ax->idxf[i] = ax->idxc[i] = 1.0 / h;
+    }
+    ax->hmin = ax->hmax = h, ax->growth = 1.0;
+  } else {
+    for (PetscInt i = 0; i < n; i++) ax->dxf[i] = faces[i + 1] - faces[i];
+    for (PetscInt i = 1; i <= G; i++) { /* ghosts: wrapped or mirrored */
+      const PetscInt lo = g->periodic[d] ? ((n - i) % n + n) % n : PetscMin(i - 1, n - 1);
+      const PetscInt hi = g->periodic[d] ? (i - 1) % n : PetscMax(n - i, 0);
+      ax->dxf[-i]        = ax->dxf[lo];
+      ax->dxf[n - 1 + i] = ax->dxf[hi];
+    }
+    ax->xf[-1] = faces[0];
+    for (PetscInt i = 0; i < n; i++) ax->xf[i] = faces[i + 1];
+    ax->xf[-2] = ax->xf[-1] - ax->dxf[-1];
+    for (PetscInt i = n; i < n + G; i++) ax->xf[i] = ax->xf[i - 1] + ax->dxf[i];
+    ax->hmin = PETSC_MAX_REAL, ax->hmax = 0, ax->growth = 1.0;
+    for (PetscInt i = -G; i < n + G; i++) {
+      ax->xc[i]   = ax->xf[i] - 0.5 * ax->dxf[i];
+      ax->dxc[i]  = i + 1 < n + G ? 0.5 * (ax->dxf[i] + ax->dxf[i + 1]) : ax->dxf[i];
+      ax->idxf[i] = 1.0 / ax->dxf[i];
+      ax->idxc[i] = 1.0 / ax->dxc[i];
+      if (i >= 0 && i < n) {
+        ax->hmin = PetscMin(ax->hmin, ax->dxf[i]), ax->hmax = PetscMax(ax->hmax, ax->dxf[i]);
+        if (i > 0) ax->growth = PetscMax(ax->growth, PetscMax(ax->dxf[i] / ax->dxf[i - 1], ax->dxf[i - 1] / ax->dxf[i]));
+      }
+    }
+    g->h[d] = g->L[d] / (PetscReal)n;
+  }
+  g->isuniform = PETSC_TRUE;
+  for (PetscInt e = 0; e < 3; e++)
+    if (!g->uniform[e]) g->isuniform = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGGridCellVolume - the volume (area in 2D) of cell (i, j, k).
+@*/
+PetscReal FGGridCellVolume(FGGrid g, PetscInt i, PetscInt j, PetscInt k)
+{
+  PetscReal v = g->ax[0].dxf[i] * g->ax[1].dxf[j];
+  return g->dim == 3 ? v * g->ax[2].dxf[k] : v;
+}
+
+/*@C
+  FGGridMinSpacing - the smallest cell width over all directions.
+@*/
+PetscReal FGGridMinSpacing(FGGrid g)
+{
+  PetscReal h = PETSC_MAX_REAL;
+  for (PetscInt d = 0; d < g->dim; d++) h = PetscMin(h, g->ax[d].hmin);
+  return h;
+}
+
 PetscErrorCode FGGridDestroy(FGGrid *grid)
 {
   PetscFunctionBeginUser;
   if (!*grid) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMDestroy(&(*grid)->da));
+  for (PetscInt d = 0; d < 3; d++) PetscCall(FGGridAxisFree_Private(&(*grid)->ax[d]));
   PetscCall(PetscFree(*grid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -145,7 +277,8 @@ PetscErrorCode FGGridDestroy(FGGrid *grid)
 PetscReal FGGridCoordinate(FGGrid g, FGLocation loc, PetscInt d, PetscInt i)
 {
   PetscBool onface = (PetscBool)((loc == FG_LOC_FACE_X && d == 0) || (loc == FG_LOC_FACE_Y && d == 1) || (loc == FG_LOC_FACE_Z && d == 2));
-  return g->x0[d] + ((PetscReal)i + (onface ? 1.0 : 0.5)) * g->h[d];
+  if (g->uniform[d] || i < -FG_AXIS_GHOST || i >= g->n[d] + FG_AXIS_GHOST) return g->x0[d] + ((PetscReal)i + (onface ? 1.0 : 0.5)) * g->h[d];
+  return onface ? g->ax[d].xf[i] : g->ax[d].xc[i];
 }
 
 /*@C
@@ -168,11 +301,17 @@ PetscErrorCode FGGridView(FGGrid g, PetscViewer viewer)
     for (PetscInt d = 1; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " x %" PetscInt_FMT, g->n[d]);
     q += snprintf(q, sizeof(line) - (size_t)(q - line), " cells, domain %g", (double)g->L[0]);
     for (PetscInt d = 1; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " x %g", (double)g->L[d]);
-    q += snprintf(q, sizeof(line) - (size_t)(q - line), ", h = %g", (double)g->h[0]);
-    for (PetscInt d = 1; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " x %g", (double)g->h[d]);
+    q += snprintf(q, sizeof(line) - (size_t)(q - line), ", h = %g", (double)g->ax[0].hmin);
+    if (!g->uniform[0]) q += snprintf(q, sizeof(line) - (size_t)(q - line), "..%g", (double)g->ax[0].hmax);
+    for (PetscInt d = 1; d < g->dim; d++) {
+      q += snprintf(q, sizeof(line) - (size_t)(q - line), " x %g", (double)g->ax[d].hmin);
+      if (!g->uniform[d]) q += snprintf(q, sizeof(line) - (size_t)(q - line), "..%g", (double)g->ax[d].hmax);
+    }
     q += snprintf(q, sizeof(line) - (size_t)(q - line), ", periodic");
     for (PetscInt d = 0; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " %c:%s", "xyz"[d], g->periodic[d] ? "yes" : "no");
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", line));
+    for (PetscInt d = 0; d < g->dim; d++)
+      if (!g->uniform[d]) PetscCall(PetscViewerASCIIPrintf(viewer, "  %c stretched: %" PetscInt_FMT " cells, h_min %g, h_max %g, largest growth ratio %.4f\n", "xyz"[d], g->n[d], (double)g->ax[d].hmin, (double)g->ax[d].hmax, (double)g->ax[d].growth));
     q = line;
     q += snprintf(q, sizeof(line), "decomposition: %s, %d ranks as %" PetscInt_FMT, FGDecompNames[g->decomp], (int)size, g->nproc[0]);
     for (PetscInt d = 1; d < g->dim; d++) q += snprintf(q, sizeof(line) - (size_t)(q - line), " x %" PetscInt_FMT, g->nproc[d]);

@@ -11,6 +11,10 @@
              to (x0 + h, y0 + h/2, z0 + h/2) (see FGGridCoordinate), attributes Center="Node";
              face_y and face_z alike.
 
+  A grid with a stretched direction is a RectMesh with VXVY(VZ) geometry instead: the nodes'
+  coordinates per direction, x first, inline (the cell grid's nodes are the faces; a face grid's
+  are the faces along its own direction and the centres along the others).
+
   Each attribute's DataItem is Format="HDF", NumberType="Float" Precision="8", Dimensions = the
   dataset's shape, text "<base name of the .h5>:/<name>" (relative to the .xmf, so the pair can
   be moved together). Rank 0 writes it atomically (FGIOWriteTextAtomic: <xmf>.tmp, synced,
@@ -97,6 +101,22 @@ static void FGXDMFPutGrid_Private(FILE *fp, FGGrid grid, FGLocation loc, double 
   }
   fprintf(fp, "      <Grid Name=\"%s\" GridType=\"Uniform\">\n", FGLocationNames[loc]);
   fprintf(fp, "        <Time Value=\"%.17g\"/>\n", time);
+  if (!grid->isuniform) { /* a rectilinear mesh: the node coordinates per direction, x first */
+    fprintf(fp, "        <Topology TopologyType=\"%dDRectMesh\" Dimensions=\"", (int)dim);
+    FGXDMFPutInts_Private(fp, dim, grid->n, cell ? 1 : 0);
+    fprintf(fp, "\"/>\n");
+    fprintf(fp, "        <Geometry GeometryType=\"%s\">\n", dim == 2 ? "VXVY" : "VXVYVZ");
+    for (PetscInt d = 0; d < dim; d++) {
+      const FGAxis  *ax   = &grid->ax[d];
+      const PetscBool face = (PetscBool)(cell || loc == (FGLocation)(FG_LOC_FACE_X + d));
+      const PetscInt  n    = grid->n[d] + (cell ? 1 : 0);
+      const PetscReal *x   = cell ? ax->xf - 1 : face ? ax->xf : ax->xc;
+      fprintf(fp, "          <DataItem Dimensions=\"%" PetscInt_FMT "\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">", n);
+      for (PetscInt i = 0; i < n; i++) fprintf(fp, "%s%.17g", i ? " " : "", (double)x[i]);
+      fprintf(fp, "</DataItem>\n");
+    }
+    fprintf(fp, "        </Geometry>\n");
+  } else {
   fprintf(fp, "        <Topology TopologyType=\"%dDCoRectMesh\" Dimensions=\"", (int)dim);
   FGXDMFPutInts_Private(fp, dim, grid->n, cell ? 1 : 0);
   fprintf(fp, "\"/>\n");
@@ -108,6 +128,7 @@ static void FGXDMFPutGrid_Private(FILE *fp, FGGrid grid, FGLocation loc, double 
   FGXDMFPutReals_Private(fp, dim, spacing);
   fprintf(fp, "</DataItem>\n");
   fprintf(fp, "        </Geometry>\n");
+  }
   for (PetscInt f = 0; f < nfields; f++) {
     if (fields[f].location != loc) continue;
     fprintf(fp, "        <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"%s\">\n", fields[f].name, cell ? "Cell" : "Node");

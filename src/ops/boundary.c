@@ -96,10 +96,10 @@ static PetscReal FGNormalValue_Private(FGGrid g, const FGBoundary *bc, PetscInt 
     FGWallPoint_Private(g, d, side, d, idx, x);
     if (g->dim == 2 && bc->exact.stream) { /* exact face average of the normal velocity */
       const PetscInt  tt = 1 - d;
-      const PetscReal hm = 0.5 * g->h[tt];
+      const PetscReal hm = 0.5 * g->ax[tt].dxf[idx[tt]];
       PetscReal       xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
       xp[tt] += hm, xm[tt] -= hm;
-      return (d == 0 ? 1.0 : -1.0) * (bc->exact.stream(xp, t, bc->exact.nu, bc->exact.c) - bc->exact.stream(xm, t, bc->exact.nu, bc->exact.c)) / g->h[tt];
+      return (d == 0 ? 1.0 : -1.0) * (bc->exact.stream(xp, t, bc->exact.nu, bc->exact.c) - bc->exact.stream(xm, t, bc->exact.nu, bc->exact.c)) / g->ax[tt].dxf[idx[tt]];
     }
     return bc->exact.velocity(d, x, t, bc->exact.nu, bc->exact.c);
   }
@@ -307,7 +307,7 @@ PetscErrorCode FGOpSetBoundaryFacesAdjoint(FGGrid g, const FGBoundary *bc, Petsc
 
 /*@C
   FGOpOutflow - right-hand side of the convective outflow condition on upper outflow faces:
-    rhs_d(n_d - 1) = -U_c (u_d(n_d - 1) - u_d(n_d - 2)) / h_d
+    rhs_d(n_d - 1) = -U_c (u_d(n_d - 1) - u_d(n_d - 2)) / dxf_d(n_d - 1)   (h_d when uniform)
 @*/
 PetscErrorCode FGOpOutflow(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rhs[])
 {
@@ -318,7 +318,7 @@ PetscErrorCode FGOpOutflow(FGGrid g, const FGBoundary *bc, Vec ul[], Vec rhs[])
     const PetscScalar *v;
     PetscScalar       *r;
     PetscInt           lo[3], hi[3];
-    const PetscReal    coef = -bc->convective_speed / g->h[d];
+    const PetscReal    coef = g->uniform[d] ? -bc->convective_speed / g->h[d] : -bc->convective_speed * g->ax[d].idxf[g->n[d] - 1];
     if (g->periodic[d] || bc->kind[d][FG_FACE_HI] != FG_BC_OUTFLOW) continue;
     for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
     lo[d] = g->n[d] - 1;
@@ -359,7 +359,7 @@ PetscErrorCode FGOpOutflowAdjoint(FGGrid g, const FGBoundary *bc, Vec rbar[], Ve
     const PetscScalar *r;
     PetscScalar       *v;
     PetscInt           lo[3], hi[3];
-    const PetscReal    coef = -bc->convective_speed / g->h[d];
+    const PetscReal    coef = g->uniform[d] ? -bc->convective_speed / g->h[d] : -bc->convective_speed * g->ax[d].idxf[g->n[d] - 1];
     if (g->periodic[d] || bc->kind[d][FG_FACE_HI] != FG_BC_OUTFLOW) continue;
     for (PetscInt e = 0; e < 3; e++) lo[e] = b->lo[e], hi[e] = b->hi[e];
     lo[d] = g->n[d] - 1;

@@ -1,12 +1,26 @@
 /*
-  Diffusion: the second-order central Laplacian of each velocity component at its face,
+  Diffusion: the second-order finite-volume Laplacian of each velocity component at its face,
 
-    D_a(u) = nu * sum_b ( u_a(c + e_b) - 2 u_a(c) + u_a(c - e_b) ) / h_b^2 ,
+    D_a(u) = nu * sum_b [ cp_ab (u_a(c + e_b) - u_a(c)) - cm_ab (u_a(c) - u_a(c - e_b)) ] ,
 
-  closed at walls by the ghost values of FGOpFillBoundary. Linear in u (and in nu).
+  the difference of the gradients at the two b-faces of the face's control volume over its width:
+    b != a (u_a sits at a centre along b, index t):  cp = 1/(dxc_b(t) dxf_b(t)), cm = 1/(dxc_b(t-1) dxf_b(t))
+    b == a (u_a sits at a face along a, index t):    cp = 1/(dxf_a(t+1) dxc_a(t)), cm = 1/(dxf_a(t) dxc_a(t))
+  which on a uniform direction is (u_a(c + e_b) - 2 u_a(c) + u_a(c - e_b)) / h_b^2 (computed so
+  there, as on the uniform grid). Multiplied by the face volumes it is symmetric (the viscous
+  operator is self-adjoint in the volume-weighted inner product). Closed at walls by the ghost
+  values of FGOpFillBoundary (mirrored ghost cells: the wall halfway). Linear in u (and in nu).
   FGOpDiffusion adds it to rhs on the interior faces: rhs_a += D_a(ul).
 */
 #include <fg/ops.h>
+
+/* The coefficients (cm, cp) of component a along b at index t of b (see above). */
+static inline void FGDiffCoef_Private(FGGrid g, PetscInt a, PetscInt b, PetscInt t, PetscReal *cm, PetscReal *cp)
+{
+  const FGAxis *x = &g->ax[b];
+  if (a == b) *cp = x->idxf[t + 1] * x->idxc[t], *cm = x->idxf[t] * x->idxc[t];
+  else *cp = x->idxc[t] * x->idxf[t], *cm = x->idxc[t - 1] * x->idxf[t];
+}
 
 PetscErrorCode FGOpDiffusion(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec ul[], Vec rhs[])
 {
@@ -25,6 +39,19 @@ PetscErrorCode FGOpDiffusion(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec u
     for (PetscInt b = 0; b < g->dim; b++) {
       const PetscInt  sb = bx->s[b];
       const PetscReal q  = nu / (g->h[b] * g->h[b]);
+      if (!g->uniform[b]) { /* the finite-volume form with the metrics of b */
+        for (PetscInt k = lo[2]; k < hi[2]; k++)
+          for (PetscInt j = lo[1]; j < hi[1]; j++) {
+            const PetscInt c0 = FGBoxIndex(bx, 0, j, k), o0 = FGBoxOwnedIndex(bx, 0, j, k);
+            for (PetscInt i = lo[0]; i < hi[0]; i++) {
+              const PetscInt c = c0 + i, t = b == 0 ? i : b == 1 ? j : k;
+              PetscReal      cm, cp;
+              FGDiffCoef_Private(g, a, b, t, &cm, &cp);
+              r[o0 + i] += nu * (cp * (ua[c + sb] - ua[c]) - cm * (ua[c] - ua[c - sb]));
+            }
+          }
+        continue;
+      }
       for (PetscInt k = lo[2]; k < hi[2]; k++)
         for (PetscInt j = lo[1]; j < hi[1]; j++) {
           const PetscInt c0 = FGBoxIndex(bx, 0, j, k), o0 = FGBoxOwnedIndex(bx, 0, j, k);
@@ -100,6 +127,45 @@ static void FGDiffAdjRow_Private(PetscInt n0, const PetscReal *restrict rr, cons
   faces and their neighbours along each direction), each written once; and
   <rbar, L ul> = <L^T rbar, ul> over the same entries, so nubar costs one product per entry.
 @*/
+/* The transpose on a grid with a stretched direction, in scatter form: each interior face's
+   stencil transposed entry by entry (the gather form below is the uniform grid's). */
+static PetscErrorCode FGOpDiffusionAdjointStretched_Private(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec ul[], Vec rbar[], Vec ulbar[], PetscReal *nubar)
+{
+  const FGBox *bx = &g->box;
+  PetscReal    dn = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *r, *ua;
+    PetscScalar       *ba;
+    PetscInt           lo[3], hi[3];
+    FGOpInteriorFaces(g, bc, a, lo, hi);
+    PetscCall(VecGetArrayRead(rbar[a], &r));
+    PetscCall(VecGetArrayRead(ul[a], &ua));
+    PetscCall(VecGetArray(ulbar[a], &ba));
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = lo[1]; j < hi[1]; j++)
+        for (PetscInt i = lo[0]; i < hi[0]; i++) {
+          const PetscInt  c = FGBoxIndex(bx, i, j, k), idx[3] = {i, j, k};
+          const PetscReal rb = r[FGBoxOwnedIndex(bx, i, j, k)], v = nu * rb;
+          for (PetscInt b = 0; b < g->dim; b++) {
+            const PetscInt sb = bx->s[b];
+            PetscReal      cm, cp;
+            FGDiffCoef_Private(g, a, b, idx[b], &cm, &cp);
+            ba[c + sb] += cp * v;
+            ba[c - sb] += cm * v;
+            ba[c] -= (cp + cm) * v;
+            if (nubar) dn += rb * (cp * (ua[c + sb] - ua[c]) - cm * (ua[c] - ua[c - sb]));
+          }
+        }
+    PetscCall(VecRestoreArray(ulbar[a], &ba));
+    PetscCall(VecRestoreArrayRead(ul[a], &ua));
+    PetscCall(VecRestoreArrayRead(rbar[a], &r));
+  }
+  if (nubar) *nubar += dn;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec ul[], Vec rbar[], Vec ulbar[], PetscReal *nubar)
 {
   const FGBox    *bx  = &g->box;
@@ -110,6 +176,11 @@ PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
+  if (!g->isuniform) {
+    PetscCall(FGOpDiffusionAdjointStretched_Private(g, bc, nu, ul, rbar, ulbar, nubar));
+    PetscCall(PetscLogEventEnd(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscCalloc1(2 * nbuf + 4, &zero));
   acc = zero + nbuf + 1; /* the terms of nubar per column: acc[t] at x index lo + t, t in [-1, n0] */
   for (PetscInt b = 0; b < dim; b++) h2[b] = 1.0 / (g->h[b] * g->h[b]), cx -= 2.0 * h2[b];

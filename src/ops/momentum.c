@@ -6,7 +6,8 @@
   with A (advection.c) and D (diffusion.c) exactly as defined there. FGOpAdvection and
   FGOpDiffusion each sweep every (a, b) pair and read-modify-write rhs once per pair: 2 d^2 passes
   over the arrays; here each component is one sweep that reads the d velocity arrays around its
-  face and writes H_a once, and it needs no VecSet of H beforehand. Only the rounding differs from
+  face and writes H_a once, and it needs no VecSet of H beforehand. On a grid with a stretched
+  direction it is VecSet + FGOpAdvection + FGOpDiffusion, whose kernels carry the metrics. Only the rounding differs from
   VecSet + FGOpAdvection + FGOpDiffusion (tests/unit/test_ops.c compares them, 1e-14). The linearized
   step keeps the separate operators, whose tangents and adjoints sit next to them.
 */
@@ -61,6 +62,13 @@ PetscErrorCode FGOpMomentum(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec ul
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_Momentum, 0, 0, 0, 0));
+  if (!g->isuniform) { /* a stretched grid: the operators one by one, with their metrics */
+    for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(H[a], 0.0));
+    PetscCall(FGOpAdvection(g, bc, ul, H));
+    PetscCall(FGOpDiffusion(g, bc, nu, ul, H));
+    PetscCall(PetscLogEventEnd(FG_EVENT_Momentum, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt b = 0; b < dim; b++) {
     q[b]   = 0.25 / g->h[b];
     nh2[b] = nu / (g->h[b] * g->h[b]);

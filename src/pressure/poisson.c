@@ -13,6 +13,17 @@
   $L$ is singular with the constants as null space; the solvers then return the minimum-norm
   (zero-mean) solution of $L x = b - \bar b$, i.e. $x = L^{+} b$.
 
+  On a stretched grid the operator is the finite-volume one that D G of the MAC grid makes,
+
+  $$ (L x)_c = \sum_d \frac{1}{\Delta_d(c)} \Big( \frac{x_{c+e_d} - x_c}{\delta_d^+(c)}
+                                         - \frac{x_c - x_{c-e_d}}{\delta_d^-(c)} \Big), $$
+
+  ($\Delta$ the cell widths dxf, $\delta^\pm$ the distances to the neighbouring centres dxc; the
+  mirrored ghost cells keep the closures above). It is $L = V^{-1} A$ with $V$ the cell volumes
+  and $A$ symmetric, so the solvers return $x = S b = A^{+} V b$ (the zero-mean solution of the
+  singular case, as above), and the transpose is $S^T = V A^{+} = V S V^{-1}$: SolveTranspose
+  divides by V, solves and multiplies by V, for both implementations.
+
   FGPoissonApply() is this operator written out matrix-free, with ghost updates; it is the
   reference that residual checks use, and the implementations in poisson_fftw.c (direct,
   eigen-decomposition by real-to-real transforms) and poisson_ksp.c (assembled $-L$, CG + AMG)
@@ -148,6 +159,18 @@ PetscErrorCode FGPoissonSetUp(FGPoisson p)
   PetscFunctionBeginUser;
   if (p->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(FG_EVENT_PoissonSetUp, 0, 0, 0, 0));
+  if (!p->grid->isuniform) { /* the cell volumes */
+    const FGGrid g = p->grid;
+    const FGBox *b = &g->box;
+    PetscScalar *v;
+    PetscCall(DMCreateGlobalVector(g->da, &p->vol));
+    PetscCall(VecDuplicate(p->vol, &p->work));
+    PetscCall(VecGetArrayWrite(p->vol, &v));
+    for (PetscInt k = b->lo[2]; k < b->hi[2]; k++)
+      for (PetscInt j = b->lo[1]; j < b->hi[1]; j++)
+        for (PetscInt i = b->lo[0]; i < b->hi[0]; i++) v[FGBoxOwnedIndex(b, i, j, k)] = FGGridCellVolume(g, i, j, k);
+    PetscCall(VecRestoreArrayWrite(p->vol, &v));
+  }
   PetscCall(p->ops.setup(p));
   PetscCall(PetscLogEventEnd(FG_EVENT_PoissonSetUp, 0, 0, 0, 0));
   p->setupcalled = PETSC_TRUE;
@@ -196,7 +219,11 @@ PetscErrorCode FGPoissonSolveTranspose(FGPoisson p, Vec b, Vec x)
 {
   PetscFunctionBeginUser;
   PetscCall(FGPoissonSetUp(p));
-  PetscCall(p->ops.solvetranspose(p, b, x));
+  if (p->vol) { /* S^T = V S V^{-1} (see the header) */
+    PetscCall(VecPointwiseDivide(p->work, b, p->vol));
+    PetscCall(p->ops.solve(p, p->work, x));
+    PetscCall(VecPointwiseMult(x, x, p->vol));
+  } else PetscCall(p->ops.solvetranspose(p, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -276,7 +303,18 @@ PetscErrorCode FGPoissonApply(FGPoisson p, Vec x, Vec y)
       for (PetscInt j = b->lo[1]; j < b->hi[1]; j++) {
         const PetscScalar *xc = xa + FGBoxIndex(b, b->lo[0], j, k);
         PetscScalar       *yc = ya + FGBoxOwnedIndex(b, b->lo[0], j, k);
-        if (g->dim == 2) {
+        if (!g->isuniform) {
+          const PetscInt s[3] = {1, sy, sz}, t0[3] = {b->lo[0], j, k};
+          for (PetscInt i = 0; i < nx; i++) {
+            PetscReal sum = 0;
+            for (PetscInt d = 0; d < g->dim; d++) {
+              const FGAxis  *ax = &g->ax[d];
+              const PetscInt t  = d == 0 ? t0[0] + i : t0[d];
+              sum += ax->idxf[t] * (ax->idxc[t] * (xc[i + s[d]] - xc[i]) - ax->idxc[t - 1] * (xc[i] - xc[i - s[d]]));
+            }
+            yc[i] = sum;
+          }
+        } else if (g->dim == 2) {
           for (PetscInt i = 0; i < nx; i++) yc[i] = ih2[0] * (xc[i - 1] + xc[i + 1]) + ih2[1] * (xc[i - sy] + xc[i + sy]) - diag * xc[i];
         } else {
           for (PetscInt i = 0; i < nx; i++) yc[i] = ih2[0] * (xc[i - 1] + xc[i + 1]) + ih2[1] * (xc[i - sy] + xc[i + sy]) + ih2[2] * (xc[i - sz] + xc[i + sz]) - diag * xc[i];
@@ -338,6 +376,8 @@ PetscErrorCode FGPoissonDestroy(FGPoisson *p)
   PetscFunctionBeginUser;
   if (!*p) PetscFunctionReturn(PETSC_SUCCESS);
   if ((*p)->ops.destroy) PetscCall((*p)->ops.destroy(*p));
+  PetscCall(VecDestroy(&(*p)->vol));
+  PetscCall(VecDestroy(&(*p)->work));
   PetscCall(PetscFree(*p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

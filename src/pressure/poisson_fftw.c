@@ -73,6 +73,19 @@
   to [x][y] (the spectral planes stay so: n_mid = x, n_in = y), then its y rows, so that a plane
   stays in cache. -fg_fftw_r2c_dct 0 uses FFTW's REDFT10/REDFT01 instead.
 
+  Stretched slab direction (its cells dxf_j, the distances of centres c_j^{-1} = dxc_j; the
+  in-slab directions must be uniform). Multiplied by the widths, each line's system is symmetric:
+  $(A_s + \lambda_r V_s) x = V_s \hat b$, $A_s$ the weighted second difference
+  $c_j (x_{j+1} - x_j) - c_{j-1} (x_j - x_{j-1})$. Negated it is $M x = \beta$, $\beta_j = -\Delta_j
+  \hat b_j$, with the off-diagonals $-c_j$ and the diagonal $c_{j-1} + c_j + t_j$, $t_j = -\lambda_r
+  \Delta_j \ge 0$ (+ $c_{-1}(1-\sigma_{lo})$ at $j = 0$, + $c_{n_s-1}(1-\sigma_{hi})$ at the top, no
+  coupling beyond). Its pivots again come from sums of non-negative terms: $s_0 = t_0$,
+  $s_j = t_j + c_{j-1} s_{j-1} / (c_{j-1} + s_{j-1})$, $r_j = s_j + c_j$ ($r_{n_s-1} = s_{n_s-1}$);
+  with $w_j = 1/r_j$ stored the sweeps are $G_j = (\beta_j + c_{j-1} G_{j-1}) w_j$ and
+  $X_j = G_j + c_j w_j X_{j+1}$, and $x = X / \prod N_d$. The singular line (all $t_j = 0$) is
+  solved with its right-hand side's mean removed and $x_{n_s-1}$ pinned to 0 (then $r_j = c_j$),
+  then its mean removed: $A_s^+ V_s \hat b$. So this path returns $S = A^+ V$ (poisson.c).
+
   Transpose. S is a function of the symmetric L (its inverse, or its pseudo-inverse, which is
   symmetric too), so S^T = S and SolveTranspose is the same solve. tests/poisson checks
   <S b1, b2> = <b1, S^T b2> to 1e-12.
@@ -108,6 +121,8 @@ typedef struct {
   ptrdiff_t     nulloff;  /* offset of the singular line in the line layout; -1: not on this rank */
   fftw_plan     nf, nb;   /* the singular line: 1D REDFT10 / REDFT01 of ns points */
   double       *nbuf[2], *nfac; /* its buffers and its factors h_s^-2/(2 ns lambda_m) (0 at m = 0) */
+  PetscBool     stretched; /* the slab direction is stretched: the lines of the header's last part */
+  PetscReal    *sdxf, *sc; /* its cell widths dxf_j and couplings c_j = 1/dxc_j, j = 0..ns-1 */
 } FGPoisson_FFTW;
 
 /* The forward and inverse FFTW kinds of one direction with boundary pair (lo, hi). */
@@ -311,6 +326,22 @@ static void FGPoissonFFTWPivots_Private(PetscReal mu, PetscReal slo, PetscReal s
   }
 }
 
+/* The same on a stretched slab direction: w_j = 1/r_j for the in-slab eigenvalue lr (see the
+   header); the singular line gets w_j = 1/c_j (its pinned solve), w = 1 at the top. */
+static void FGPoissonFFTWPivotsStretched_Private(PetscReal lr, PetscReal slo, PetscReal shi, ptrdiff_t ns, const FGAxis *ax, PetscBool null, PetscReal *wj, ptrdiff_t stride)
+{
+  PetscReal sp = 0;
+  for (ptrdiff_t j = 0; j < ns; j++) {
+    const PetscBool last = (PetscBool)(j == ns - 1);
+    const PetscReal t    = -lr * ax->dxf[j] + (j == 0 ? ax->idxc[-1] * (1.0 - slo) : 0.0) + (last ? ax->idxc[ns - 1] * (1.0 - shi) : 0.0);
+    const PetscReal sj   = t + (j > 0 ? ax->idxc[j - 1] * sp / (ax->idxc[j - 1] + sp) : 0.0);
+    const PetscReal r    = last ? sj : sj + ax->idxc[j];
+    sp                   = sj;
+    if (null) wj[j * stride] = last ? 1.0 : 1.0 / ax->idxc[j];
+    else wj[j * stride] = 1.0 / r;
+  }
+}
+
 static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
 {
   FGPoisson_FFTW *f   = (FGPoisson_FFTW *)p->data;
@@ -333,7 +364,11 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
     nn[a]   = (ptrdiff_t)g->n[phys[a]];
     PetscCall(FGPoissonFFTWKinds_Private(p->bc[phys[a]][0], p->bc[phys[a]][1], &f->kf[a], &f->kb[a]));
   }
-  f->tridiag = (PetscBool)(opt.tridiagonal && p->bc[dim - 1][0] != FG_PBC_PERIODIC); /* Thomas along the slab direction */
+  f->tridiag   = (PetscBool)(opt.tridiagonal && p->bc[dim - 1][0] != FG_PBC_PERIODIC); /* Thomas along the slab direction */
+  f->stretched = (PetscBool)!g->uniform[dim - 1];
+  for (PetscInt d = 0; d < dim - 1; d++) PetscCheck(g->uniform[d], g->comm, FG_ERR_INPUT, "Poisson (FFTW): %c is stretched, but the FFTW solver transforms it; only %c (the slab direction) may be stretched: use the KSP solver", "xyz"[d], "xyz"[dim - 1]);
+  PetscCheck(!f->stretched || p->bc[dim - 1][0] != FG_PBC_PERIODIC, g->comm, FG_ERR_INPUT, "Poisson (FFTW): %c is stretched and periodic; the FFTW solver needs a periodic direction uniform: use the KSP solver", "xyz"[dim - 1]);
+  if (f->stretched) f->tridiag = PETSC_TRUE; /* the only path for a stretched slab direction */
   if (f->tridiag) { /* the transposes' layout: [ns][nmid][ninner] <-> [nmid][ns][ninner] */
     PetscBool fast = opt.r2c_dct;
     ptrdiff_t n2[2];
@@ -431,8 +466,12 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
     const PetscBool nullable = (PetscBool)(slo > 0 && shi > 0 && zero[0] && (dim == 2 || zero[1]));
     const ptrdiff_t ntot = f->nouter * f->ns * f->ninner;
 
-    f->scale   = 1.0 / (ih2 * norm);
+    f->scale   = f->stretched ? 1.0 / norm : 1.0 / (ih2 * norm);
     f->nulloff = -1;
+    if (f->stretched) {
+      PetscCall(PetscMalloc2(f->ns, &f->sdxf, f->ns, &f->sc));
+      for (ptrdiff_t j = 0; j < f->ns; j++) f->sdxf[j] = g->ax[sd].dxf[j], f->sc[j] = g->ax[sd].idxc[j];
+    }
     PetscCall(PetscMalloc1(PetscMax(ntot, 1), &f->w));
     for (ptrdiff_t o = 0; o < f->nouter; o++) {
       for (ptrdiff_t i = 0; i < f->ninner; i++) {
@@ -453,11 +492,12 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
           mx = (PetscInt)i;
         } else mx = (PetscInt)((local_1_start + o) * f->ninner + i);
         lr = lam[0][mx] + (dim == 3 ? lam[1][my] : 0.0);
-        FGPoissonFFTWPivots_Private(lr / ih2, slo, shi, f->ns, f->w + o * f->ns * f->ninner + i, f->ninner);
+        if (f->stretched) FGPoissonFFTWPivotsStretched_Private(lr, slo, shi, f->ns, &g->ax[sd], (PetscBool)(nullable && mx == 0 && my == 0), f->w + o * f->ns * f->ninner + i, f->ninner);
+        else FGPoissonFFTWPivots_Private(lr / ih2, slo, shi, f->ns, f->w + o * f->ns * f->ninner + i, f->ninner);
         if (nullable && mx == 0 && my == 0) f->nulloff = o * f->ns * f->ninner + i;
       }
     }
-    if (nullable) { /* the singular line: its own cosine transform, exactly as the full-transform path */
+    if (nullable && !f->stretched) { /* the singular line: its own cosine transform, exactly as the full-transform path */
       PetscCall(PetscMalloc1(f->ns, &f->nfac));
       for (ptrdiff_t m = 0; m < f->ns; m++) f->nfac[m] = m ? ih2 / (2.0 * (PetscReal)f->ns * lam[sd][m]) : 0.0;
     }
@@ -486,6 +526,47 @@ static void FGPoissonFFTWThomas_Private(const FGPoisson_FFTW *f, double *restric
       for (ptrdiff_t i = 0; i < ni; i++) xj[i] -= wj[i] * xn[i];
     }
   }
+}
+
+/* The Thomas sweeps of a stretched slab direction (see the header): beta_j = -dxf_j b_j,
+   G_j = (beta_j + c_{j-1} G_{j-1}) w_j, X_j = G_j + c_j w_j X_{j+1}. */
+static void FGPoissonFFTWThomasStretched_Private(const FGPoisson_FFTW *f, double *restrict a)
+{
+  const ptrdiff_t ns = f->ns, ni = f->ninner;
+  const double *restrict dx = f->sdxf, *restrict c = f->sc;
+  for (ptrdiff_t o = 0; o < f->nouter; o++) {
+    double *restrict       x = a + o * ns * ni;
+    const double *restrict w = f->w + o * ns * ni;
+    for (ptrdiff_t i = 0; i < ni; i++) x[i] = -dx[0] * x[i] * w[i];
+    for (ptrdiff_t j = 1; j < ns; j++) {
+      double *restrict       xj = x + j * ni;
+      const double *restrict xp = xj - ni, *restrict wj = w + j * ni;
+      const double           cj = c[j - 1], dj = -dx[j];
+      for (ptrdiff_t i = 0; i < ni; i++) xj[i] = (dj * xj[i] + cj * xp[i]) * wj[i];
+    }
+    for (ptrdiff_t j = ns - 2; j >= 0; j--) {
+      double *restrict       xj = x + j * ni;
+      const double *restrict xn = xj + ni, *restrict wj = w + j * ni;
+      const double           cj = c[j];
+      for (ptrdiff_t i = 0; i < ni; i++) xj[i] += cj * wj[i] * xn[i];
+    }
+  }
+}
+
+/* The singular line of a stretched slab direction: beta = -dxf b with its mean removed, rows
+   0..ns-2 with x_{ns-1} = 0 (r_j = c_j), then the mean of x removed. */
+static void FGPoissonFFTWNullLineStretched_Private(const FGPoisson_FFTW *f, double *a)
+{
+  double *bt = f->nbuf[0], mean = 0, G = 0;
+  for (ptrdiff_t j = 0; j < f->ns; j++) mean += (bt[j] = -f->sdxf[j] * bt[j]);
+  mean /= (double)f->ns;
+  for (ptrdiff_t j = 0; j < f->ns - 1; j++) bt[j] = G = (bt[j] - mean + (j > 0 ? f->sc[j - 1] * G : 0.0)) / f->sc[j];
+  bt[f->ns - 1] = 0;
+  for (ptrdiff_t j = f->ns - 2; j >= 0; j--) bt[j] += bt[j + 1];
+  mean = 0;
+  for (ptrdiff_t j = 0; j < f->ns; j++) mean += bt[j];
+  mean /= (double)f->ns;
+  for (ptrdiff_t j = 0; j < f->ns; j++) a[f->nulloff + j * f->ninner] = bt[j] - mean;
 }
 
 /* The singular line (in-slab mode 0, Neumann at both slab ends): X = h_s^-2 L_1^+ b by its cosine
@@ -566,8 +647,10 @@ static PetscErrorCode FGPoissonSolve_FFTW(FGPoisson p, Vec b, Vec x)
       lines = f->in;
     } else lines = f->out;
     if (f->nulloff >= 0) FGPoissonFFTWNullLineGet_Private(f, lines);
-    FGPoissonFFTWThomas_Private(f, lines); /* 3. along the slab direction */
-    if (f->nulloff >= 0) FGPoissonFFTWNullLineSolve_Private(f, lines);
+    if (f->stretched) FGPoissonFFTWThomasStretched_Private(f, lines); /* 3. along the slab direction */
+    else FGPoissonFFTWThomas_Private(f, lines);
+    if (f->nulloff >= 0 && f->stretched) FGPoissonFFTWNullLineStretched_Private(f, lines);
+    else if (f->nulloff >= 0) FGPoissonFFTWNullLineSolve_Private(f, lines);
     if (f->t2) fftw_execute(f->t2); /* 4. in -> out: the slab layout again */
     PetscCall(VecGetArrayWrite(x, &xa)); /* 5. out -> x: the inverse in-slab transforms, scaled */
     if (f->fast && !f->planeT) FGDCTInverse(f->dct, f->out, xa, f->scale);
@@ -614,6 +697,7 @@ static PetscErrorCode FGPoissonDestroy_FFTW(FGPoisson p)
   PetscCall(PetscFree(f->factor));
   PetscCall(PetscFree(f->w));
   PetscCall(PetscFree(f->nfac));
+  PetscCall(PetscFree2(f->sdxf, f->sc));
   PetscCall(PetscFree(p->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -71,8 +71,10 @@ static PetscErrorCode FGPoissonKSPCreateDM_Private(FGGrid g, DM *da)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Assemble A = -L row by row; ADD_VALUES so that a periodic direction of one or two cells (where
-   the two neighbours coincide, or are the cell itself) still gets the right entries. */
+/* Assemble A = -L row by row (on a stretched grid A = -V L, V the cell volumes: symmetric, with
+   the coupling of two cells across a face its area over the distance of their centres);
+   ADD_VALUES so that a periodic direction of one or two cells (where the two neighbours
+   coincide, or are the cell itself) still gets the right entries. */
 static PetscErrorCode FGPoissonKSPAssemble_Private(FGPoisson p, Mat A)
 {
   const FGGrid g = p->grid;
@@ -95,16 +97,22 @@ static PetscErrorCode FGPoissonKSPAssemble_Private(FGPoisson p, Mat A)
           for (PetscInt f = 0; f < 2; f++) {
             const PetscInt nb       = c[d] + (f ? 1 : -1);
             const PetscBool outside = (PetscBool)(nb < 0 || nb >= g->n[d]);
-            v[0] += ih2[d];
+            PetscReal       w       = ih2[d];
+            if (!g->isuniform) { /* V idxc idxf_d = (the other widths) / dxc_d */
+              w = g->ax[d].idxc[f ? c[d] : c[d] - 1];
+              for (PetscInt e = 0; e < g->dim; e++)
+                if (e != d) w *= g->ax[e].dxf[c[e]];
+            }
+            v[0] += w;
             if (outside && p->bc[d][f] != FG_PBC_PERIODIC) {
-              v[0] -= (p->bc[d][f] == FG_PBC_NEUMANN ? 1.0 : -1.0) * ih2[d]; /* ghost = +-x_c */
+              v[0] -= (p->bc[d][f] == FG_PBC_NEUMANN ? 1.0 : -1.0) * w; /* ghost = +-x_c */
               continue;
             }
             col[nc]                            = row;
             if (d == 0) col[nc].i = nb;
             else if (d == 1) col[nc].j = nb;
             else col[nc].k = nb;
-            v[nc++] = -ih2[d];
+            v[nc++] = -w;
           }
         }
         PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, ADD_VALUES));
@@ -189,7 +197,8 @@ static PetscErrorCode FGPoissonKSPCheck_Private(FGPoisson p, Vec x, PetscBool tr
           (double)(bnorm > 0 ? rnorm / bnorm : rnorm), (double)rtol, maxit);
 }
 
-/* x = A^{-1} (-b), or for singular A: x = P A^+ P (-b), P the removal of the mean. */
+/* x = A^{-1} (-b), or for singular A: x = P A^+ P (-b), P the removal of the mean; on a
+   stretched grid -V b for -b (poisson.c applies the transpose as V S V^{-1}). */
 static PetscErrorCode FGPoissonSolveAny_KSP(FGPoisson p, Vec b, Vec x, PetscBool transpose)
 {
   FGPoisson_KSP     *k = (FGPoisson_KSP *)p->data;
@@ -199,6 +208,7 @@ static PetscErrorCode FGPoissonSolveAny_KSP(FGPoisson p, Vec b, Vec x, PetscBool
   PetscCall(PetscLogEventBegin(FG_EVENT_PoissonSolveKSP, b, x, 0, 0));
   PetscCall(VecCopy(b, k->rhs)); /* b may be x */
   PetscCall(VecScale(k->rhs, -1.0));
+  if (p->vol) PetscCall(VecPointwiseMult(k->rhs, k->rhs, p->vol));
   if (p->singular) PetscCall(FGPoissonRemoveMean_Private(p, k->rhs));
   if (transpose) PetscCall(KSPSolveTranspose(k->ksp, k->rhs, x));
   else PetscCall(KSPSolve(k->ksp, k->rhs, x));

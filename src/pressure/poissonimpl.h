@@ -22,6 +22,7 @@ struct _p_FGPoisson {
   PetscReal     rtol;     /* KSP relative tolerance (default 1e-10) */
   PetscInt      max_it;   /* KSP iteration limit (default 500) */
   PetscInt      its;      /* iterations of the last solve (0 for FFTW) */
+  Vec           vol, work; /* stretched grids: the cell volumes V and a work Vec (else NULL) */
   FGPoissonOps  ops;
   void         *data;     /* the implementation's context */
 };

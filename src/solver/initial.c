@@ -166,7 +166,18 @@ static PetscErrorCode FGCheckNetFlux_Private(FGSolver s)
     if (!g->periodic[d]) area += 2.0 * g->L[(d + 1) % g->dim] * (g->dim == 3 ? g->L[(d + 2) % 3] : 1.0);
   PetscCall(FGSolverFillGhosts(s, s->u, s->t));
   PetscCall(FGOpDivergence(g, s->ul, s->div));
-  PetscCall(VecSum(s->div, &sum));
+  if (!g->isuniform) { /* sum_c (D u)(c) V_c with each cell's own volume */
+    const FGBox       *b = &g->box;
+    const PetscScalar *dv_;
+    PetscScalar        loc = 0;
+    PetscCall(VecGetArrayRead(s->div, &dv_));
+    for (PetscInt k = b->lo[2]; k < b->hi[2]; k++)
+      for (PetscInt j = b->lo[1]; j < b->hi[1]; j++)
+        for (PetscInt i = b->lo[0]; i < b->hi[0]; i++) loc += dv_[FGBoxOwnedIndex(b, i, j, k)] * FGGridCellVolume(g, i, j, k);
+    PetscCall(VecRestoreArrayRead(s->div, &dv_));
+    PetscCall(MPIU_Allreduce(&loc, &sum, 1, MPIU_SCALAR, MPIU_SUM, s->comm));
+    dv = 1;
+  } else PetscCall(VecSum(s->div, &sum));
   net = PetscRealPart(sum) * dv;
   PetscCheck(PetscAbsReal(net) <= 1e-10 * s->c->flow.u_ref * PetscMax(area, 1e-300), s->comm, FG_ERR_INPUT, "%s: the boundary velocities carry a net flux of %.6g %s the domain, and no face is an outflow: an incompressible flow cannot take it (make a face an outflow, or balance the inflow)", s->c->file, PetscAbsReal(net), net < 0 ? "into" : "out of");
   PetscFunctionReturn(PETSC_SUCCESS);

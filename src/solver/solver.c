@@ -202,21 +202,19 @@ PetscErrorCode FGSolverFillGhosts(FGSolver s, Vec u[], PetscReal t)
   FGSolverMonitorCompute - CFL number, max |div u| (relative to u_ref/h_min) and kinetic energy
   of the current state, reduced over all ranks (every rank gets the same values).
 
-  CFL = dt max_cells sum_a |u_a|/h_a with u_a at the cell's + face; umax = max |u_a|; kinetic energy
-  = 1/2 sum_a sum_faces u_a^2 dV over the owned faces.
+  CFL = dt max_cells sum_a |u_a|/h_a with u_a at the cell's + face (h_a its width); umax = max |u_a|;
+  kinetic energy = 1/2 sum_a sum_faces u_a^2 dV_a over the owned faces (dV_a the face's control
+  volume; the cell volume on a uniform grid).
 @*/
 PetscErrorCode FGSolverMonitorCompute(FGSolver s)
 {
   FGGrid             g  = s->grid;
   const FGBox       *bx = &g->box;
   const PetscScalar *ua[3];
-  PetscReal          loc[3] = {0, 0, 0}, glob[3], ke = 0, keg, dv = 1, hmin = g->h[0], divmax;
+  PetscReal          loc[3] = {0, 0, 0}, glob[3], ke = 0, keg, dv = 1, hmin = FGGridMinSpacing(g), divmax;
 
   PetscFunctionBeginUser;
-  for (PetscInt d = 0; d < g->dim; d++) {
-    dv *= g->h[d];
-    hmin = PetscMin(hmin, g->h[d]);
-  }
+  for (PetscInt d = 0; d < g->dim; d++) dv *= g->h[d]; /* uniform: one volume for all faces */
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecGetArrayRead(s->u[a], &ua[a]));
   for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
     for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
@@ -224,8 +222,17 @@ PetscErrorCode FGSolverMonitorCompute(FGSolver s)
         const PetscInt o   = FGBoxOwnedIndex(bx, i, j, k);
         PetscReal      cfl = 0;
         for (PetscInt a = 0; a < g->dim; a++) {
-          ke += PetscRealPart(ua[a][o] * ua[a][o]);
-          cfl += PetscAbsScalar(ua[a][o]) / g->h[a];
+          if (g->isuniform) {
+            ke += PetscRealPart(ua[a][o] * ua[a][o]);
+            cfl += PetscAbsScalar(ua[a][o]) / g->h[a];
+          } else { /* the face's own volume dxc_a x the other widths, and the cell's width */
+            const PetscInt idx[3] = {i, j, k};
+            PetscReal      va     = g->ax[a].dxc[idx[a]];
+            for (PetscInt b = 0; b < g->dim; b++)
+              if (b != a) va *= g->ax[b].dxf[idx[b]];
+            ke += va * PetscRealPart(ua[a][o] * ua[a][o]);
+            cfl += PetscAbsScalar(ua[a][o]) * g->ax[a].idxf[idx[a]];
+          }
           loc[2] = PetscMax(loc[2], PetscAbsScalar(ua[a][o]));
         }
         loc[0] = PetscMax(loc[0], cfl);
@@ -239,7 +246,7 @@ PetscErrorCode FGSolverMonitorCompute(FGSolver s)
   PetscCall(MPIU_Allreduce(loc, glob, 3, MPIU_REAL, MPIU_MAX, s->comm));
   PetscCall(MPIU_Allreduce(&ke, &keg, 1, MPIU_REAL, MPIU_SUM, s->comm));
   s->cfl    = glob[1] > 0 ? (PetscReal)NAN : glob[0];
-  s->ke     = glob[1] > 0 ? (PetscReal)NAN : 0.5 * keg * dv;
+  s->ke     = glob[1] > 0 ? (PetscReal)NAN : 0.5 * keg * (g->isuniform ? dv : 1.0);
   s->maxdiv = divmax * hmin / s->c->flow.u_ref;
   s->umax   = glob[2];
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -140,16 +140,21 @@ static PetscErrorCode FGStageRHS_Private(FGSolver s, PetscReal t, Vec H[])
 /*@C
   FGViscousTimeStepLimit - the largest dt for which the explicit viscous term is stable in RK3:
   its stability polynomial 1 + z + z^2/2 + z^3/6 covers [-2.5127, 0] of the real axis, and the
-  most negative eigenvalue of nu L is -nu sum_d 4/h_d^2.
+  most negative eigenvalue of nu L is -nu sum_d 4/h_d^2 (on a stretched direction its
+  Gershgorin bound, the largest 2 (cp + cm) of the finite-volume Laplacian over the cells).
 @*/
-PetscReal FGViscousTimeStepLimit(const FGCase *c)
+PetscReal FGViscousTimeStepLimit(FGGrid g, PetscReal nu)
 {
   PetscReal lam = 0;
-  for (PetscInt d = 0; d < c->grid.dim; d++) {
-    const PetscReal h = c->grid.lengths[d] / (PetscReal)c->grid.cells[d];
-    lam += 4.0 / (h * h);
+  for (PetscInt d = 0; d < g->dim; d++) {
+    const FGAxis *x = &g->ax[d];
+    PetscReal     m = 0;
+    if (g->uniform[d]) m = 4.0 / (g->h[d] * g->h[d]);
+    else
+      for (PetscInt t = 0; t < g->n[d]; t++) m = PetscMax(m, 2.0 * x->idxf[t] * (x->idxc[t] + x->idxc[t - 1]));
+    lam += m;
   }
-  return 2.5127 / (c->flow.nu * lam);
+  return 2.5127 / (nu * lam);
 }
 
 /*@C

@@ -15,4 +15,29 @@ foreach(np 1 2)
     --set output.dir=${dir} LABELS bc)
   add_test(NAME bc_poiseuille_check_np${np} COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/bc/check_bc.py poiseuille ${dir} 4000 1 0.1 1)
   set_tests_properties(bc_poiseuille_check_np${np} PROPERTIES DEPENDS bc_poiseuille_run_np${np} LABELS bc)
+
+  # the same on a stretched wall-normal grid, with the FFTW solver (Thomas along the stretched y)
+  # and with KSP
+  foreach(ptype fftw ksp)
+    set(dir ${CMAKE_CURRENT_BINARY_DIR}/bc_poiseuille_stretched_${ptype}_np${np})
+    fg_add_mpi_test(NAME bc_poiseuille_stretched_${ptype}_run NP ${np} COMMAND flowgrad run ${FG_TEST_DIR}/bc/poiseuille_stretched.yaml
+      --set poisson.type=${ptype} --set output.dir=${dir} LABELS bc)
+    add_test(NAME bc_poiseuille_stretched_${ptype}_check_np${np} COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/bc/check_bc.py poiseuille_stretched ${dir} 10000 1 0.1 1)
+    set_tests_properties(bc_poiseuille_stretched_${ptype}_check_np${np} PROPERTIES DEPENDS bc_poiseuille_stretched_${ptype}_run_np${np} LABELS bc)
+  endforeach()
 endforeach()
+
+# grid.stretch: bad input is exit 2 naming the key, before anything is allocated
+set(FG_PS ${FG_TEST_DIR}/bc/poiseuille.yaml)
+fg_case_expect(NAME stretch_bad_band NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.band=\\[0\\.2,1\\.5\\]: the band \\[0\\.2, 1\\.5\\] is not an interval inside the domain"
+               ARGS info ${FG_PS} --set grid.stretch.y.type=band --set grid.stretch.y.band=[0.2,1.5] --set grid.stretch.y.h_min=0.01 --set grid.stretch.y.h_max=0.05 --set grid.cells=[8,0])
+fg_case_expect(NAME stretch_bad_faces NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.faces=\\[0,0\\.5,0\\.4,1\\]: faces 1 and 2 \\(0\\.5, 0\\.4[0-9]*\\) are not increasing"
+               ARGS info ${FG_PS} --set grid.stretch.y.type=faces --set grid.stretch.y.faces=[0,0.5,0.4,1] --set grid.cells=[8,0])
+fg_case_expect(NAME stretch_bad_count NP 1 CODE 2 REGEX "grid\\.cells=\\[8,5\\]: 5 cells along y, but grid\\.stretch\\.y \\(faces\\) makes 3; give 3 or 0"
+               ARGS info ${FG_PS} --set grid.stretch.y.type=faces --set grid.stretch.y.faces=[0,0.3,0.6,1] --set grid.cells=[8,5])
+fg_case_expect(NAME stretch_bad_fftw_x NP 1 CODE 2 REGEX "grid\\.stretch\\.x\\.type=tanh: tanh, but poisson\\.type fftw transforms x"
+               ARGS info ${FG_PS} --set grid.stretch.x.type=tanh --set grid.stretch.x.beta=2)
+fg_case_expect(NAME stretch_bad_file NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.file=/nonexistent/faces\\.txt: cannot read /nonexistent/faces\\.txt"
+               ARGS info ${FG_PS} --set grid.stretch.y.type=file --set grid.stretch.y.file=/nonexistent/faces.txt --set grid.cells=[8,0])
+fg_case_expect(NAME stretch_info NP 1 CODE 0 REGEX "  y stretched: 88 cells, h_min 0\\.01, h_max 0\\.018865, largest growth ratio 1\\.0464"
+               ARGS info ${FG_PS} --set grid.stretch.y.type=band --set grid.stretch.y.band=[0.2,0.8] --set grid.stretch.y.h_min=0.01 --set grid.stretch.y.h_max=0.05 --set grid.cells=[8,0])

@@ -367,9 +367,9 @@ static PetscErrorCode TestErrors(void)
     PetscCall(BAD(text, "t.yaml:9: name: too long (300 bytes; at most 255)"));
   }
   /* ranges */
-  PetscCall(BAD("grid:\n  cells: [-4, 8]\n  lengths: [1, 1]\n" F2 T2, "t.yaml:2: grid.cells[0]: -4 is out of range (must be in [2, 1048576])"));
+  PetscCall(BAD("grid:\n  cells: [-4, 8]\n  lengths: [1, 1]\n" F2 T2, "t.yaml:2: grid.cells[0]: -4 is out of range (must be in [0, 1048576])"));
   PetscCall(BAD("grid:\n  cells: [8, 0]\n  lengths: [1, 1]\n" F2 T2, "t.yaml:2: grid.cells[1]: 0 is out of range (must be in [2, 1048576])"));
-  PetscCall(BAD("grid:\n  cells: [8, 2000000]\n  lengths: [1, 1]\n" F2 T2, "grid.cells[1]: 2000000 is out of range (must be in [2, 1048576])"));
+  PetscCall(BAD("grid:\n  cells: [8, 2000000]\n  lengths: [1, 1]\n" F2 T2, "grid.cells[1]: 2000000 is out of range (must be in [0, 1048576])"));
   PetscCall(BAD("grid:\n  cells: [8, 8]\n  lengths: [1, -1]\n" F2 T2, "t.yaml:3: grid.lengths[1]: -1 is out of range (must be > 0)"));
   PetscCall(BAD(G2 F2 "time:\n  dt: 0\n  steps: 5\n", "t.yaml:7: time.dt: 0 is out of range (must be > 0)"));
   PetscCall(BAD(G2 F2 "time:\n  dt: -1e-3\n  steps: 5\n", "time.dt: -1e-3 is out of range (must be > 0)"));
@@ -1075,7 +1075,7 @@ static PetscErrorCode TestPrintKeys(void)
   fclose(fp);
   for (const char *p = strstr(text, "\n| `"); p; p = strstr(p + 1, "\n| `")) rows++;
   CHECK(strstr(text, "| key | type | default | range | description |\n|---|---|---|---|---|\n") != NULL, "header:\n%s", text);
-  CHECK(strstr(text, "| `grid.cells` | int list | **required** | [2, 1048576] | Cells per direction |\n") != NULL, "grid.cells row:\n%s", text);
+  CHECK(strstr(text, "| `grid.cells` | int list | **required** | [0, 1048576] | Cells per direction (at least 2); `0` for a direction whose `grid.stretch` type (`band`, `faces`, `file`) makes the count |\n") != NULL, "grid.cells row:\n%s", text);
   CHECK(strstr(text, "| `poisson.rtol` | real | `1e-10` | (0, 1) |") != NULL, "rtol row");
   CHECK(strstr(text, "| `boundary.<face>.type` | enum | `periodic` on a periodic axis, else `wall` | `periodic`, `wall`, `lid`, `slip`, `inflow`, `outflow` |") != NULL, "face row");
   CHECK(strstr(text, "| `body.<body>.control_points` | list of [x, y], 4-64 points | **required** where it applies |") != NULL, "control_points row");

@@ -48,7 +48,7 @@ fg_case_bad(duplicate_key    "1;2" [=[duplicate_key\.yaml:4: grid\.cells: duplic
 fg_case_bad(string_for_int   1     [=[string_for_int\.yaml:5: time\.steps: expected an integer, got 'ten']=])
 fg_case_bad(quoted_number    1     [=[quoted_number\.yaml:4: time\.dt: expected a real number, got the quoted string "0\.01"]=])
 fg_case_bad(bool_garbage     1     [=[bool_garbage\.yaml:4: grid\.periodic\[0\]: expected true or false, got 'yes']=])
-fg_case_bad(negative_cells   1     [=[negative_cells\.yaml:2: grid\.cells\[1\]: -16 is out of range \(must be in \[2, 1048576\]\)]=])
+fg_case_bad(negative_cells   1     [=[negative_cells\.yaml:2: grid\.cells\[1\]: -16 is out of range \(must be in \[0, 1048576\]\)]=])
 fg_case_bad(zero_cells       1     [=[zero_cells\.yaml:2: grid\.cells\[0\]: 0 is out of range \(must be in \[2, 1048576\]\)]=])
 fg_case_bad(dt_zero          1     [=[dt_zero\.yaml:4: time\.dt: 0 is out of range \(must be > 0\)]=])
 fg_case_bad(int_overflow     1     [=[int_overflow\.yaml:5: time\.steps: 4294967296 does not fit in an integer]=])

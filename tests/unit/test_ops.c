@@ -8,6 +8,12 @@
      divergence-free u with u.n = 0 on walls (periodic or no-slip walls at rest).
   4. The fused FGOpMomentum (the forward step's) equals VecSet(0) + FGOpAdvection + FGOpDiffusion
      on every owned face to 1e-14 relative (random u, H filled with garbage first).
+
+  The stretched cases repeat 1-3 on grids with smoothly stretched directions (tanh at walls, a
+  periodic sine map where periodic): the pressure solve is the FFTW one with Thomas along a
+  stretched slab direction, or KSP where other directions are stretched; the energy in 3 is
+  weighted by the faces' control volumes. 5. (every case) the transpose of the Poisson solve:
+  <S b1, b2> = <b1, S^T b2> to 1e-12, and S b solves L x = b to 1e-9 (KSP) / 1e-12 (FFTW).
 */
 #include <fg/ops.h>
 #include <fg/poisson.h>
@@ -16,6 +22,8 @@ typedef struct {
   const char *name;
   PetscInt    dim, n[3];
   FGBCKind    kind[3][2];
+  PetscBool   stretch[3]; /* stretched directions */
+  PetscBool   ksp;        /* the KSP Poisson solver (block decomposition) */
 } OpsCase;
 
 static PetscErrorCode SetUp(const OpsCase *oc, FGGrid *g, FGBoundary *bc, FGPoisson *ps)
@@ -34,8 +42,22 @@ static PetscErrorCode SetUp(const OpsCase *oc, FGGrid *g, FGBoundary *bc, FGPois
     }
   }
   bc->convective_speed = 1.0;
-  PetscCall(FGGridCreate(PETSC_COMM_WORLD, oc->dim, oc->n, L, NULL, per, FG_DECOMP_SLAB, g));
-  PetscCall(FGPoissonCreate(*g, FG_POISSON_FFTW, (const FGPoissonBC(*)[2])pbc, ps));
+  PetscCall(FGGridCreate(PETSC_COMM_WORLD, oc->dim, oc->n, L, NULL, per, oc->ksp ? FG_DECOMP_BLOCK : FG_DECOMP_SLAB, g));
+  for (PetscInt d = 0; d < oc->dim; d++) {
+    PetscReal *f;
+    if (!oc->stretch[d]) continue;
+    PetscCall(PetscMalloc1(oc->n[d] + 1, &f));
+    if (per[d]) /* x = L (s - 0.3 sin(2 pi s)/(2 pi)): smooth and periodic */
+      for (PetscInt i = 0; i <= oc->n[d]; i++) {
+        const PetscReal sv = (PetscReal)i / (PetscReal)oc->n[d];
+        f[i]               = L[d] * (sv - 0.3 * PetscSinReal(2 * PETSC_PI * sv) / (2 * PETSC_PI));
+      }
+    else PetscCall(FGStretchTanh(0.0, L[d], oc->n[d], 1.5, FG_CLUSTER_BOTH, f));
+    PetscCall(FGGridSetFaces(*g, d, f));
+    PetscCall(PetscFree(f));
+  }
+  PetscCall(FGPoissonCreate(*g, oc->ksp ? FG_POISSON_KSP : FG_POISSON_FFTW, (const FGPoissonBC(*)[2])pbc, ps));
+  if (oc->ksp) PetscCall(FGPoissonSetTolerances(*ps, 1e-13, 2000));
   PetscCall(FGPoissonSetUp(*ps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -78,8 +100,8 @@ static PetscErrorCode RunCase(const OpsCase *oc, PetscInt *fails)
     PetscCall(DMCreateGlobalVector(g->da, &u[a]));
     PetscCall(DMCreateLocalVector(g->da, &ul[a]));
     PetscCall(VecDuplicate(u[a], &A[a]));
-    hmin = PetscMin(hmin, g->h[a]);
   }
+  hmin = FGGridMinSpacing(g);
   PetscCall(DMCreateGlobalVector(g->da, &phi));
   PetscCall(VecDuplicate(phi, &div));
   PetscCall(VecDuplicate(phi, &Lphi));
@@ -98,6 +120,38 @@ static PetscErrorCode RunCase(const OpsCase *oc, PetscInt *fails)
   PetscCall(VecNorm(div, NORM_INFINITY, &err));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s |DG phi - L phi|/|L phi| = %.2e\n", oc->name, (double)(err / ref)));
   if (!(err <= 1e-12 * ref)) (*fails)++;
+
+  /* 5. the transpose of the solve, and its residual */
+  {
+    Vec         b1, b2, x1, x2;
+    PetscScalar d1, d2;
+    PetscReal   rn, bn;
+    PetscCall(VecDuplicate(phi, &b1));
+    PetscCall(VecDuplicate(phi, &b2));
+    PetscCall(VecDuplicate(phi, &x1));
+    PetscCall(VecDuplicate(phi, &x2));
+    PetscCall(VecSetRandom(b1, r));
+    PetscCall(VecSetRandom(b2, r));
+    PetscCall(FGPoissonSolve(ps, b1, x1));
+    PetscCall(FGPoissonSolveTranspose(ps, b2, x2));
+    PetscCall(VecDot(x1, b2, &d1));
+    PetscCall(VecDot(b1, x2, &d2));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s |<S b1, b2> - <b1, S^T b2>| / |<S b1, b2>| = %.2e\n", oc->name, (double)(PetscAbsScalar(d1 - d2) / PetscAbsScalar(d1))));
+    if (!(PetscAbsScalar(d1 - d2) <= (oc->ksp ? 1e-9 : 1e-12) * PetscAbsScalar(d1))) (*fails)++;
+    /* S b1 solves L x = b1 up to the projection of b1 on the range: use a b in the range, L x2 */
+    PetscCall(FGPoissonApply(ps, x1, b2));
+    PetscCall(FGPoissonSolve(ps, b2, x2));
+    PetscCall(FGPoissonApply(ps, x2, b1));
+    PetscCall(VecAXPY(b1, -1.0, b2));
+    PetscCall(VecNorm(b1, NORM_INFINITY, &rn));
+    PetscCall(VecNorm(b2, NORM_INFINITY, &bn));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s |L S b - b| / |b| = %.2e (b in the range of L)\n", oc->name, (double)(rn / bn)));
+    if (!(rn <= (oc->ksp ? 1e-9 : 1e-11) * bn)) (*fails)++;
+    PetscCall(VecDestroy(&b1));
+    PetscCall(VecDestroy(&b2));
+    PetscCall(VecDestroy(&x1));
+    PetscCall(VecDestroy(&x2));
+  }
 
   /* 2. projection: u <- u - G L^{-1} D u */
   PetscCall(RandomVelocity(g, &bc, r, u));
@@ -123,12 +177,26 @@ static PetscErrorCode RunCase(const OpsCase *oc, PetscInt *fails)
   if (!outflow) {
     for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(A[a], 0.0));
     PetscCall(FGOpAdvection(g, &bc, ul, A)); /* A = -adv */
-    for (PetscInt a = 0; a < g->dim; a++) {
-      PetscScalar dot, nrm;
-      Vec         absA;
-      PetscCall(VecDot(u[a], A[a], &dot));
+    for (PetscInt a = 0; a < g->dim; a++) { /* weighted by the faces' volumes dxc_a x the other widths */
+      PetscScalar dot, nrm, *va;
+      Vec         absA, vol;
+      PetscCall(VecDuplicate(A[a], &vol));
+      PetscCall(VecGetArrayWrite(vol, &va));
+      for (PetscInt k = g->box.lo[2]; k < g->box.hi[2]; k++)
+        for (PetscInt j = g->box.lo[1]; j < g->box.hi[1]; j++)
+          for (PetscInt i = g->box.lo[0]; i < g->box.hi[0]; i++) {
+            const PetscInt idx[3] = {i, j, k};
+            PetscReal      v      = g->ax[a].dxc[idx[a]];
+            for (PetscInt b = 0; b < g->dim; b++)
+              if (b != a) v *= g->ax[b].dxf[idx[b]];
+            va[FGBoxOwnedIndex(&g->box, i, j, k)] = v;
+          }
+      PetscCall(VecRestoreArrayWrite(vol, &va));
+      PetscCall(VecPointwiseMult(vol, vol, u[a]));
+      PetscCall(VecDot(vol, A[a], &dot));
       PetscCall(VecDuplicate(A[a], &absA));
-      PetscCall(VecPointwiseMult(absA, u[a], A[a]));
+      PetscCall(VecPointwiseMult(absA, vol, A[a]));
+      PetscCall(VecDestroy(&vol));
       PetscCall(VecAbs(absA));
       PetscCall(VecSum(absA, &nrm));
       PetscCall(VecDestroy(&absA));
@@ -185,13 +253,20 @@ int main(int argc, char **argv)
 {
   const FGBCKind P = FG_BC_PERIODIC, W = FG_BC_WALL, S = FG_BC_SLIP, In = FG_BC_INFLOW, Out = FG_BC_OUTFLOW;
   const OpsCase  cases[] = {
-    {"2D periodic", 2, {24, 16, 1}, {{P, P}, {P, P}, {P, P}}},
-    {"2D walls", 2, {24, 16, 1}, {{W, W}, {W, W}, {P, P}}},
-    {"2D channel (periodic x)", 2, {16, 24, 1}, {{P, P}, {W, S}, {P, P}}},
-    {"2D inflow/outflow", 2, {20, 24, 1}, {{In, Out}, {W, W}, {P, P}}},
-    {"3D periodic", 3, {12, 10, 16}, {{P, P}, {P, P}, {P, P}}},
-    {"3D walls", 3, {12, 10, 16}, {{W, W}, {W, W}, {W, W}}},
-    {"3D mixed + outflow in z", 3, {12, 10, 16}, {{P, P}, {S, W}, {W, Out}}},
+    {"2D periodic", 2, {24, 16, 1}, {{P, P}, {P, P}, {P, P}}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, PETSC_FALSE},
+    {"2D walls", 2, {24, 16, 1}, {{W, W}, {W, W}, {P, P}}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, PETSC_FALSE},
+    {"2D channel (periodic x)", 2, {16, 24, 1}, {{P, P}, {W, S}, {P, P}}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, PETSC_FALSE},
+    {"2D inflow/outflow", 2, {20, 24, 1}, {{In, Out}, {W, W}, {P, P}}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, PETSC_FALSE},
+    {"3D periodic", 3, {12, 10, 16}, {{P, P}, {P, P}, {P, P}}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, PETSC_FALSE},
+    {"3D walls", 3, {12, 10, 16}, {{W, W}, {W, W}, {W, W}}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, PETSC_FALSE},
+    {"3D mixed + outflow in z", 3, {12, 10, 16}, {{P, P}, {S, W}, {W, Out}}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, PETSC_FALSE},
+    {"2D walls, y stretched", 2, {24, 16, 1}, {{W, W}, {W, W}, {P, P}}, {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE}, PETSC_FALSE},
+    {"2D channel, y stretched", 2, {16, 24, 1}, {{P, P}, {W, S}, {P, P}}, {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE}, PETSC_FALSE},
+    {"2D in/out, y stretched", 2, {20, 24, 1}, {{In, Out}, {W, W}, {P, P}}, {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE}, PETSC_FALSE},
+    {"2D in/out, x+y stretched", 2, {20, 24, 1}, {{In, Out}, {W, W}, {P, P}}, {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE}, PETSC_TRUE},
+    {"2D periodic, x+y stretched", 2, {24, 16, 1}, {{P, P}, {P, P}, {P, P}}, {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE}, PETSC_TRUE},
+    {"3D walls, z stretched", 3, {12, 10, 16}, {{W, W}, {W, W}, {W, W}}, {PETSC_FALSE, PETSC_FALSE, PETSC_TRUE}, PETSC_FALSE},
+    {"3D mixed, all stretched", 3, {12, 10, 16}, {{P, P}, {S, W}, {W, Out}}, {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE}, PETSC_TRUE},
   };
   PetscInt fails = 0;
 
