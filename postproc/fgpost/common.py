@@ -136,8 +136,8 @@ class FieldFile:
         out = []
         for d in range(dim):
             ax = "xyz"[d]
-            if "grid" in self._h and f"{ax}_faces" in self._h["grid"]:  # stretched grids too
-                g = self._h["grid"]
+            if f"{ax}_faces" in self._h:  # stretched grids too
+                g = self._h
                 c = g[f"{ax}_faces"][1:] if loc == "face_" + ax else g[f"{ax}_centres"][...]
                 out.append(np.asarray(c[: shape[d]], dtype=float))
                 continue

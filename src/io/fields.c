@@ -323,9 +323,8 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   PetscCall(FGH5WriteAttrString_Internal(tmp, root, "case_name", name));
   PetscCall(FGH5WriteAttrString_Internal(tmp, root, "flowgrad_version", FG_VERSION_STRING));
   FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Gclose, (root));
-  { /* the coordinates: /grid/x_faces (n + 1, the lower boundary first), /grid/x_centres (n), ... */
-    hid_t grp;
-    FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, grp, H5Gcreate2, (fid, "grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  { /* the coordinates: /x_faces (n + 1, the lower boundary first), /x_centres (n), ... (1-D) */
+    const hid_t grp = fid;
     for (PetscInt d = 0; d < grid->dim; d++) {
       const FGAxis *ax = &grid->ax[d];
       char          nm[16];
@@ -335,7 +334,6 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
       snprintf(nm, sizeof(nm), "%c_centres", "xyz"[d]);
       PetscCall(FGH5WriteDataset_Internal(comm, tmp, grp, nm, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &nc, ax->xc));
     }
-    FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Gclose, (grp));
   }
 
   /* 3. one dataset per field; each rank writes its box as a hyperslab, collectively */

@@ -13,7 +13,7 @@
       constant f h^2 / (8 nu) (the parabola satisfies the interior equations exactly, and the
       constant makes the ghost relation hold). v vanishes (<= 1e-12 of u).
   check_bc.py poiseuille_stretched OUTDIR STEPS FORCE NU LY
-      the same on a stretched wall-normal grid (the faces from the file's /grid/y_faces): u equals
+      the same on a stretched wall-normal grid (the faces from the file's /y_faces): u equals
       the discrete steady solution of the finite-volume operator, solved here as a tridiagonal
       system, to 1e-8 relative; and that solution is second-order close to the parabola (printed,
       and checked against the parabola to 3 h_max^2 f / nu).
@@ -25,7 +25,7 @@ import numpy as np
 kind, out, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with h5py.File(os.path.join(out, "fields", f"fields_{steps:06d}.h5"), "r") as h:
     u, v, t, dx = h["u"][...], h["v"][...], float(h.attrs["time"]), h.attrs["spacing"]
-    yf = h["grid/y_faces"][...] if "grid" in h else None
+    yf = h["y_faces"][...] if "y_faces" in h else None
 if kind == "flux":
     A, F, U, LY = map(float, sys.argv[4:8])
     expect = U * (1 + A * math.sin(2 * math.pi * F * t)) * LY
