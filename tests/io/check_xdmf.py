@@ -15,7 +15,8 @@ For each sidecar:
   - the Geometry (ORIGIN_DXDY[DZ], values slowest first) agrees with the file's origin and
     spacing attributes: the cell grid starts at the origin, a face grid at the first face centre
     (x0 + h along the face's direction, x0 + h/2 along the others);
-  - <Time Value> equals the file's time attribute; every dataset of the file appears exactly once.
+  - <Time Value> equals the file's time attribute; every field dataset of the file appears exactly once (the 1-D
+    coordinates x_faces, x_centres, ... are the mesh, not attributes).
 With --self-test it also checks itself: broken copies of each sidecar (wrong dimensions, origin,
 file, dataset, precision, time, centring, a dataset left out, truncated XML) must each fail.
 Exits 1 with a list of problems, 0 when all is well.
@@ -166,6 +167,8 @@ def check(xmf):
         if tdims != wdims:
             fail(f"grid {gname} ({loc}): topology {tdims}, the file's cells give {wdims}")
     for d in h5:
+        if h5[d].ndim == 1 and d[0] in "xyz" and d[1:] in ("_faces", "_centres"):
+            continue  # the grid's coordinates (the mesh's geometry, not a field)
         if seen.count(d) != 1:
             fail(f"dataset /{d} appears {seen.count(d)} times as an attribute")
     # the collection's time and name
