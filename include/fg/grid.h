@@ -96,6 +96,13 @@ PETSC_EXTERN PetscErrorCode FGStretchBand(PetscReal, PetscReal, PetscReal, Petsc
 PETSC_EXTERN PetscErrorCode FGStretchTanh(PetscReal, PetscReal, PetscInt, PetscReal, FGStretchCluster, PetscReal[]);
 PETSC_EXTERN PetscReal      FGGridCellVolume(FGGrid, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscReal      FGGridMinSpacing(FGGrid);
+PETSC_EXTERN PetscReal      FGGridWidth(FGGrid, FGLocation, PetscInt, PetscInt);
+PETSC_EXTERN PetscReal      FGGridVolume(FGGrid, FGLocation, const PetscInt[]);
+PETSC_EXTERN PetscInt       FGGridFloor(FGGrid, FGLocation, PetscInt, PetscReal);
+PETSC_EXTERN void           FGGridIndexRange(FGGrid, FGLocation, PetscInt, PetscReal, PetscReal, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscInt       FGGridCellOf(FGGrid, PetscInt, PetscReal);
+PETSC_EXTERN PetscReal      FGGridSpacingIn(FGGrid, PetscInt, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode FGGridCellDensity(FGGrid, PetscInt, const Vec[], Vec);
 PETSC_EXTERN PetscErrorCode FGGridDestroy(FGGrid *);
 PETSC_EXTERN PetscErrorCode FGGridView(FGGrid, PetscViewer);
 PETSC_EXTERN PetscErrorCode FGGridSlabCheck(MPI_Comm, PetscInt, const PetscInt[], PetscBool *, char *, size_t);

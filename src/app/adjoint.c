@@ -312,11 +312,8 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, const FGCase *c, PetscBool resume)
     f[nf++].vec    = out.chibar[a];
   }
   { /* shape sensitivity per cell: the sum over the cell's + faces, per unit volume */
-    PetscReal dV = 1;
-    for (PetscInt d = 0; d < dim; d++) dV *= s->grid->h[d];
     PetscCall(VecDuplicate(s->p, &sens));
-    PetscCall(VecSet(sens, 0.0));
-    for (PetscInt a = 0; a < dim; a++) PetscCall(VecAXPY(sens, 1.0 / dV, out.sens[a]));
+    PetscCall(FGGridCellDensity(s->grid, dim, out.sens, sens));
     f[nf].name     = "shape_sensitivity";
     f[nf].location = FG_LOC_CELL;
     f[nf++].vec    = sens;

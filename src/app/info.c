@@ -68,8 +68,12 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
     for (PetscInt b = 0; b < c->nbodies; b++) {
       const FGBodyCase *bc = &c->body[b];
       FGBodyForces      f;
+      PetscReal         h;
+      char              hs[64] = "";
       PetscCall(FGBodiesGetForces(B, b, &f));
-      PetscCall(PetscPrintf(comm, "%s: %s, mask band %g cells at offset %g, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], (double)bc->mask_width, (double)bc->mask_offset, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
+      PetscCall(FGBodiesGetMaskSpacing(B, b, &h));
+      if (!g->isuniform && h > 0) PetscCall(PetscSNPrintf(hs, sizeof(hs), " of h = %g (the largest cell width around it)", (double)h));
+      PetscCall(PetscPrintf(comm, "%s: %s, mask band %g cells%s at offset %g, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], (double)bc->mask_width, hs, (double)bc->mask_offset, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
     }
     PetscCall(FGBodiesDestroy(&B));
   }

@@ -61,11 +61,9 @@ static PetscErrorCode FGActuators_Private(FGGrid g, const FGBoundary *bc, const 
       for (PetscInt d = 0; d < 3; d++) {
         blo[d] = lo[d], bhi[d] = hi[d];
         if (d >= g->dim) continue;
-        {
-          PetscReal c0 = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, 0);
-          blo[d]       = PetscMax(lo[d], (PetscInt)PetscFloorReal((ac->center[d] - 6 * ac->radius - c0) / g->h[d]));
-          bhi[d]       = PetscMin(hi[d], (PetscInt)PetscCeilReal((ac->center[d] + 6 * ac->radius - c0) / g->h[d]) + 1);
-        }
+        FGGridIndexRange(g, (FGLocation)(FG_LOC_FACE_X + a), d, ac->center[d] - 6 * ac->radius, ac->center[d] + 6 * ac->radius, &blo[d], &bhi[d]);
+        blo[d] = PetscMax(lo[d], blo[d]);
+        bhi[d] = PetscMin(hi[d], bhi[d]);
       }
       for (PetscInt k = blo[2]; k < bhi[2]; k++)
         for (PetscInt j = blo[1]; j < bhi[1]; j++)

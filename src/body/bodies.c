@@ -137,6 +137,22 @@ PetscErrorCode FGBodiesSetDensity(FGBodies B, PetscInt b, Vec rho)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The spacing h of a body's mask on a stretched grid: the largest cell width, over the directions
+   the shape is bounded in, of the cells its bounding box (as the case places it) overlaps. Fixed
+   for the run, as h is on a uniform grid: the band does not change its width as the design moves
+   the body (a smooth J), nor as a moving body travels. */
+static PetscErrorCode FGBodySpacing_Private(FGGrid g, FGShape shape, PetscReal *h)
+{
+  PetscReal bl[3], bh[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGShapeBoundingBox(shape, bl, bh));
+  *h = 0;
+  for (PetscInt d = 0; d < g->dim; d++)
+    if (bl[d] > PETSC_MIN_REAL) *h = PetscMax(*h, FGGridSpacingIn(g, d, bl[d], bh[d]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGBodiesCreate - the bodies of a case on a grid: shapes, validation (FG_ERR_INPUT naming the
   case file's body entry), inside-the-domain check, face lists at t = 0. Collective.
@@ -175,9 +191,14 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     if (!ierr) ierr = FGShapeValidate(it->shape);
     PetscCall(FGErrorCapturePop());
     PetscCheck(!ierr, g->comm, ierr == FG_ERR_INPUT ? FG_ERR_INPUT : ierr, "%s: %s", bc->where, msg);
-    it->eps    = 0.5 * bc->mask_width * hmax;
+    {
+      PetscReal h = hmax;
+      if (!g->isuniform) PetscCall(FGBodySpacing_Private(g, it->shape, &h));
+      it->h = h;
+    }
+    it->eps    = 0.5 * bc->mask_width * it->h;
     it->shift  = bc->mask_offset * it->eps;
-    it->reach  = 2 * it->eps + hmax;
+    it->reach  = 2 * it->eps + it->h;
     it->nbasis = PetscMax(c->design.time_basis, 1);
     it->T      = (PetscReal)c->time.steps * c->time.dt;
     for (PetscInt k = 0; k < it->nbasis; k++) { /* the case's constants, or its values in time (validated: nbasis each) */
@@ -247,6 +268,18 @@ PetscErrorCode FGBodiesGetShape(FGBodies B, PetscInt b, FGShape *shape)
 {
   PetscFunctionBeginUser;
   *shape = B->b[b].shape;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetMaskSpacing - the spacing h the mask band of body b is measured in (its width is
+  mask_width h): the largest grid spacing on a uniform grid, the largest cell width around the
+  body on a stretched one (0 for a density body, whose mask is per cell).
+@*/
+PetscErrorCode FGBodiesGetMaskSpacing(FGBodies B, PetscInt b, PetscReal *h)
+{
+  PetscFunctionBeginUser;
+  *h = B->b[b].dens ? 0 : B->b[b].h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

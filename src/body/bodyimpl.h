@@ -21,6 +21,7 @@ typedef struct {
   PetscInt  *off; /* offset in the owned (global Vec) array */
   PetscReal *x;   /* 3 coordinates per face */
   PetscReal *chi;
+  PetscReal *vol; /* the face's control volume (FGGridVolume) */
   PetscReal *us;  /* 1 per face: u_s of this component at the last stage */
   PetscReal *nrm; /* 3 per face (jets only): outward unit normal */
   PetscReal *jet; /* n_jets per face (jets only): footprint times band weight */
@@ -45,7 +46,7 @@ typedef struct {
   const FGBodyCase *bc;
   FGShape           shape;
   PetscBool         airfoil, moving;
-  PetscReal         eps, shift, reach, angle0; /* band half-width and centre (phi = -shift); how far outside
+  PetscReal         h, eps, shift, reach, angle0; /* the mask's spacing; band half-width and centre (phi = -shift); how far outside
                                                    the bounding box chi may be > 0; the shape's angle at t = 0 (radians) */
   FGFaceList        f[3];
   PetscReal         tbuilt;

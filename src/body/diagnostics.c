@@ -14,8 +14,25 @@
 */
 #include "bodyimpl.h"
 
-/* Momentum sum_box u_a dV of component a (local part), the trapezoidal rule along a: the a-faces
-   inside the box with weight 1, those on its two surfaces (face indices cvlo-1, cvhi-1) with 1/2. */
+/* The weight of a-face idx in the box's integrals (the trapezoidal rule along a): its control
+   volume inside the box, half the inner cell's along a for the faces on the box's surfaces (face
+   indices cvlo-1, cvhi-1); on a uniform grid 1/2 or 1 times the cell volume dV. */
+static PetscReal FGBodyBoxWeight_Private(FGBodies B, const FGBodyItem *it, PetscInt a, const PetscInt idx[])
+{
+  FGGrid    g    = B->g;
+  PetscBool surf = (PetscBool)(!it->cvwhole[a] && (idx[a] == it->cvlo[a] - 1 || idx[a] == it->cvhi[a] - 1));
+  PetscReal v    = 1;
+
+  if (g->isuniform) return (surf ? 0.5 : 1.0) * B->dV;
+  for (PetscInt d = 0; d < g->dim; d++) {
+    if (d != a) v *= FGGridWidth(g, FG_LOC_CELL, d, idx[d]);
+    else if (!surf) v *= FGGridWidth(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
+    else v *= 0.5 * g->ax[d].dxf[idx[d] == it->cvlo[d] - 1 ? idx[d] + 1 : idx[d]];
+  }
+  return v;
+}
+
+/* Momentum sum_box u_a dV of component a (local part), the trapezoidal rule along a. */
 static PetscErrorCode FGBodyBoxMomentum_Private(FGBodies B, const FGBodyItem *it, Vec u[], PetscReal M[3])
 {
   FGGrid       g  = B->g;
@@ -36,8 +53,7 @@ static PetscErrorCode FGBodyBoxMomentum_Private(FGBodies B, const FGBodyItem *it
       for (PetscInt j = lo[1]; j < hi[1]; j++)
         for (PetscInt i = lo[0]; i < hi[0]; i++) {
           const PetscInt  idx[3] = {i, j, k};
-          const PetscReal w      = !it->cvwhole[a] && (idx[a] == it->cvlo[a] - 1 || idx[a] == it->cvhi[a] - 1) ? 0.5 : 1.0;
-          M[a] += w * ua[FGBoxOwnedIndex(bx, i, j, k)] * B->dV;
+          M[a] += ua[FGBoxOwnedIndex(bx, i, j, k)] * FGBodyBoxWeight_Private(B, it, a, idx);
         }
     PetscCall(VecRestoreArrayRead(u[a], &ua));
   }
@@ -96,7 +112,7 @@ PetscErrorCode FGBodiesControlVolumeEnd(FGBodies B, PetscReal t, PetscReal dt, P
     PetscCall(FGBodyBoxMomentum_Private(B, it, u, M1));
     /* surface fluxes: faces normal to d at face index cvlo[d]-1 (outward -e_d) and cvhi[d]-1 (+e_d) */
     for (PetscInt d = 0; d < dim; d++) {
-      const PetscReal dA = B->dV / g->h[d];
+      const FGAxis *ax = &g->ax[d];
       if (it->cvwhole[d]) continue;
       for (PetscInt side = 0; side < 2; side++) {
         const PetscInt  fi  = side ? it->cvhi[d] - 1 : it->cvlo[d] - 1;
@@ -108,17 +124,30 @@ PetscErrorCode FGBodiesControlVolumeEnd(FGBodies B, PetscReal t, PetscReal dt, P
         for (PetscInt k = lo[2]; k < hi[2]; k++)
           for (PetscInt j = lo[1]; j < hi[1]; j++)
             for (PetscInt i = lo[0]; i < hi[0]; i++) {
-              const PetscInt  c  = FGBoxIndex(bx, i, j, k), sd = bx->s[d];
-              const PetscReal un = U[d][c], pf = 0.5 * (P[c] + P[c + sd]);
+              const PetscInt  idx[3] = {i, j, k}, c = FGBoxIndex(bx, i, j, k), sd = bx->s[d];
+              const PetscReal un     = U[d][c];
+              PetscReal       dA = 1, wl = 0.5, pf; /* the face's area; the weight of the lower centre in the interpolation to it */
+              if (g->isuniform) dA = B->dV / g->h[d];
+              else {
+                for (PetscInt e = 0; e < dim; e++)
+                  if (e != d) dA *= FGGridWidth(g, FG_LOC_CELL, e, idx[e]);
+                if (!g->uniform[d]) wl = 0.5 * ax->dxf[fi + 1] * ax->idxc[fi];
+              }
+              pf = wl * P[c] + (1 - wl) * P[c + sd];
               for (PetscInt a = 0; a < dim; a++) {
                 PetscReal ua, dua;
                 if (a == d) {
                   ua  = un;
-                  dua = (U[d][c + sd] - U[d][c - sd]) / (2 * g->h[d]);
+                  dua = g->uniform[d] ? (U[d][c + sd] - U[d][c - sd]) / (2 * g->h[d]) : (U[d][c + sd] - U[d][c - sd]) / (ax->xf[fi + 1] - ax->xf[fi - 1]);
                 } else {
                   const PetscInt sa = bx->s[a];
-                  ua  = 0.25 * (U[a][c] + U[a][c + sd] + U[a][c - sa] + U[a][c + sd - sa]);
-                  dua = 0.5 * ((U[a][c + sd] - U[a][c]) + (U[a][c + sd - sa] - U[a][c - sa])) / g->h[d];
+                  if (g->uniform[d]) {
+                    ua  = 0.25 * (U[a][c] + U[a][c + sd] + U[a][c - sa] + U[a][c + sd - sa]);
+                    dua = 0.5 * ((U[a][c + sd] - U[a][c]) + (U[a][c + sd - sa] - U[a][c - sa])) / g->h[d];
+                  } else {
+                    ua  = 0.5 * (wl * (U[a][c] + U[a][c - sa]) + (1 - wl) * (U[a][c + sd] + U[a][c + sd - sa]));
+                    dua = 0.5 * ((U[a][c + sd] - U[a][c]) + (U[a][c + sd - sa] - U[a][c - sa])) * ax->idxc[fi];
+                  }
                 }
                 flux[a] += sgn * (ua * un + (a == d ? pf : 0.0) - nu * dua) * dA;
               }
@@ -139,11 +168,11 @@ PetscErrorCode FGBodiesControlVolumeEnd(FGBodies B, PetscReal t, PetscReal dt, P
               const PetscInt idx[3] = {i, j, k};
               PetscReal      x[3]   = {0, 0, 0}, w;
               for (PetscInt d = 0; d < dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
-              w = !it->cvwhole[a] && (idx[a] == it->cvlo[a] - 1 || idx[a] == it->cvhi[a] - 1) ? 0.5 : 1.0;
+              w = FGBodyBoxWeight_Private(B, it, a, idx);
               { /* the amplitude at t from the controls' basis */
                 FGActuatorCase ac = B->c->actuator[n];
                 ac.force[a]       = FGActuatorAmplitude(act, PetscMax(B->c->design.time_basis, 1), (PetscReal)B->c->time.steps * B->c->time.dt, n, a, t);
-                flux[a] -= w * FGActuatorValue(&ac, dim, a, x, t) * B->dV;
+                flux[a] -= FGActuatorValue(&ac, dim, a, x, t) * w;
               }
             }
       }
@@ -155,9 +184,13 @@ PetscErrorCode FGBodiesControlVolumeEnd(FGBodies B, PetscReal t, PetscReal dt, P
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, buf, (PetscMPIInt)(3 * B->nb), MPIU_REAL, MPIU_SUM, g->comm));
   for (PetscInt b = 0; b < B->nb; b++) {
     FGBodyItem *it   = &B->b[b];
-    PetscReal   ncell = 1;
-    for (PetscInt d = 0; d < dim; d++) ncell *= (PetscReal)(it->cvhi[d] - it->cvlo[d]);
-    for (PetscInt a = 0; a < 3; a++) it->out.cv_force[a] = buf[3 * b + a] + (a < dim ? B->c->flow.force[a] * ncell * B->dV : 0);
+    PetscReal   ncell = 1, vbox = 1;
+    for (PetscInt d = 0; d < dim; d++) {
+      ncell *= (PetscReal)(it->cvhi[d] - it->cvlo[d]);
+      vbox *= g->ax[d].xf[it->cvhi[d] - 1] - g->ax[d].xf[it->cvlo[d] - 1];
+    }
+    if (g->isuniform) vbox = ncell * B->dV;
+    for (PetscInt a = 0; a < 3; a++) it->out.cv_force[a] = buf[3 * b + a] + (a < dim ? B->c->flow.force[a] * vbox : 0);
   }
   PetscCall(PetscLogEventEnd(FG_EVENT_BodyControlVolume, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

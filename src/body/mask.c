@@ -1,7 +1,8 @@
 /*
   Bodies: where the mask lives (include/fg/body.h).
 
-  Mask: chi = H_eps(-phi - delta), eps = mask_width h_max / 2, delta = mask_offset eps (the band's
+  Mask: chi = H_eps(-phi - delta), eps = mask_width h / 2 (h: the largest spacing; on a stretched
+  grid the largest cell width around the body, bodies.c), delta = mask_offset eps (the band's
   centre lies at phi = -delta: inside the surface for delta > 0; see README.md, "Bodies").
 
   Each body keeps, per velocity component a, the list of its owned interior faces where chi > 0
@@ -26,17 +27,18 @@ static PetscErrorCode FGFaceListReserve_Private(FGFaceList *l, PetscInt n, Petsc
   PetscFunctionBeginUser;
   if (n <= l->cap) PetscFunctionReturn(PETSC_SUCCESS);
   l->cap = PetscMax(n, 2 * o.cap);
-  PetscCall(PetscMalloc6(l->cap, &l->off, 3 * l->cap, &l->x, l->cap, &l->chi, l->cap, &l->us, 3 * l->cap, &l->nrm, l->cap * nj, &l->jet));
+  PetscCall(PetscMalloc7(l->cap, &l->off, 3 * l->cap, &l->x, l->cap, &l->chi, l->cap, &l->vol, l->cap, &l->us, 3 * l->cap, &l->nrm, l->cap * nj, &l->jet));
   PetscCall(PetscMalloc1(6 * l->cap, &l->geo));
   PetscCall(PetscArraycpy(l->geo, o.geo, 6 * o.n));
   PetscCall(PetscFree(o.geo));
   PetscCall(PetscArraycpy(l->off, o.off, o.n));
   PetscCall(PetscArraycpy(l->x, o.x, 3 * o.n));
   PetscCall(PetscArraycpy(l->chi, o.chi, o.n));
+  PetscCall(PetscArraycpy(l->vol, o.vol, o.n));
   PetscCall(PetscArraycpy(l->us, o.us, o.n));
   PetscCall(PetscArraycpy(l->nrm, o.nrm, 3 * o.n));
   PetscCall(PetscArraycpy(l->jet, o.jet, nj * o.n));
-  PetscCall(PetscFree6(o.off, o.x, o.chi, o.us, o.nrm, o.jet));
+  PetscCall(PetscFree7(o.off, o.x, o.chi, o.vol, o.us, o.nrm, o.jet));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -47,13 +49,25 @@ static void FGFaceRange_Private(FGBodies B, PetscInt a, const PetscReal xlo[], c
 
   FGOpInteriorFaces(g, B->bc, a, lo, hi);
   for (PetscInt d = 0; d < g->dim; d++) {
-    PetscReal c0 = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, 0), l, h;
+    PetscInt l, h;
     if (xlo[d] <= PETSC_MIN_REAL || xhi[d] >= PETSC_MAX_REAL) continue;
-    l     = PetscFloorReal((xlo[d] - c0) / g->h[d]);
-    h     = PetscCeilReal((xhi[d] - c0) / g->h[d]) + 1;
-    lo[d] = PetscMax(lo[d], (PetscInt)PetscMax(l, -1.0));
-    hi[d] = PetscMin(hi[d], (PetscInt)PetscMin(h, (PetscReal)g->n[d] + 1));
+    FGGridIndexRange(g, (FGLocation)(FG_LOC_FACE_X + a), d, xlo[d], xhi[d], &l, &h);
+    lo[d] = PetscMax(lo[d], PetscMax(l, -1));
+    hi[d] = PetscMin(hi[d], PetscMin(h, g->n[d] + 1));
     if (hi[d] < lo[d]) hi[d] = lo[d];
+  }
+}
+
+/* The cells [cl, ch) of a control box along d: [blo, bhi] widened by m, and by at least 3 cells. */
+static void FGBodyBoxCells_Private(FGGrid g, PetscInt d, PetscReal blo, PetscReal bhi, PetscReal m, PetscInt *cl, PetscInt *ch)
+{
+  if (g->uniform[d]) {
+    m   = PetscMax(m, 3 * g->h[d]);
+    *cl = (PetscInt)PetscFloorReal((blo - m - g->x0[d]) / g->h[d]);
+    *ch = (PetscInt)PetscCeilReal((bhi + m - g->x0[d]) / g->h[d]);
+  } else {
+    *cl = PetscMin(FGGridCellOf(g, d, blo - m), FGGridCellOf(g, d, blo) - 3);
+    *ch = PetscMax(FGGridCellOf(g, d, bhi + m), FGGridCellOf(g, d, bhi) + 3) + 1;
   }
 }
 
@@ -127,6 +141,7 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
           l->off[l->n] = FGBoxOwnedIndex(&g->box, i, j, k);
           for (PetscInt d = 0; d < 3; d++) l->x[3 * l->n + d] = x[d];
           l->chi[l->n] = chi;
+          l->vol[l->n] = FGGridVolume(g, (FGLocation)(FG_LOC_FACE_X + a), idx);
           {
             PetscReal *G = l->geo + 6 * l->n, g2 = 0;
             G[0] = phi;
@@ -148,7 +163,7 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
               l->jet[nj * l->n + jj] = PetscAbsReal(del) < W / 2 ? PetscSqr(PetscCosReal(PETSC_PI * del / W)) * w : 0;
             }
           }
-          if (a == 0) it->out.volume += chi * B->dV;
+          if (a == 0) it->out.volume += chi * l->vol[l->n];
           l->n++;
         }
   }
@@ -164,9 +179,8 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
       it->boxwhole[d] = PETSC_TRUE;
       if (d >= dim || bl[d] <= PETSC_MIN_REAL) continue;
       {
-        PetscReal m  = PetscMax(0.5 * size, 3 * g->h[d]);
-        PetscInt  cl = (PetscInt)PetscFloorReal((bl[d] - m - g->x0[d]) / g->h[d]);
-        PetscInt  ch = (PetscInt)PetscCeilReal((bh[d] + m - g->x0[d]) / g->h[d]);
+        PetscInt cl, ch;
+        FGBodyBoxCells_Private(g, d, bl[d], bh[d], 0.5 * size, &cl, &ch);
         if (g->periodic[d] && cl <= 0 && ch >= g->n[d]) continue; /* whole periodic span */
         it->boxwhole[d] = PETSC_FALSE;
         it->boxlo[d]    = PetscMax(cl, 2);
@@ -202,7 +216,7 @@ void FGBodyForgetPlacements_Internal(FGBodyItem *it)
 PetscErrorCode FGFaceListFree_Internal(FGFaceList *l)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree6(l->off, l->x, l->chi, l->us, l->nrm, l->jet));
+  PetscCall(PetscFree7(l->off, l->x, l->chi, l->vol, l->us, l->nrm, l->jet));
   PetscCall(PetscFree(l->geo));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -252,7 +266,7 @@ PetscErrorCode FGBodiesGetPlacementBytes(FGBodies B, PetscReal *bytes)
   for (PetscInt b = 0; b < B->nb; b++) {
     const FGBodyItem *it = &B->b[b];
     if (!it->moving) continue;
-    for (PetscInt a = 0; a < 3; a++) mine += (double)it->f[a].n * (double)(sizeof(PetscInt) + sizeof(PetscReal) * (3 + 1 + 1 + 3 + PetscMax(it->bc->n_jets, 1) + 6));
+    for (PetscInt a = 0; a < 3; a++) mine += (double)it->f[a].n * (double)(sizeof(PetscInt) + sizeof(PetscReal) * (3 + 1 + 1 + 1 + 3 + PetscMax(it->bc->n_jets, 1) + 6));
   }
   PetscCallMPI(MPI_Allreduce(&mine, bytes, 1, MPI_DOUBLE, MPI_SUM, B->g->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -303,12 +317,12 @@ PetscErrorCode FGBodyDensityMasks_Internal(FGBodies B, FGBodyItem *it)
     for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
       for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
         const PetscInt  idx[3] = {i, j, k};
-        const PetscReal w      = PetscRealPart(c[FGBoxOwnedIndex(bx, i, j, k)]);
-        loc[0] += w * B->dV;
+        const PetscReal w      = PetscRealPart(c[FGBoxOwnedIndex(bx, i, j, k)]), dV = FGGridVolume(g, FG_LOC_CELL, idx);
+        loc[0] += w * dV;
         for (PetscInt d = 0; d < dim; d++) {
-          PetscReal x = FGGridCoordinate(g, FG_LOC_CELL, d, idx[d]);
-          loc[1 + d] += w * x * B->dV;
-          if (w > 0.5) ext[d] = PetscMin(ext[d], x - g->h[d]), ext[3 + d] = PetscMax(ext[3 + d], x + g->h[d]);
+          PetscReal x = FGGridCoordinate(g, FG_LOC_CELL, d, idx[d]), h = FGGridWidth(g, FG_LOC_CELL, d, idx[d]);
+          loc[1 + d] += w * x * dV;
+          if (w > 0.5) ext[d] = PetscMin(ext[d], x - h), ext[3 + d] = PetscMax(ext[3 + d], x + h);
         }
       }
   PetscCall(VecRestoreArrayRead(it->chic, &c));
@@ -341,6 +355,7 @@ PetscErrorCode FGBodyDensityMasks_Internal(FGBodies B, FGBodyItem *it)
           l->off[l->n] = o;
           for (PetscInt d = 0; d < 3; d++) l->x[3 * l->n + d] = d < dim ? FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]) : 0;
           l->chi[l->n] = chi;
+          l->vol[l->n] = FGGridVolume(g, (FGLocation)(FG_LOC_FACE_X + a), idx);
           l->n++;
         }
     PetscCall(VecRestoreArrayRead(it->chif, &cf));
@@ -351,9 +366,8 @@ PetscErrorCode FGBodyDensityMasks_Internal(FGBodies B, FGBodyItem *it)
     it->boxwhole[d] = PETSC_TRUE;
     if (d >= dim || ext[d] > ext[3 + d]) continue;
     {
-      PetscReal m  = PetscMax(0.5 * (ext[3 + d] - ext[d]), 3 * g->h[d]);
-      PetscInt  cl = (PetscInt)PetscFloorReal((ext[d] - m - g->x0[d]) / g->h[d]);
-      PetscInt  ch = (PetscInt)PetscCeilReal((ext[3 + d] + m - g->x0[d]) / g->h[d]);
+      PetscInt cl, ch;
+      FGBodyBoxCells_Private(g, d, ext[d], ext[3 + d], 0.5 * (ext[3 + d] - ext[d]), &cl, &ch);
       if (g->periodic[d] && cl <= 0 && ch >= g->n[d]) continue;
       it->boxwhole[d] = PETSC_FALSE;
       it->boxlo[d]    = PetscMax(cl, 2);

@@ -77,7 +77,7 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
       FGBodyState_Internal(it, dim, t, xc, V, &th, &om);
       for (PetscInt f = 0; f < l->n; f++) {
         const PetscReal *x  = l->x + 3 * f;
-        const PetscReal  fa = l->chi[f] / it->bc->eta * (ua[l->off[f]] - l->us[f]) * B->dV;
+        const PetscReal  fa = l->chi[f] / it->bc->eta * (ua[l->off[f]] - l->us[f]) * l->vol[f];
         F += fa;
         /* M = r x F, r = x - x_c, F along a */
         for (PetscInt m = 0; m < 3; m++) {
@@ -366,8 +366,8 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
             for (PetscInt k = 0; k < dim; k++) dxc[k] = dtheta[b][k];
           }
           if (dcf) dc += PetscRealPart(dcf[o]);
-          fa  = l->chi[f] / eta * (uss - l->us[f]) * B->dV;
-          dfa = (dc * (uss - l->us[f]) + l->chi[f] * (PetscRealPart(d[o]) - du_s)) / eta * B->dV;
+          fa  = l->chi[f] / eta * (uss - l->us[f]) * l->vol[f];
+          dfa = (dc * (uss - l->us[f]) + l->chi[f] * (PetscRealPart(d[o]) - du_s)) / eta * l->vol[f];
           dacc[6 * b + a] += gamma * dfa;
           for (PetscInt m = 0; m < 3; m++) {
             PetscInt i1 = (m + 1) % 3, i2 = (m + 2) % 3;
@@ -397,7 +397,7 @@ static inline void FGBodyForceAdjoint_Private(FGBodies B, const FGBodyItem *it, 
   const PetscInt    o   = l->off[f];
   const PetscReal  *x   = l->x + 3 * f, eta = it->bc->eta;
   const PetscReal   uss = PetscRealPart((us0[o] + gdt * S[o]) / (1 + gdt * K[o]));
-  const PetscReal   fa  = l->chi[f] / eta * (uss - l->us[f]) * B->dV;
+  const PetscReal   fa  = l->chi[f] / eta * (uss - l->us[f]) * l->vol[f];
   PetscReal         g   = w[a];
 
   for (PetscInt m = 0; m < 3; m++) xcb[m] = 0;
@@ -408,8 +408,8 @@ static inline void FGBodyForceAdjoint_Private(FGBodies B, const FGBodyItem *it, 
   }
   g *= gamma;
   *fb  = g;
-  *cbf = g * (uss - l->us[f]) / eta * B->dV;
-  *usb = -g * l->chi[f] / eta * B->dV;
+  *cbf = g * (uss - l->us[f]) / eta * l->vol[f];
+  *usb = -g * l->chi[f] / eta * l->vol[f];
 }
 
 /*@C
@@ -459,7 +459,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
         FGBodyState_Internal(it, dim, t, xc, V, &th, &om);
         for (PetscInt f = 0; f < l->n; f++) {
           FGBodyForceAdjoint_Private(B, it, a, f, xc, gamma, gdt, K, S, us0, wacc + 6 * b, &fb, &cbf, &usb, xcb);
-          ub[l->off[f]] += fb * l->chi[f] / it->bc->eta * B->dV;
+          ub[l->off[f]] += fb * l->chi[f] / it->bc->eta * l->vol[f];
         }
       }
     /* 2. the implicit update u** = (u* + gdt S)/(1 + gdt K): the adjoints of K and S on the listed

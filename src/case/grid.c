@@ -177,10 +177,6 @@ PetscErrorCode FGCaseCheckStretch_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
     PetscCheck(c->grid.cells[d] >= 2, ctx->comm, FG_ERR_INPUT, "%s: %" PetscInt_FMT " is out of range (must be in [2, 1048576]) along %c, which is %s; 0 stands for the count of a band, faces or file stretching", w, c->grid.cells[d], ax, FGStretchTypeNames[t]);
   }
   if (t == FG_STRETCH_UNIFORM) PetscFunctionReturn(PETSC_SUCCESS);
-  { /* what does not yet take its metrics from the grid (issue 20, in progress): refused, not wrong */
-    const char *what = c->nbodies ? "bodies" : c->nactuators ? "actuators" : c->nprobes ? "probes" : c->nobjectives ? "objectives (adjoint, check, optimize)" : c->initial.type == FG_IC_FILE ? "initial.type file" : NULL;
-    PetscCheck(!what, ctx->comm, FG_ERR_INPUT, "%s: %s, but %s do not work on a stretched grid yet; use a uniform grid for them", where, FGStretchTypeNames[t], what);
-  }
   PetscCheck(c->poisson.type != FG_POISSON_FFTW || d == ctx->dim - 1, ctx->comm, FG_ERR_INPUT, "%s: %s, but poisson.type fftw transforms %c and so needs it uniform; stretch only %c (the slab direction, solved by the Thomas algorithm), or use poisson.type: ksp (multigrid)", where, FGStretchTypeNames[t], ax, "xyz"[ctx->dim - 1]);
   PetscCall(FGCaseGridFaces(ctx->comm, c, d, &n, &faces, msg, sizeof(msg)));
   if (msg[0]) {

@@ -191,7 +191,7 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "body.<body>.projection_threshold", .type = FG_KEY_REAL, FG_BODY(projection_threshold), FG_GT(0), .max = 1, .maxb = FG_BOUND_OPEN, .def = "0.5",
    .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the threshold of the tanh projection"},
   {.path = "body.<body>.mask_width", .type = FG_KEY_REAL, FG_BODY(mask_width), FG_GT(0), .def = "2",
-   .doc = "Width of the smoothed Heaviside band of the body's mask (from 0 to 1), in cells"},
+   .doc = "Width of the smoothed Heaviside band of the body's mask (from 0 to 1), in cells (on a stretched grid: of the largest cell width around the body as the case places it)"},
   {.path = "body.<body>.mask_offset", .type = FG_KEY_REAL, FG_BODY(mask_offset), FG_GE(0), .max = 1, .maxb = FG_BOUND_CLOSED, .def = "0.75",
    .applies = FGCaseAppliesBodySolid_Internal,
    .doc = "Where the mask band lies: chi = H(-phi - offset*w/2), w the band width: 0 centres it on the surface, 1 puts it inside (chi = 0 outside the body); the default puts the point where the penalty starts to stop the flow (chi ~ 1e-2) on the surface"},

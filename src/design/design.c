@@ -572,7 +572,7 @@ PetscReal FGDesignScalarScale(FGDesign d, PetscInt i, PetscReal v)
     const FGDesignBlock *b = &d->block[k];
     if (!b->field && b->kind == FG_DESIGN_SHAPE && i >= b->offset && i < b->offset + b->n && b->first + (i - b->offset) < dim) {
       PetscReal h = 0;
-      for (PetscInt e = 0; e < dim; e++) h = PetscMax(h, d->s->grid->h[e]);
+      for (PetscInt e = 0; e < dim; e++) h = PetscMax(h, d->s->grid->ax[e].hmin); /* h; stretched: the finest */
       return h;
     }
   }

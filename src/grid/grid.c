@@ -252,6 +252,114 @@ PetscReal FGGridCellVolume(FGGrid g, PetscInt i, PetscInt j, PetscInt k)
 }
 
 /*@C
+  FGGridWidth - the width along d of the control volume of index i of a field at loc: dxc[i] for
+  a face normal to d, dxf[i] otherwise (h on a uniform direction; 1 for d >= dim). i in [-2, n+1].
+@*/
+PetscReal FGGridWidth(FGGrid g, FGLocation loc, PetscInt d, PetscInt i)
+{
+  if (d >= g->dim) return 1;
+  if (g->uniform[d]) return g->h[d];
+  return loc == (FGLocation)(FG_LOC_FACE_X + d) ? g->ax[d].dxc[i] : g->ax[d].dxf[i];
+}
+
+/*@C
+  FGGridVolume - the control volume (area in 2D) of index idx of a field at loc: the product of
+  FGGridWidth over the directions (on a uniform grid prod h, the same double for every index).
+@*/
+PetscReal FGGridVolume(FGGrid g, FGLocation loc, const PetscInt idx[])
+{
+  PetscReal v = 1;
+  for (PetscInt d = 0; d < g->dim; d++) v *= FGGridWidth(g, loc, d, idx[d]);
+  return v;
+}
+
+/*@C
+  FGGridFloor - the largest index i in [-2, n+1] of a field at loc with coordinate(loc, d, i) <= x
+  (-3 when x lies below them all): a bisection of the coordinates on a stretched direction.
+@*/
+PetscInt FGGridFloor(FGGrid g, FGLocation loc, PetscInt d, PetscReal x)
+{
+  const PetscReal *c  = loc == (FGLocation)(FG_LOC_FACE_X + d) ? g->ax[d].xf : g->ax[d].xc;
+  PetscInt         lo = -FG_AXIS_GHOST - 1, hi = g->n[d] + FG_AXIS_GHOST; /* c[lo] <= x < c[hi], the ends virtual */
+
+  if (g->uniform[d]) return (PetscInt)PetscMin(PetscMax(PetscFloorReal((x - FGGridCoordinate(g, loc, d, 0)) / g->h[d]), -FG_AXIS_GHOST - 1.0), g->n[d] + FG_AXIS_GHOST - 1.0);
+  while (hi - lo > 1) {
+    PetscInt m = lo + (hi - lo) / 2;
+    if (c[m] <= x) lo = m;
+    else hi = m;
+  }
+  return lo;
+}
+
+/*@C
+  FGGridIndexRange - a range [lo, hi) of indices of a field at loc along d that holds every index
+  whose coordinate lies in [xlo, xhi] (with a margin of one index; not clipped to the grid).
+@*/
+void FGGridIndexRange(FGGrid g, FGLocation loc, PetscInt d, PetscReal xlo, PetscReal xhi, PetscInt *lo, PetscInt *hi)
+{
+  if (g->uniform[d]) {
+    const PetscReal c0 = FGGridCoordinate(g, loc, d, 0);
+    *lo                = (PetscInt)PetscMax(PetscFloorReal((xlo - c0) / g->h[d]), -FG_AXIS_GHOST - 1.0);
+    *hi                = (PetscInt)PetscMin(PetscCeilReal((xhi - c0) / g->h[d]) + 1, g->n[d] + FG_AXIS_GHOST + 1.0);
+  } else {
+    *lo = FGGridFloor(g, loc, d, xlo);
+    *hi = FGGridFloor(g, loc, d, xhi) + 2;
+  }
+}
+
+/*@C
+  FGGridCellOf - the cell along d that holds x: i with xf[i-1] <= x < xf[i] (may lie outside
+  [0, n) when x does; within [-3, n+2]).
+@*/
+PetscInt FGGridCellOf(FGGrid g, PetscInt d, PetscReal x)
+{
+  if (g->uniform[d]) return (PetscInt)PetscMin(PetscMax(PetscFloorReal((x - g->x0[d]) / g->h[d]), -FG_AXIS_GHOST - 1.0), g->n[d] + FG_AXIS_GHOST);
+  return FGGridFloor(g, (FGLocation)(FG_LOC_FACE_X + d), d, x) + 1;
+}
+
+/*@C
+  FGGridSpacingIn - the largest width along d of the cells that overlap [xlo, xhi] (h on a
+  uniform direction).
+@*/
+PetscReal FGGridSpacingIn(FGGrid g, PetscInt d, PetscReal xlo, PetscReal xhi)
+{
+  PetscReal h = 0;
+  PetscInt  lo, hi;
+
+  if (g->uniform[d]) return g->h[d];
+  lo = PetscMax(FGGridCellOf(g, d, xlo), 0);
+  hi = PetscMin(FGGridCellOf(g, d, xhi), g->n[d] - 1);
+  for (PetscInt i = lo; i <= hi; i++) h = PetscMax(h, g->ax[d].dxf[i]);
+  return h > 0 ? h : g->ax[d].hmax;
+}
+
+/*@C
+  FGGridCellDensity - y = (x_0 + ... + x_{n-1}) / V at each cell, V the cell's volume: sums over
+  cells made densities (y a global Vec of the grid, cell-centred). Collective.
+@*/
+PetscErrorCode FGGridCellDensity(FGGrid g, PetscInt n, const Vec x[], Vec y)
+{
+  const FGBox *b  = &g->box;
+  PetscReal    dV = 1;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < g->dim; d++) dV *= g->h[d];
+  PetscCall(VecSet(y, 0.0));
+  for (PetscInt i = 0; i < n; i++) PetscCall(VecAXPY(y, g->isuniform ? 1.0 / dV : 1.0, x[i]));
+  if (g->isuniform) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt k = b->lo[2]; k < b->hi[2]; k++)
+    for (PetscInt j = b->lo[1]; j < b->hi[1]; j++)
+      for (PetscInt i = b->lo[0]; i < b->hi[0]; i++) {
+        const PetscInt idx[3] = {i, j, k};
+        a[FGBoxOwnedIndex(b, i, j, k)] /= FGGridVolume(g, FG_LOC_CELL, idx);
+      }
+  PetscCall(VecRestoreArray(y, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGGridMinSpacing - the smallest cell width over all directions.
 @*/
 PetscReal FGGridMinSpacing(FGGrid g)

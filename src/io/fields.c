@@ -410,11 +410,39 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   Notes:
   Errors: FG_ERR_IO_OPEN when the file is missing or not HDF5; FG_ERR_IO_READ when the dataset
   is missing or not floating point, or reading fails; FG_ERR_INPUT when its shape is not the
-  grid's. Every message names the file and the dataset. A dataset of another floating-point type
+  grid's, or its face coordinates (/x_faces, ..., where it has them) are not. Every message names the file and the dataset. A dataset of another floating-point type
   is converted by HDF5; a double dataset is read bit for bit. Logged as the event FGIORead.
 
 .seealso: FGIOWriteFields(), FGIOReadMeta()
 @*/
+/* Whether the file's coordinates (/x_faces, ...) are the grid's (to 1e-12 of the domain length);
+   a file without them (written by another tool, or before flowgrad wrote them) is taken to be on
+   the grid its shape matches. why: the first difference, empty when none. */
+static PetscErrorCode FGIOCheckCoordinates_Private(FGGrid grid, hid_t fid, char *why, size_t len)
+{
+  PetscFunctionBeginUser;
+  why[0] = 0;
+  for (PetscInt d = 0; d < grid->dim && !why[0]; d++) {
+    const FGAxis *ax = &grid->ax[d];
+    double       *xf;
+    hsize_t       n;
+    PetscBool     found;
+    char          nm[16];
+    snprintf(nm, sizeof(nm), "%c_faces", "xyz"[d]);
+    PetscCall(FGH5ReadArray_Internal(fid, nm, H5T_NATIVE_DOUBLE, sizeof(double), (void **)&xf, &n, &found));
+    if (!found) continue;
+    if (n != (hsize_t)grid->n[d] + 1) snprintf(why, len, "dataset /%s has %llu faces, but the grid has %" PetscInt_FMT, nm, (unsigned long long)n, grid->n[d] + 1);
+    else
+      for (PetscInt i = 0; i <= grid->n[d]; i++)
+        if (!(PetscAbsReal((PetscReal)xf[i] - ax->xf[i - 1]) <= 1e-12 * grid->L[d])) {
+          snprintf(why, len, "its %c face %" PetscInt_FMT " lies at %.17g, the grid's at %.17g (another grid)", "xyz"[d], i, xf[i], (double)ax->xf[i - 1]);
+          break;
+        }
+    PetscCall(PetscFree(xf));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode FGIOReadField(FGGrid grid, const char *path, const char *name, Vec vec)
 {
   MPI_Comm          comm = grid->comm;
@@ -441,6 +469,11 @@ PetscErrorCode FGIOReadField(FGGrid grid, const char *path, const char *name, Ve
     FGCallHDF5(FG_ERR_IO_READ, path, H5Fclose, (fid));
     PetscCheck(st != FG_H5_DATASET_SHAPE, comm, FG_ERR_INPUT, "field file %s: %s; the file belongs to another grid", path, why);
     SETERRQ(comm, FG_ERR_IO_READ, "field file %s: %s", path, why);
+  }
+  PetscCall(FGIOCheckCoordinates_Private(grid, fid, why, sizeof(why)));
+  if (why[0]) {
+    FGCallHDF5(FG_ERR_IO_READ, path, H5Fclose, (fid));
+    SETERRQ(comm, FG_ERR_INPUT, "field file %s: %s", path, why);
   }
 
   /* each rank reads its box, collectively */
@@ -522,6 +555,8 @@ PetscErrorCode FGIOReadCellField(FGGrid grid, const char *file, const char *data
         FGIOShape_Private(grid, dims, start, count);
         ierr = FGH5CheckDataset_Internal(fid, dataset, (int)grid->dim, dims, FGIOAxes_Private(grid), &status, why, sizeof(why));
         if (!ierr && status != FG_H5_DATASET_OK) snprintf(msg, sizeof(msg), "%s: %s %s: %s%s", where, what, file, why, status == FG_H5_DATASET_SHAPE ? " (one value per cell)" : "");
+        if (!ierr && status == FG_H5_DATASET_OK) ierr = FGIOCheckCoordinates_Private(grid, fid, why, sizeof(why));
+        if (!ierr && !msg[0] && why[0]) snprintf(msg, sizeof(msg), "%s: %s %s: %s", where, what, file, why);
         (void)H5Fclose(fid);
       }
       PetscCall(FGErrorCapturePop());

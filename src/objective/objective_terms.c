@@ -149,10 +149,9 @@ PetscErrorCode FGObjectiveEnergy_Internal(FGObjective o, const FGObjectiveCase *
 {
   FGGrid       g  = o->s->grid;
   const FGBox *bx = &g->box;
-  PetscReal    dV = 1, sum = 0;
+  PetscReal    sum = 0;
 
   PetscFunctionBeginUser;
-  for (PetscInt d = 0; d < g->dim; d++) dV *= g->h[d];
   for (PetscInt a = 0; a < g->dim; a++) {
     const PetscScalar *u, *ut = NULL;
     PetscScalar       *ub = NULL;
@@ -167,7 +166,7 @@ PetscErrorCode FGObjectiveEnergy_Internal(FGObjective o, const FGObjectiveCase *
           for (PetscInt d = 0; d < g->dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
           if (!FGObjectiveInRegion_Private(oc, g->dim, x)) continue;
           {
-            const PetscReal du = PetscRealPart(u[c]) - (ut ? PetscRealPart(ut[c]) : 0);
+            const PetscReal du = PetscRealPart(u[c]) - (ut ? PetscRealPart(ut[c]) : 0), dV = FGGridVolume(g, (FGLocation)(FG_LOC_FACE_X + a), idx);
             if (ub) ub[c] += w * du * dV;
             else sum += 0.5 * du * du * dV;
           }
@@ -192,10 +191,9 @@ PetscErrorCode FGObjectiveEnstrophy_Internal(FGObjective o, const FGObjectiveCas
   const PetscInt     dim = g->dim;
   const PetscScalar *U[3];
   PetscScalar       *Ub[3] = {NULL, NULL, NULL};
-  PetscReal          dV = 1, sum = 0;
+  PetscReal          sum = 0;
 
   PetscFunctionBeginUser;
-  for (PetscInt d = 0; d < dim; d++) dV *= g->h[d];
   PetscCall(FGSolverFillGhosts(s, s->u, s->t));
   for (PetscInt a = 0; a < dim; a++) {
     PetscCall(VecGetArrayRead(s->ul[a], &U[a]));
@@ -208,14 +206,22 @@ PetscErrorCode FGObjectiveEnstrophy_Internal(FGObjective o, const FGObjectiveCas
       for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
         for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
           const PetscInt idx[3] = {i, j, k}, m = FGBoxIndex(bx, i, j, k);
-          PetscReal      x[3]   = {0, 0, 0}, om;
-          for (PetscInt d = 0; d < dim; d++) x[d] = g->x0[d] + ((PetscReal)idx[d] + (d == c ? 0.5 : 1.0)) * g->h[d];
+          PetscReal      x[3]   = {0, 0, 0}, om, dV = 1, ha, hb;
+          /* the edge: at the cell centre along c, on the faces along the others; its control
+             volume; the distances between the centres across it along a and b */
+          for (PetscInt d = 0; d < dim; d++) {
+            const FGLocation at = d == c ? FG_LOC_CELL : (FGLocation)(FG_LOC_FACE_X + d);
+            x[d]                = FGGridCoordinate(g, at, d, idx[d]);
+            dV *= FGGridWidth(g, at, d, idx[d]);
+          }
           if (!FGObjectiveInRegion_Private(oc, dim, x)) continue;
-          om = PetscRealPart(U[b][m + sa] - U[b][m]) / g->h[a] - PetscRealPart(U[a][m + sb] - U[a][m]) / g->h[b];
+          ha = FGGridWidth(g, (FGLocation)(FG_LOC_FACE_X + a), a, idx[a]);
+          hb = FGGridWidth(g, (FGLocation)(FG_LOC_FACE_X + b), b, idx[b]);
+          om = PetscRealPart(U[b][m + sa] - U[b][m]) / ha - PetscRealPart(U[a][m + sb] - U[a][m]) / hb;
           if (ulbar) {
             const PetscReal ob = w * om * dV;
-            Ub[b][m + sa] += ob / g->h[a], Ub[b][m] -= ob / g->h[a];
-            Ub[a][m + sb] -= ob / g->h[b], Ub[a][m] += ob / g->h[b];
+            Ub[b][m + sa] += ob / ha, Ub[b][m] -= ob / ha;
+            Ub[a][m + sb] -= ob / hb, Ub[a][m] += ob / hb;
           } else sum += 0.5 * om * om * dV;
         }
   }
@@ -237,13 +243,14 @@ PetscErrorCode FGObjectiveEnstrophy_Internal(FGObjective o, const FGObjectiveCas
    (the cell next to the boundary along d, c_in the next one inward, c_g the ghost cell beyond):
      u_b . n = +-u_d on the face itself (the lower face: the filled ghost value; the upper one: owned)
      p_b     = (3 p(c) - p(c_in)) / 2, linear extrapolation from the two nearest cell centres
+               (on a stretched direction with their distances)
                along the normal (the Poisson closure is no help here: Neumann at inflow faces
                would give p(c), first order; Dirichlet at outflow faces 0, whereas a fully
                developed outflow has p(c) = 0 itself: both would shorten the domain by h/2)
      u_b,a   = the mean of the 4 values of u_a (a tangential) around the face centre: at the
                face indices j_a - 1, j_a of c and of c_g (inflow: the prescribed u_a; outflow:
                the zero-gradient ghosts give the interior values)
-   and dA = prod_{t != d} h_t. Reduced over the ranks into *P; or, with ulbar (ghosted, the
+   and dA = prod_{t != d} of the cell widths. Reduced over the ranks into *P; or, with ulbar (ghosted, the
    caller applies the fill's adjoint) and plbar (ghosted), += w dP/d(ul, p). The pressure is the
    only gauge-dependent part and sum u.n dA = 0 (a divergence-free field), so a constant added
    to p leaves P unchanged. */
@@ -267,10 +274,7 @@ PetscErrorCode FGObjectiveDissipation_Internal(FGObjective o, PetscReal *P, Pets
     if (ulbar) PetscCall(VecGetArray(ulbar[a], &Ub[a]));
   }
   for (PetscInt d = 0; d < dim; d++) {
-    PetscReal dA = 1;
     if (g->periodic[d]) continue;
-    for (PetscInt t = 0; t < dim; t++)
-      if (t != d) dA *= g->h[t];
     for (PetscInt side = 0; side < 2; side++) {
       const FGBCKind  kind = s->bc.kind[d][side];
       const PetscReal sgn  = side == FG_FACE_LO ? -1.0 : 1.0; /* u.n = sgn u_d */
@@ -281,15 +285,19 @@ PetscErrorCode FGObjectiveDissipation_Internal(FGObjective o, PetscReal *P, Pets
       for (PetscInt e = 0; e < 3; e++) lo[e] = bx->lo[e], hi[e] = bx->hi[e];
       lo[d] = side == FG_FACE_LO ? 0 : g->n[d] - 1;
       hi[d] = lo[d] + 1;
+      /* p_b = p(c) + r (p(c) - p(c_in)): r = 1/2 on a uniform direction */
+      const PetscReal r = g->uniform[d] ? 0.5 : 0.5 * g->ax[d].dxf[lo[d]] * g->ax[d].idxc[side == FG_FACE_LO ? 0 : g->n[d] - 2];
       for (PetscInt k = lo[2]; k < hi[2]; k++)
         for (PetscInt j = lo[1]; j < hi[1]; j++)
           for (PetscInt i = lo[0]; i < hi[0]; i++) {
-            const PetscInt  c  = FGBoxIndex(bx, i, j, k);
+            const PetscInt  idx[3] = {i, j, k}, c = FGBoxIndex(bx, i, j, k);
             const PetscInt  cg = c - in;                           /* the ghost cell beyond the face */
             const PetscInt  cf = side == FG_FACE_LO ? c - sd : c; /* the face's normal velocity */
             const PetscReal un = PetscRealPart(U[d][cf]);
-            const PetscReal pb = 1.5 * PetscRealPart(pr[c]) - 0.5 * PetscRealPart(pr[c + in]);
-            PetscReal       ut[3] = {0, 0, 0}, K = 0.5 * un * un;
+            const PetscReal pb = (1 + r) * PetscRealPart(pr[c]) - r * PetscRealPart(pr[c + in]);
+            PetscReal       ut[3] = {0, 0, 0}, K = 0.5 * un * un, dA = 1;
+            for (PetscInt e = 0; e < dim; e++)
+              if (e != d) dA *= FGGridWidth(g, FG_LOC_CELL, e, idx[e]);
             for (PetscInt a = 0; a < dim; a++) {
               const PetscInt sa = bx->s[a];
               if (a == d) continue;
@@ -303,8 +311,8 @@ PetscErrorCode FGObjectiveDissipation_Internal(FGObjective o, PetscReal *P, Pets
             {
               const PetscReal f = -w * sgn * dA; /* w dP/d(un) = f (pb + K + un^2) */
               Ub[d][cf] += f * (pb + K + un * un);
-              Pb[c] += 1.5 * f * un;
-              Pb[c + in] -= 0.5 * f * un;
+              Pb[c] += (1 + r) * f * un;
+              Pb[c + in] -= r * f * un;
               for (PetscInt a = 0; a < dim; a++) {
                 const PetscInt  sa = bx->s[a];
                 const PetscReal ga = 0.25 * f * un * ut[a];

@@ -313,7 +313,7 @@ static PetscErrorCode FGProblemSampleGrid_Private(FGProblem P, FGShape shape, FG
   PetscReal lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, hs = PETSC_MAX_REAL;
 
   PetscFunctionBeginUser;
-  for (PetscInt d = 0; d < grid->dim; d++) hs = PetscMin(hs, grid->h[d] / 4);
+  for (PetscInt d = 0; d < grid->dim; d++) hs = PetscMin(hs, grid->ax[d].hmin / 4);
   *eps = 2 * hs;
   PetscCall(FGShapeBoundingBox(shape, lo, hi));
   g->dim = grid->dim;
@@ -743,16 +743,13 @@ PetscErrorCode FGProblemWriteFields(FGProblem P, const char *path, PetscInt iter
   f[nf].location = FG_LOC_CELL;
   f[nf++].vec    = chi;
   if (e->gradient) {
-    PetscReal dV = 1;
     for (PetscInt a = 0; a < dim; a++) {
       f[nf].name     = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a];
       f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
       f[nf++].vec    = e->chibar[a];
-      dV *= s->grid->h[a];
     }
     PetscCall(VecDuplicate(s->p, &sens));
-    PetscCall(VecSet(sens, 0.0));
-    for (PetscInt a = 0; a < dim; a++) PetscCall(VecAXPY(sens, 1.0 / dV, e->sens[a]));
+    PetscCall(FGGridCellDensity(s->grid, dim, e->sens, sens)); /* per unit volume */
     f[nf].name     = "shape_sensitivity";
     f[nf].location = FG_LOC_CELL;
     f[nf++].vec    = sens;

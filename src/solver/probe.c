@@ -19,15 +19,22 @@ static PetscBool FGProbeStencil_Private(FGGrid g, FGLocation loc, const PetscRea
   PetscReal    w[3]  = {0, 0, 0};
 
   for (PetscInt d = 0; d < g->dim; d++) {
-    PetscReal c0 = FGGridCoordinate(g, loc, d, 0), s = (x[d] - c0) / g->h[d];
     /* lower index: faces along their own direction may use the boundary face -1; cell-centred
        values stay within [0, n-1] (linear extrapolation next to a wall) unless periodic */
     PetscInt lo = (g->periodic[d] || loc == (FGLocation)(FG_LOC_FACE_X + d)) ? -1 : 0, hi = g->n[d] - 2;
-    PetscInt i  = (PetscInt)PetscFloorReal(s);
+    PetscInt i;
     if (g->periodic[d]) hi = g->n[d] - 1;
-    i     = PetscMin(PetscMax(i, lo), hi);
+    if (g->uniform[d]) {
+      PetscReal c0 = FGGridCoordinate(g, loc, d, 0), s = (x[d] - c0) / g->h[d];
+      i    = PetscMin(PetscMax((PetscInt)PetscFloorReal(s), lo), hi);
+      w[d] = s - (PetscReal)i;
+    } else {
+      PetscReal ci;
+      i    = PetscMin(PetscMax(FGGridFloor(g, loc, d, x[d]), lo), hi);
+      ci   = FGGridCoordinate(g, loc, d, i);
+      w[d] = (x[d] - ci) / (FGGridCoordinate(g, loc, d, i + 1) - ci);
+    }
     i0[d] = i;
-    w[d]  = s - (PetscReal)i;
     /* owner: the rank whose owned range holds max(i, 0) */
     if (PetscMax(i, 0) < bx->lo[d] || PetscMax(i, 0) >= bx->hi[d]) return PETSC_FALSE;
     if (i + 1 >= bx->ghi[d]) return PETSC_FALSE; /* cannot happen with ghost width 1; be safe */

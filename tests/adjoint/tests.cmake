@@ -20,6 +20,20 @@ foreach(t case_adjoint_check_cylinder_np1 case_adjoint_check_cylinder_np3 case_a
   set_tests_properties(${t} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
 
+# The same on stretched grids (issue 20): y stretched (FFTW + Thomas along y) at 1 and 3 ranks;
+# x and y stretched with the KSP solver (at rtol 1e-14: the dot-product test of the whole step
+# needs the solve converged further than a run does) at 2 ranks.
+set(FG_ADJ_CYL_S ${FG_TEST_DIR}/adjoint/cylinder_stretched.yaml)
+fg_case_expect(NAME adjoint_check_cylinder_stretched NP 1 3 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
+               ARGS check ${FG_ADJ_CYL_S} --set output.dir=adjoint_check_cylinder_stretched -fg_fftw_planner estimate)
+fg_case_expect(NAME adjoint_check_cylinder_stretched_ksp NP 2 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
+               ARGS check ${FG_ADJ_CYL_S} --set output.dir=adjoint_check_cylinder_stretched_ksp --set grid.cells=[0,0]
+                    --set poisson.type=ksp --set poisson.rtol=1e-14 --set grid.stretch.x.type=band --set grid.stretch.x.band=[2.2,4.5]
+                    --set grid.stretch.x.h_min=0.1 --set grid.stretch.x.h_max=0.3)
+foreach(t cylinder_stretched_np1 cylinder_stretched_np3 cylinder_stretched_ksp_np2)
+  set_tests_properties(case_adjoint_check_${t} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+endforeach()
+
 # The gradient on 1, 2 and 4 ranks (1e-10), the files flowgrad adjoint writes, and the shape
 # sensitivity field against dJ/dr (tests/adjoint/adjoint_ranks.py).
 add_test(NAME adjoint_ranks
@@ -69,6 +83,25 @@ fg_case_expect(NAME adjoint_check_objectives NP 1 2 CODE 0 REGEX "^flowgrad chec
 foreach(np 1 2)
   set_tests_properties(case_adjoint_check_objectives_np${np} PROPERTIES FIXTURES_REQUIRED fg_adjoint_obs TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
+
+# Every objective kind on a grid stretched in y (tanh): its own observations and target field,
+# written on that grid by its fixture; the uniform grid's target field is refused there (exit 2,
+# "another grid": a field file's face coordinates must be the grid's).
+set(_fg_obj_s --set grid.stretch.y.type=tanh --set grid.stretch.y.beta=1.2 --set objective.track.observations=objectives_obs_s/history.csv)
+add_test(NAME adjoint_objectives_stretched_setup
+         COMMAND /bin/sh -c "mkdir -p objectives_obs_s/fields && echo time,wake_u,wake_v > objectives_obs_s/history.csv && echo placeholder > objectives_obs_s/fields/fields_000060.h5 && \"$0\" run \"$@\""
+                 $<TARGET_FILE:flowgrad> ${FG_TEST_DIR}/adjoint/objectives.yaml ${_fg_obj_s} --set objective.field.target_file=objectives_obs_s/fields/fields_000060.h5
+                 --set flow.re=120 --set output.dir=objectives_obs_s -fg_fftw_planner estimate
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_objectives_stretched_setup PROPERTIES FIXTURES_SETUP fg_adjoint_obs_s LABELS adjoint)
+fg_case_expect(NAME adjoint_check_objectives_stretched NP 2 CODE 0 REGEX "^flowgrad check: [0-9]+ checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/objectives.yaml ${_fg_obj_s} --set objective.field.target_file=objectives_obs_s/fields/fields_000060.h5
+                    --set output.dir=adjoint_check_objectives_stretched -fg_fftw_planner estimate)
+fg_case_expect(NAME adjoint_objectives_stretched_other_grid NP 1 CODE 2
+               REGEX [=[field file objectives_obs/fields/fields_000060\.h5: its y face 1 lies at 0\.125, the grid's at 0\.1[0-9]* \(another grid\)]=]
+               ARGS check ${FG_TEST_DIR}/adjoint/objectives.yaml ${_fg_obj_s} --set output.dir=adjoint_objectives_stretched_other_grid)
+set_tests_properties(case_adjoint_check_objectives_stretched_np2 PROPERTIES FIXTURES_REQUIRED "fg_adjoint_obs_s;fg_adjoint_obs" TIMEOUT 300 LABELS "mpi;adjoint")
+set_tests_properties(case_adjoint_objectives_stretched_other_grid_np1 PROPERTIES FIXTURES_REQUIRED "fg_adjoint_obs_s;fg_adjoint_obs" LABELS "mpi;adjoint")
 
 # The same check on 200 steps of vortex shedding: the cylinder run to t = 100 first (the fixture,
 # ~6 s), then flowgrad check from that state (2 ranks).
@@ -175,8 +208,15 @@ fg_case_expect(NAME adjoint_check_dissipation_cylinder NP 1 3 CODE 0 REGEX "^flo
 #    components (19 checks; measured <= 1.1e-7), 1 and 2 ranks.
 fg_case_expect(NAME adjoint_check_dissipation_3d NP 1 2 CODE 0 REGEX "^flowgrad check: 19 checks, 0 failed"
                ARGS check ${FG_ADJ_DISS}_3d.yaml --set output.dir=adjoint_check_dissipation_3d -fg_fftw_planner estimate)
+#  - the 3D case with z stretched (tanh) and the steady cylinder with y stretched, at 2 ranks.
+fg_case_expect(NAME adjoint_check_dissipation_3d_stretched NP 2 CODE 0 REGEX "^flowgrad check: 19 checks, 0 failed"
+               ARGS check ${FG_ADJ_DISS}_3d.yaml --set grid.stretch.z.type=tanh --set grid.stretch.z.beta=1.5
+                    --set output.dir=adjoint_check_dissipation_3d_stretched -fg_fftw_planner estimate)
+fg_case_expect(NAME adjoint_check_dissipation_cylinder_stretched NP 2 CODE 0 REGEX "^flowgrad check: 17 checks, 0 failed"
+               ARGS check ${FG_ADJ_DISS}_cylinder.yaml --set grid.stretch.y.type=tanh --set grid.stretch.y.beta=1.5
+                    --set output.dir=adjoint_check_dissipation_cylinder_stretched -fg_fftw_planner estimate)
 foreach(t dissipation_np1 dissipation_np3 dissipation_channel_np1 dissipation_channel_np3 dissipation_cylinder_np1
-          dissipation_cylinder_np3 dissipation_3d_np1 dissipation_3d_np2)
+          dissipation_cylinder_np3 dissipation_3d_np1 dissipation_3d_np2 dissipation_3d_stretched_np2 dissipation_cylinder_stretched_np2)
   set_tests_properties(case_adjoint_check_${t} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
 foreach(np 1 3)
