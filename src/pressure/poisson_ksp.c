@@ -67,6 +67,7 @@ static PetscErrorCode FGPoissonKSPCreateDM_Private(FGGrid g, DM *da)
     PetscCall(DMDACreate3d(g->comm, bt[0], bt[1], bt[2], DMDA_STENCIL_STAR, g->n[0], g->n[1], g->n[2], g->nproc[0], g->nproc[1], g->nproc[2], 1, 1, l[0], l[1], l[2], da));
   }
   PetscCall(DMSetOptionsPrefix(*da, "poisson_"));
+  PetscCall(DMDASetInterpolationType(*da, DMDA_Q0)); /* cell-centred: -poisson_pc_type mg coarsens by 2 with piecewise-constant transfers */
   PetscCall(DMSetUp(*da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -85,15 +85,16 @@ foreach(np 1 2)
 endforeach()
 
 # Every objective kind on a grid stretched in y (tanh): its own observations and target field,
-# written on that grid by its fixture; the uniform grid's target field is refused there (exit 2,
+# written on that grid by its fixture on 3 ranks, read on 2 (its coordinates checked against the
+# grid's); the uniform grid's target field is refused there (exit 2,
 # "another grid": a field file's face coordinates must be the grid's).
 set(_fg_obj_s --set grid.stretch.y.type=tanh --set grid.stretch.y.beta=1.2 --set objective.track.observations=objectives_obs_s/history.csv)
 add_test(NAME adjoint_objectives_stretched_setup
-         COMMAND /bin/sh -c "mkdir -p objectives_obs_s/fields && echo time,wake_u,wake_v > objectives_obs_s/history.csv && echo placeholder > objectives_obs_s/fields/fields_000060.h5 && \"$0\" run \"$@\""
-                 $<TARGET_FILE:flowgrad> ${FG_TEST_DIR}/adjoint/objectives.yaml ${_fg_obj_s} --set objective.field.target_file=objectives_obs_s/fields/fields_000060.h5
+         COMMAND /bin/sh -c "mkdir -p objectives_obs_s/fields && echo time,wake_u,wake_v > objectives_obs_s/history.csv && echo placeholder > objectives_obs_s/fields/fields_000060.h5 && \"$0\" \"$@\""
+                 ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 3 ${FLOWGRAD_MPIEXEC_FLAGS} $<TARGET_FILE:flowgrad> run ${FG_TEST_DIR}/adjoint/objectives.yaml ${_fg_obj_s} --set objective.field.target_file=objectives_obs_s/fields/fields_000060.h5
                  --set flow.re=120 --set output.dir=objectives_obs_s -fg_fftw_planner estimate
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-set_tests_properties(adjoint_objectives_stretched_setup PROPERTIES FIXTURES_SETUP fg_adjoint_obs_s LABELS adjoint)
+set_tests_properties(adjoint_objectives_stretched_setup PROPERTIES FIXTURES_SETUP fg_adjoint_obs_s PROCESSORS 3 LABELS adjoint)
 fg_case_expect(NAME adjoint_check_objectives_stretched NP 2 CODE 0 REGEX "^flowgrad check: [0-9]+ checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/objectives.yaml ${_fg_obj_s} --set objective.field.target_file=objectives_obs_s/fields/fields_000060.h5
                     --set output.dir=adjoint_check_objectives_stretched -fg_fftw_planner estimate)
