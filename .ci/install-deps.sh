@@ -3,8 +3,9 @@
 #
 #   .ci/install-deps.sh              # build, run and postprocessing dependencies
 #   .ci/install-deps.sh --tests      # and what only the tests use: SLURM + munge (tests/slurm/
-#                                    # start a private single-node SLURM of their own) and
-#                                    # Chromium (the report page's headless screenshot test)
+#                                    # start a private single-node SLURM of their own),
+#                                    # Chromium (the report page's headless screenshot test) and
+#                                    # ParaView (pvbatch opens the XDMF sidecars: io_paraview)
 #
 # Root, non-interactive and idempotent: when every package is already present it
 # makes no network access and returns in well under a second.
@@ -26,7 +27,7 @@ PKGS=(
 )
 case "${1:-}" in
   "") ;;
-  --tests) PKGS+=(munge slurmctld slurmd slurm-client chromium) ;;
+  --tests) PKGS+=(munge slurmctld slurmd slurm-client chromium paraview python3-paraview) ;;
   *) echo "install-deps: unknown option '$1' (usage: install-deps.sh [--tests])" >&2; exit 2 ;;
 esac
 

@@ -67,6 +67,14 @@ foreach(ex cylinder_re40 cylinder_re100 naca0012 rotating_cylinder sphere cavity
                       --set output.dir=adjoint_example_${ex} -fg_fftw_planner estimate)
   set_tests_properties(case_adjoint_example_${ex}_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
+# ... and the stretched example (cases/cylinder_re40/stretched.yaml); the stretched channel runs.
+fg_case_expect(NAME adjoint_example_cylinder_re40_stretched NP 2 CODE 0 REGEX "^flowgrad check: [0-9]+ checks, 0 failed"
+               ARGS check ${PROJECT_SOURCE_DIR}/cases/cylinder_re40/stretched.yaml --set time.steps=3
+                    --set output.dir=adjoint_example_cylinder_re40_stretched -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_example_cylinder_re40_stretched_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+fg_case_expect(NAME example_channel_stretched NP 2 CODE 0 REGEX "^flowgrad run: 20 steps in"
+               ARGS run ${PROJECT_SOURCE_DIR}/cases/channel/stretched.yaml --set time.steps=20
+                    --set output.dir=example_channel_stretched -fg_fftw_planner estimate)
 
 # Every objective kind in one case (drag with a smooth window, moment at an instant, -lift/drag,
 # pressure drop, kinetic energy and enstrophy in a region, probe tracking of a target and of

@@ -6,7 +6,10 @@ Usage: pvbatch --force-offscreen-rendering check_paraview.py FILE.xmf [FILE.xmf 
 For each reader (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT) and sidecar: every dataset of the HDF5
 file arrives as one array of the same name, as cell data for location "cell" and point data for
 the face locations, with values equal (==) to the file's in the file's order (x fastest); its
-block spans the cells (x0 .. x0 + L) or the face centres; XDMFReader reports the file's time.
+block spans the cells (x0 .. x0 + L) or the face centres, and every point of the block lies at
+the file's coordinates (/x_faces, /x_centres, ...: the cells' corners, or the faces along the
+field's direction and the centres along the others; uniform and stretched grids alike);
+XDMFReader reports the file's time.
 
 ParaView places a 2DCoRectMesh in the YZ plane (x along VTK Y, y along VTK Z); both that and the
 XY plane are accepted for 2D files. Paths are made absolute: Xdmf3 (ParaView 5.11) resolves the
@@ -44,7 +47,6 @@ def check(xmf, reader_name):
     dim = int(h5.attrs["dim"])
     x0 = np.asarray(h5.attrs["origin"], float)[:dim]
     L = np.asarray(h5.attrs["lengths"], float)[:dim]
-    h = np.asarray(h5.attrs["spacing"], float)[:dim]
     if reader_name == "XDMFReader":
         r = XDMFReader(FileNames=[xmf])
     else:
@@ -56,26 +58,32 @@ def check(xmf, reader_name):
         w = dsa.WrapDataObject(block)
         for assoc, data in (("cell", w.CellData), ("point", w.PointData)):
             for name in data.keys():
-                arrays[name] = (assoc, np.asarray(data[name]), block.GetBounds())
+                arrays[name] = (assoc, np.asarray(data[name]), block.GetBounds(), block)
+    coords = [(np.asarray(h5[f"{a}_faces"], float), np.asarray(h5[f"{a}_centres"], float)) for a in "xyz"[:dim]]
     for name, ds in h5.items():
+        if ds.ndim == 1 and name[0] in "xyz" and name[1:] in ("_faces", "_centres"):
+            continue  # the grid's coordinates: the mesh, checked through the points below
         loc = text(ds.attrs["location"])
         if name not in arrays:
             problems.append(f"{reader_name} {xmf}: no array {name}")
             continue
-        assoc, values, bounds = arrays[name]
+        assoc, values, bounds, block = arrays[name]
         want_assoc = "cell" if loc == "cell" else "point"
         if assoc != want_assoc:
             problems.append(f"{reader_name} {xmf}: {name} is {assoc} data, want {want_assoc}")
         data = ds[...].ravel()
         if values.shape != data.shape or not np.array_equal(values, data):
             problems.append(f"{reader_name} {xmf}: {name}: values differ from the file (shape {values.shape} vs {data.shape})")
+        # the block's points: the file's faces (cell data: the cells' corners) or, for face data,
+        # its faces along its own direction and the centres along the others (uniform or
+        # stretched: the file's /x_faces, /x_centres, ...)
         if loc == "cell":
-            lo, hi = x0, x0 + L
+            axes = [c[0] for c in coords]
+            if not np.allclose([a[0] for a in axes], x0) or not np.allclose([a[-1] for a in axes], x0 + L):
+                problems.append(f"{xmf}: the file's faces do not span its origin .. origin + lengths")
         else:
-            a = "xyz".index(loc[-1])
-            shift = np.array([1.0 if d == a else 0.5 for d in range(dim)])
-            lo = x0 + shift * h
-            hi = lo + (np.asarray(ds.shape[::-1]) - 1) * h
+            axes = [coords[d][0][1:] if d == "xyz".index(loc[-1]) else coords[d][1] for d in range(dim)]
+        lo, hi = np.array([a[0] for a in axes]), np.array([a[-1] for a in axes])
         b = np.asarray(bounds).reshape(3, 2)
         if dim == 3:
             ok = np.allclose(b[:, 0], lo) and np.allclose(b[:, 1], hi)
@@ -85,6 +93,18 @@ def check(xmf, reader_name):
             ok = xy or yz
         if not ok:
             problems.append(f"{reader_name} {xmf}: {name}: bounds {b.tolist()}, want {lo} .. {hi}")
+        # every point where ParaView puts it (x fastest)
+        mesh = np.meshgrid(*axes[::-1], indexing="ij")
+        want_pts = np.stack([m.ravel() for m in mesh[::-1]], axis=1)
+        pts = np.array([block.GetPoint(i) for i in range(block.GetNumberOfPoints())])
+        tol = 1e-12 * max(float(np.max(L)), 1.0)
+        if pts.shape[0] != want_pts.shape[0]:
+            problems.append(f"{reader_name} {xmf}: {name}: {pts.shape[0]} points, want {want_pts.shape[0]}")
+        elif dim == 3:
+            if not np.allclose(pts, want_pts, rtol=0, atol=tol):
+                problems.append(f"{reader_name} {xmf}: {name}: points differ from the file's coordinates by {np.abs(pts - want_pts).max():.3e}")
+        elif not (np.allclose(pts[:, :2], want_pts, rtol=0, atol=tol) or np.allclose(pts[:, 1:], want_pts, rtol=0, atol=tol)):
+            problems.append(f"{reader_name} {xmf}: {name}: points differ from the file's coordinates (in the XY and the YZ plane)")
     if reader_name == "XDMFReader":
         times = list(r.TimestepValues) if hasattr(r.TimestepValues, "__len__") else [r.TimestepValues]
         if times != [float(h5.attrs["time"])]:

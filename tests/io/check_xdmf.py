@@ -96,6 +96,17 @@ def check(xmf):
     cells = np.asarray(h5.attrs["cells"], dtype=int)[:dim]
     time = float(h5.attrs["time"])
 
+    # the coordinates (/x_faces, /x_centres, ...): a stretched file's mesh is rectilinear
+    coords, stretched = [], False
+    for d in range(dim):
+        ax = "xyz"[d]
+        if f"{ax}_faces" not in h5 or f"{ax}_centres" not in h5:
+            fail(f"no /{ax}_faces or /{ax}_centres")
+            return problems
+        xf, xc = np.asarray(h5[f"{ax}_faces"], float), np.asarray(h5[f"{ax}_centres"], float)
+        coords.append((xf, xc))
+        stretched = stretched or not np.allclose(np.diff(xf), spacing[d], rtol=1e-12, atol=0)
+
     # the grids
     seen = []
     uniform = [g for g in domains[0].iter("Grid") if g.get("GridType", "Uniform") == "Uniform"]
@@ -107,20 +118,33 @@ def check(xmf):
         if topo is None or geom is None:
             fail(f"grid {gname}: no Topology or Geometry")
             continue
-        if topo.get("TopologyType") != f"{dim}DCoRectMesh":
-            fail(f"grid {gname}: TopologyType {topo.get('TopologyType')}, file is {dim}D")
+        mesh = f"{dim}DRectMesh" if stretched else f"{dim}DCoRectMesh"
+        if topo.get("TopologyType") != mesh:
+            fail(f"grid {gname}: TopologyType {topo.get('TopologyType')}, the {dim}D file wants {mesh}")
         tdims = tuple(int(x) for x in topo.get("Dimensions", "").split())
-        gtype = "ORIGIN_DXDY" if dim == 2 else "ORIGIN_DXDYDZ"
-        if geom.get("GeometryType") != gtype:
-            fail(f"grid {gname}: GeometryType {geom.get('GeometryType')}, want {gtype}")
-        items = {i.get("Name"): i for i in geom.findall("DataItem")}
-        if set(items) != {"Origin", "Spacing"} or any(i.get("Format") != "XML" or i.get("Dimensions") != str(dim) for i in items.values()):
-            fail(f"grid {gname}: Geometry needs XML DataItems Origin and Spacing of {dim} values")
-            continue
-        gorigin = np.array(floats(items["Origin"].text)[::-1])  # slowest first -> x y z
-        gspacing = np.array(floats(items["Spacing"].text)[::-1])
-        if not np.allclose(gspacing, spacing, rtol=1e-14, atol=0):
-            fail(f"grid {gname}: spacing {gspacing} (x y z), file {spacing}")
+        if stretched:  # the coordinates per direction, x first (checked below, once the location is known)
+            gtype = "VXVY" if dim == 2 else "VXVYVZ"
+            if geom.get("GeometryType") != gtype:
+                fail(f"grid {gname}: GeometryType {geom.get('GeometryType')}, want {gtype}")
+            items = geom.findall("DataItem")
+            if len(items) != dim or any(i.get("Format") != "XML" for i in items):
+                fail(f"grid {gname}: Geometry needs {dim} XML DataItems (the x, y[, z] coordinates)")
+                continue
+            gcoords = [np.array(floats(i.text)) for i in items]
+            if any(len(c) != int(i.get("Dimensions", "-1")) for c, i in zip(gcoords, items)):
+                fail(f"grid {gname}: a coordinate DataItem's Dimensions is not its count of values")
+        else:
+            gtype = "ORIGIN_DXDY" if dim == 2 else "ORIGIN_DXDYDZ"
+            if geom.get("GeometryType") != gtype:
+                fail(f"grid {gname}: GeometryType {geom.get('GeometryType')}, want {gtype}")
+            items = {i.get("Name"): i for i in geom.findall("DataItem")}
+            if set(items) != {"Origin", "Spacing"} or any(i.get("Format") != "XML" or i.get("Dimensions") != str(dim) for i in items.values()):
+                fail(f"grid {gname}: Geometry needs XML DataItems Origin and Spacing of {dim} values")
+                continue
+            gorigin = np.array(floats(items["Origin"].text)[::-1])  # slowest first -> x y z
+            gspacing = np.array(floats(items["Spacing"].text)[::-1])
+            if not np.allclose(gspacing, spacing, rtol=1e-14, atol=0):
+                fail(f"grid {gname}: spacing {gspacing} (x y z), file {spacing}")
         t = grid.find("Time")
         if t is None or float(t.get("Value")) != time:
             fail(f"grid {gname}: Time {None if t is None else t.get('Value')}, file {time!r}")
@@ -162,7 +186,12 @@ def check(xmf):
             a = "xyz".index(loc[-1])
             want = origin + spacing * np.array([1.0 if d == a else 0.5 for d in range(dim)])
             wdims = tuple(int(c) for c in cells[::-1])
-        if not np.allclose(gorigin, want, rtol=1e-14, atol=1e-14):
+        if stretched:  # cell grids: the faces (n + 1 points); face grids: their faces along a, the centres elsewhere
+            for d in range(dim):
+                c = coords[d][0] if loc == "cell" else (coords[d][0][1:] if d == "xyz".index(loc[-1]) else coords[d][1])
+                if len(gcoords[d]) != len(c) or not np.array_equal(gcoords[d], c):
+                    fail(f"grid {gname} ({loc}): its {'xyz'[d]} coordinates are not the file's /{'xyz'[d]}_{'faces' if loc == 'cell' or d == 'xyz'.index(loc[-1]) else 'centres'}")
+        elif not np.allclose(gorigin, want, rtol=1e-14, atol=1e-14):
             fail(f"grid {gname} ({loc}): origin {gorigin} (x y z), want {want}")
         if tdims != wdims:
             fail(f"grid {gname} ({loc}): topology {tdims}, the file's cells give {wdims}")
@@ -200,7 +229,10 @@ def self_test(xmf):
         return first(r, lambda e: e.tag == "Grid" and e.get("Name") == name)
 
     def origin(r, name):
-        return first(grid(r, name), lambda e: e.tag == "DataItem" and e.get("Name") == "Origin")
+        """the Origin item; of a rectilinear (stretched) mesh, its x coordinates"""
+        g = grid(r, name).find("Geometry")
+        items = g.findall("DataItem")
+        return next((i for i in items if i.get("Name") == "Origin"), items[0])
 
     def m_dims(r):
         i = hdf_item(r)

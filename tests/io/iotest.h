@@ -13,12 +13,17 @@ typedef struct {
   PetscReal   L[3], x0[3];
   PetscBool   periodic[3];
   const char *file;
+  PetscBool   stretch[3]; /* stretched directions (the faces: IOTestGridCreate) */
 } IOTestGrid;
 
-/* odd sizes and origins, so that slabs and blocks split unevenly and shifts show */
-static const IOTestGrid IOTestGrids[2] = {
-  {2, {13, 11, 1}, {2.0, 1.5, 1.0}, {-0.5, 0.25, 0.0}, {PETSC_TRUE, PETSC_FALSE, PETSC_FALSE}, "io_fields_2d.h5"},
-  {3, {7, 6, 9}, {1.0, 2.0, 0.7}, {0.1, -1.0, 3.0}, {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE}, "io_fields_3d.h5"},
+/* odd sizes and origins, so that slabs and blocks split unevenly and shifts show; the same two
+   grids stretched (2D: x and y; 3D: x and z) */
+#define IOTEST_NGRIDS 4
+static const IOTestGrid IOTestGrids[IOTEST_NGRIDS] = {
+  {2, {13, 11, 1}, {2.0, 1.5, 1.0}, {-0.5, 0.25, 0.0}, {PETSC_TRUE, PETSC_FALSE, PETSC_FALSE}, "io_fields_2d.h5", {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}},
+  {3, {7, 6, 9}, {1.0, 2.0, 0.7}, {0.1, -1.0, 3.0}, {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE}, "io_fields_3d.h5", {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}},
+  {2, {13, 11, 1}, {2.0, 1.5, 1.0}, {-0.5, 0.25, 0.0}, {PETSC_TRUE, PETSC_FALSE, PETSC_FALSE}, "io_fields_2d_stretched.h5", {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE}},
+  {3, {7, 6, 9}, {1.0, 2.0, 0.7}, {0.1, -1.0, 3.0}, {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE}, "io_fields_3d_stretched.h5", {PETSC_TRUE, PETSC_FALSE, PETSC_TRUE}},
 };
 
 /* the fields of a file: id 0..4; w only in 3D */
@@ -51,6 +56,15 @@ static inline PetscErrorCode IOTestGridCreate(const IOTestGrid *tg, FGDecomp dec
 {
   PetscFunctionBeginUser;
   PetscCall(FGGridCreate(PETSC_COMM_WORLD, tg->dim, tg->n, tg->L, tg->x0, tg->periodic, decomp, grid));
+  for (PetscInt d = 0; d < tg->dim; d++) {
+    PetscReal f[64];
+    if (!tg->stretch[d]) continue;
+    for (PetscInt i = 0; i <= tg->n[d]; i++) { /* increasing (the derivative 1 - 0.4 sin(2 pi s) > 0), every mantissa bit in use */
+      const PetscReal s = (PetscReal)i / (PetscReal)tg->n[d];
+      f[i]              = i == tg->n[d] ? tg->x0[d] + tg->L[d] : tg->x0[d] + tg->L[d] * (s + 0.2 * (PetscCosReal(2 * PETSC_PI * s) - 1) / (2 * PETSC_PI));
+    }
+    PetscCall(FGGridSetFaces(*grid, d, f));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -2,7 +2,8 @@
   Reader half of the field-file round trip (needs the fixture io_fields from write_fields.c,
   written on 3 ranks with the slab decomposition).
 
-  Read io_fields_2d.h5 and io_fields_3d.h5 on this number of ranks with the block decomposition
+  Read io_fields_2d.h5 and io_fields_3d.h5 (and the _stretched ones, whose face coordinates
+  FGIOReadField checks against the grid's) on this number of ranks with the block decomposition
   and check that every value equals IOTestValue() of its global index bit for bit (== and the
   bytes), that the attributes are the ones written, and that no HDF5 object is left open.
 
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
   PetscInt fails = 0, all;
 
   PetscCall(FGInitialize(&argc, &argv, NULL));
-  for (int t = 0; t < 2; t++) PetscCall(ReadOne(&IOTestGrids[t], &fails));
+  for (int t = 0; t < IOTEST_NGRIDS; t++) PetscCall(ReadOne(&IOTestGrids[t], &fails));
   PetscCall(MPIU_Allreduce(&fails, &all, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failures\n", all ? "FAIL" : "PASS", all));
   PetscCall(FGFinalize());

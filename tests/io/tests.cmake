@@ -19,20 +19,21 @@ fg_add_mpi_test(NAME io_read NP 1 2 4 COMMAND io_read_fields LABELS io TIMEOUT 1
 fg_add_mpi_test(NAME io_errors NP 1 2 COMMAND io_errors LABELS io TIMEOUT 120
                 WORKING_DIRECTORY ${FG_IO_WORKDIR})
 
-foreach(d 2d 3d)
+foreach(d 2d 3d 2d_stretched 3d_stretched)
   add_test(NAME io_xdmf_${d}
            COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/io/check_xdmf.py --self-test io_fields_${d}.xmf
            WORKING_DIRECTORY ${FG_IO_WORKDIR})
   set_tests_properties(io_xdmf_${d} PROPERTIES FIXTURES_REQUIRED io_fields LABELS io TIMEOUT 60)
 endforeach()
 
-# Optional: ParaView's own XDMF readers (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT) open the sidecars
-# and see the file's values, centring and bounds. Only where ParaView (pvbatch) is installed.
+# ParaView's own XDMF readers (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT) open the sidecars, uniform
+# and stretched, 2D and 3D, and see the file's values, centring, bounds and every point at the
+# file's coordinates. Where ParaView (pvbatch) is installed: .ci/install-deps.sh --tests does.
 find_program(FG_PVBATCH NAMES pvbatch)
 if(FG_PVBATCH)
   add_test(NAME io_paraview
            COMMAND ${FG_PVBATCH} --force-offscreen-rendering ${FG_TEST_DIR}/io/check_paraview.py
-                   io_fields_2d.xmf io_fields_3d.xmf
+                   io_fields_2d.xmf io_fields_3d.xmf io_fields_2d_stretched.xmf io_fields_3d_stretched.xmf
            WORKING_DIRECTORY ${FG_IO_WORKDIR})
   set_tests_properties(io_paraview PROPERTIES FIXTURES_REQUIRED io_fields LABELS io TIMEOUT 120)
 endif()

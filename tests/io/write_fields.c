@@ -2,7 +2,8 @@
   Writer half of the field-file round trip (fixture io_fields; the readers are read_fields.c and
   check_xdmf.py).
 
-  On a slab-decomposed grid (run at 3 ranks) write io_fields_2d.h5 and io_fields_3d.h5 (+ .xmf):
+  On a slab-decomposed grid (run at 3 ranks) write io_fields_2d.h5 and io_fields_3d.h5 (+ .xmf),
+  and the same grids stretched (io_fields_{2d,3d}_stretched: their coordinates as /x_faces, ...):
   cell fields p, T and face fields u, v (, w), each value IOTestValue() of its global index.
   Checks:
     1. the values are all different and use the low mantissa bits (the round trip means something);
@@ -140,7 +141,7 @@ int main(int argc, char **argv)
   PetscInt fails = 0, all;
 
   PetscCall(FGInitialize(&argc, &argv, NULL));
-  for (int t = 0; t < 2; t++) PetscCall(WriteOne(&IOTestGrids[t], &fails));
+  for (int t = 0; t < IOTEST_NGRIDS; t++) PetscCall(WriteOne(&IOTestGrids[t], &fails));
   PetscCall(MPIU_Allreduce(&fails, &all, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failures\n", all ? "FAIL" : "PASS", all));
   PetscCall(FGFinalize());
