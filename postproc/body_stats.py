@@ -90,24 +90,30 @@ def cmd_wake(a):
     D = a.diameter
     with h5py.File(path, "r") as f:
         u = f["u"][...]
-        if u.ndim == 3:  # 3D: the plane through the centre
-            z0, hz = f.attrs["origin"][2], f.attrs["spacing"][2]
-            k = int(round((a.z - z0) / hz - 0.5)) if a.z is not None else u.shape[0] // 2
+
+        def axis(d):  # (faces, centres) along d: the file's coordinates (stretched grids too)
+            ax = "xyz"[d]
+            if ax + "_faces" in f:
+                return f[ax + "_faces"][...], f[ax + "_centres"][...]
+            x0, h, n = f.attrs["origin"][d], f.attrs["spacing"][d], f.attrs["cells"][d]
+            return x0 + np.arange(n + 1) * h, x0 + (np.arange(n) + 0.5) * h
+
+        if u.ndim == 3:  # 3D: the plane through the centre (the nearest cell centre along z)
+            zc = axis(2)[1]
+            k = int(np.argmin(np.abs(zc - a.z))) if a.z is not None else u.shape[0] // 2
             u = u[k]
-        x0, y0 = f.attrs["origin"][0], f.attrs["origin"][1]
-        hx, hy = f.attrs["spacing"][0], f.attrs["spacing"][1]
-    # u[j, i] at x = x0 + (i+1) hx, y = y0 + (j+1/2) hy
-    s = (Y - y0) / hy - 0.5
-    j = int(np.floor(s))
-    w = s - j
+        xf, yc = axis(0)[0], axis(1)[1]
+    # u[j, i] at x = xf[i + 1] (the cell's upper face), y = yc[j]
+    j = int(np.clip(np.searchsorted(yc, Y, side="right") - 1, 0, len(yc) - 2))
+    w = (Y - yc[j]) / (yc[j + 1] - yc[j])
     line = (1 - w) * u[j] + w * u[j + 1]
-    x = x0 + (np.arange(line.size) + 1) * hx
+    x = xf[1:]
     rear = X + 0.5 * D
     sel = np.nonzero(x > rear)[0]
     xs = None
     for i in sel[:-1]:
         if line[i] < 0 <= line[i + 1]:
-            xs = x[i] + (0 - line[i]) / (line[i + 1] - line[i]) * hx
+            xs = x[i] + (0 - line[i]) / (line[i + 1] - line[i]) * (x[i + 1] - x[i])
             break
     if xs is None:
         if line[sel[0]] >= 0:

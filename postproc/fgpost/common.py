@@ -115,6 +115,16 @@ class FieldFile:
             raise PostprocError(f"{self.path}: no field '{name}' (fields: {', '.join(self.names)})")
         return self._h[name][...]
 
+    def axis(self, d):
+        """(faces (n + 1, the lower boundary first), centres (n)) along direction d: the file's
+        /x_faces, /x_centres (uniform and stretched grids), or from origin and spacing in a file
+        written without them."""
+        ax = "xyz"[d]
+        if f"{ax}_faces" in self._h and f"{ax}_centres" in self._h:
+            return np.asarray(self._h[f"{ax}_faces"][...], float), np.asarray(self._h[f"{ax}_centres"][...], float)
+        x0, h, n = self.attrs["origin"][d], self.attrs["spacing"][d], self.attrs["cells"][d]
+        return x0 + np.arange(n + 1) * h, x0 + (np.arange(n) + 0.5) * h
+
     def dataset(self, name):
         """A non-field dataset (e.g. gradient.h5's 'gradient', 'design_names')."""
         if name not in self._h:
@@ -254,6 +264,33 @@ def save(fig, args, run_dir, stem):
         paths.append(path)
         print(f"wrote {path}")
     return paths
+
+
+def _edges(c):
+    """Cell edges around the points c: the midpoints, and the ends as far beyond as the midpoints
+    next to them are inside."""
+    c = np.asarray(c, dtype=float)
+    if len(c) == 1:
+        return np.array([c[0] - 0.5, c[0] + 0.5])
+    mid = 0.5 * (c[1:] + c[:-1])
+    return np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
+
+
+def _uniform(c):
+    return len(c) < 3 or np.allclose(np.diff(c), c[1] - c[0], rtol=1e-9, atol=0)
+
+
+def image(ax, vals, ca, cb, extent, aspect=None, **kw):
+    """vals[j, i] drawn as cells around (ca[i], cb[j]): an image (imshow with this extent) where
+    both directions are uniform, else a mesh of quadrilaterals with the cells' true edges (an image
+    would put a stretched grid's values at the wrong places)."""
+    if _uniform(ca) and _uniform(cb):
+        if aspect:
+            kw["aspect"] = aspect
+        return ax.imshow(vals, origin="lower", extent=extent, interpolation="nearest", **kw)
+    im = ax.pcolormesh(_edges(ca), _edges(cb), vals, shading="flat", **kw)
+    ax.set_aspect(aspect or "equal")
+    return im
 
 
 def outline(ax, chi, x, y, **kw):

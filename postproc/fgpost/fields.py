@@ -99,8 +99,7 @@ def fields_figure(args, ff, quantity, axis=2, value=None, case="", xlim=None, yl
         kw = dict(cmap="coolwarm")
     else:
         kw = dict(cmap="viridis")
-    im = ax.imshow(vals, origin="lower", extent=extent(ca, cb), interpolation="nearest",
-                   aspect="equal", **kw)
+    im = common.image(ax, vals, ca, cb, extent(ca, cb), aspect="equal", **kw)
     label = QUANTITIES[quantity][1]
     if quantity == "vorticity" and ff.attrs["dim"] == 3:
         label = f"ω_{AXES[axis]} L / U"

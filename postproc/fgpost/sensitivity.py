@@ -89,6 +89,9 @@ def find_chi(ff, run_dir):
     if not np.any(s):
         return None, "none (shape_sensitivity is 0 everywhere)"
     dim = ff.attrs["dim"]
+    # distances in length units: the mean cell widths (exact on a uniform grid; on a stretched one
+    # the estimate's band is as wide as the local cells make it, which is all it needs to place
+    # the outline between the inside and the outside)
     return chi_estimate(s, ff.attrs["spacing"][:dim][::-1]), "the support of shape_sensitivity"
 
 
@@ -125,8 +128,7 @@ def dJdchi_figure(args, ff, chi=None, case="", slice_=None):
     vals = _to_plane(g, cc, axis, value, dim)
     fig, ax = common.new_figure(args)
     vmax = float(np.max(np.abs(vals))) or 1.0
-    im = ax.imshow(vals, origin="lower", extent=extent(cc[a], cc[b]), cmap="RdBu_r", vmin=-vmax,
-                   vmax=vmax, interpolation="nearest")
+    im = common.image(ax, vals, cc[a], cc[b], extent(cc[a], cc[b]), cmap="RdBu_r", vmin=-vmax, vmax=vmax)
     fig.colorbar(im, ax=ax, label="dJ/dχ (cell centres; units of J)")
     if chi is not None:
         common.outline(ax, _to_plane(chi, cc, axis, value, dim), cc[a], cc[b], colors="0.3", linewidths=0.8)
@@ -173,7 +175,7 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
     def normals(P):
         m = -np.stack([interp(g, cc, P) for g in grads], axis=1)
         return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-300)
-    h = max(ff.attrs["spacing"][:dim])
+    h = max(float(np.max(np.diff(ff.axis(d)[0]))) for d in range(dim))  # the largest cell width
 
     def across(q):
         """shape_sensitivity integrated across the band along the normal at each point of q."""
@@ -218,10 +220,15 @@ def adjoint_figure(args, ff, chi=None, case="", slice_=None):
     mag = np.sqrt(sum(c ** 2 for c in comps))
     ua, ub = comps[a], comps[b]
     fig, ax = common.new_figure(args)
-    im = ax.imshow(mag, origin="lower", extent=extent(cc[a], cc[b]), cmap="magma", interpolation="nearest")
+    im = common.image(ax, mag, cc[a], cc[b], extent(cc[a], cc[b]), cmap="magma")
     fig.colorbar(im, ax=ax, label="|u†| (adjoint velocity, dJ per unit velocity source)")
     if np.any(ua) or np.any(ub):
-        ax.streamplot(cc[a], cc[b], ua, ub, color="w", linewidth=0.6, density=1.2, arrowsize=0.7)
+        xa, xb = cc[a], cc[b]
+        if not (common._uniform(xa) and common._uniform(xb)):  # streamplot wants equal spacing: resample
+            xa, xb = np.linspace(xa[0], xa[-1], len(xa)), np.linspace(xb[0], xb[-1], len(xb))
+            P = np.stack([g.ravel() for g in np.meshgrid(xa, xb)], axis=1)
+            ua, ub = (interp(q, [cc[a], cc[b]], P).reshape(len(xb), len(xa)) for q in (ua, ub))
+        ax.streamplot(xa, xb, ua, ub, color="w", linewidth=0.6, density=1.2, arrowsize=0.7)
     if chi is not None:
         common.outline(ax, _to_plane(chi, cc, axis, value, dim), cc[a], cc[b], colors="c")
     _frame(ax, a, b)

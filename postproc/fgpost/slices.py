@@ -28,6 +28,25 @@ def np_axis(d, dim):
     return dim - 1 - d
 
 
+def _locate(c, x):
+    """(lower element index, fraction) of positions x among the increasing coordinates c (n >= 2):
+    clipped to [c[0], c[-1]]; a position on an element (up to round-off) gets its value exactly.
+    Uniform coordinates keep the arithmetic (x - c0) / h; stretched ones are bisected."""
+    n = len(c)
+    h = c[1] - c[0]
+    if np.allclose(np.diff(c), h, rtol=1e-12, atol=0):
+        f = np.clip((x - c[0]) / h, 0.0, n - 1)
+        r = np.round(f)
+        f = np.where(np.abs(f - r) < 1e-9, r, f)
+        i0 = np.minimum(np.floor(f).astype(int), n - 2)
+        return i0, f - i0
+    xc = np.clip(x, c[0], c[-1])
+    i0 = np.clip(np.searchsorted(c, xc, side="right") - 1, 0, n - 2)
+    t = (xc - c[i0]) / (c[i0 + 1] - c[i0])
+    t = np.where(np.abs(t) < 1e-9, 0.0, np.where(np.abs(t - 1) < 1e-9, 1.0, t))
+    return i0, t
+
+
 def interp(arr, coords, pts):
     arr = np.asarray(arr, dtype=float)
     dim = arr.ndim
@@ -42,13 +61,9 @@ def interp(arr, coords, pts):
             lo.append(np.zeros(len(pts), dtype=int))
             frac.append(np.zeros(len(pts)))
             continue
-        h = c[1] - c[0]
-        f = np.clip((pts[:, d] - c[0]) / h, 0.0, n - 1)
-        r = np.round(f)
-        f = np.where(np.abs(f - r) < 1e-9, r, f)  # on an element (up to round-off): its value exactly
-        i0 = np.minimum(np.floor(f).astype(int), n - 2)
+        i0, t = _locate(c, pts[:, d])
         lo.append(i0)
-        frac.append(f - i0)
+        frac.append(t)
     out = np.zeros(len(pts))
     for corner in range(1 << dim):
         w = np.ones(len(pts))
@@ -67,8 +82,13 @@ def field_at(ff, name, pts):
 
 
 def cell_coords(ff):
-    a = ff.attrs
-    return [a["origin"][d] + (np.arange(a["cells"][d]) + 0.5) * a["spacing"][d] for d in range(a["dim"])]
+    """The cell centres along x, y[, z] (stretched grids too: FieldFile.axis)."""
+    return [ff.axis(d)[1] for d in range(ff.attrs["dim"])]
+
+
+def cell_faces(ff):
+    """The faces along x, y[, z] (n + 1 each, the lower boundary first)."""
+    return [ff.axis(d)[0] for d in range(ff.attrs["dim"])]
 
 
 def at_cells(ff, name):
@@ -111,10 +131,8 @@ def plane(arr, coords, axis, value):
     if len(c) == 1:
         vals = np.take(arr, 0, axis=ax)
     else:
-        h = c[1] - c[0]
-        f = float(np.clip((value - c[0]) / h, 0.0, len(c) - 1))
-        i0 = min(int(np.floor(f)), len(c) - 2)
-        t = f - i0
+        i0, t = _locate(c, np.array([value], dtype=float))
+        i0, t = int(i0[0]), float(t[0])
         vals = (1 - t) * np.take(arr, i0, axis=ax) + t * np.take(arr, i0 + 1, axis=ax)
     rest = [coords[d] for d in range(dim) if d != axis]
     return vals, rest
@@ -127,9 +145,9 @@ def in_plane_axes(axis, dim):
 def vorticity_edges(ff, normal=2):
     """The vorticity component along direction `normal` (2D: normal = 2, omega = dv/dx - du/dy)
     from the face velocities, with the compact MAC stencil at the grid's edges (2D: the cell
-    corners): omega_z[j, i] = (v[j, i+1] - v[j, i]) / hx - (u[j+1, i] - u[j, i]) / hy at
-    (x0 + (i+1) hx, y0 + (j+1) hy) for the interior corners (i < nx-1, j < ny-1); in 3D at
-    z0 + (k+1/2) hz (cell centres along the normal). Returns (omega, coords x, y[, z])."""
+    corners): omega_z[j, i] = (v[j, i+1] - v[j, i]) / (xc[i+1] - xc[i]) - (u[j+1, i] - u[j, i]) /
+    (yc[j+1] - yc[j]) at (xf[i], yf[j]) for the interior corners (i < nx-1, j < ny-1) (uniform: h
+    and x0 + (i+1) h); in 3D at the cell centres along the normal. Returns (omega, coords x, y[, z])."""
     dim = ff.attrs["dim"]
     names = ["u", "v", "w"]
     a, b = [d for d in range(3) if d != normal]
@@ -137,20 +155,23 @@ def vorticity_edges(ff, normal=2):
         raise PostprocError("2D: only the vorticity normal to the plane (z)")
     sign = -1.0 if normal == 1 else 1.0  # omega_y = du/dz - dw/dx
     va, vb = ff.array(names[a]), ff.array(names[b])
-    h = ff.attrs["spacing"]
+    xc, xf = cell_coords(ff), cell_faces(ff)
     axa, axb = np_axis(a, dim), np_axis(b, dim)
-    dvb = np.diff(vb, axis=axa) / h[a]
-    dva = np.diff(va, axis=axb) / h[b]
+
+    def per(dx, d):  # 1/dx shaped to broadcast along array axis np_axis(d)
+        shape = [1] * dim
+        shape[np_axis(d, dim)] = len(dx)
+        return (1.0 / dx).reshape(shape)
+
+    # the differences of centre values across the interior faces, over the centres' distance
+    dvb = np.diff(vb, axis=axa) * per(np.diff(xc[a]), a)
+    dva = np.diff(va, axis=axb) * per(np.diff(xc[b]), b)
     dvb = np.take(dvb, np.arange(vb.shape[axb] - 1), axis=axb)
     dva = np.take(dva, np.arange(va.shape[axa] - 1), axis=axa)
     om = sign * (dvb - dva)
     coords = []
     for d in range(dim):
-        x0, hd, n = ff.attrs["origin"][d], h[d], ff.attrs["cells"][d]
-        if d in (a, b):
-            coords.append(x0 + (np.arange(n - 1) + 1.0) * hd)
-        else:
-            coords.append(x0 + (np.arange(n) + 0.5) * hd)
+        coords.append(xf[d][1:-1] if d in (a, b) else xc[d])  # the interior faces; the centres
     return om, coords
 
 

@@ -6,6 +6,7 @@
   test_fields.py sensitivity ADJ_DIR_2D ADJ_DIR_3D TMP   pictures, dJ/dchi and outline values vs the file
   test_fields.py extract     RUN_DIR_2D RUN_DIR_3D TMP   CSV equals the HDF5 data / an independent interpolation
   test_fields.py errors      RUN_DIR_2D ADJ_DIR_2D TMP   bad input exits 2 with a message
+  test_fields.py stretched   RUN_DIR_STRETCHED - TMP     vorticity, picture, interpolation at the file's coordinates
 """
 import argparse
 import csv
@@ -102,12 +103,11 @@ def write_velocity(src, dst, fn):
     shutil.copy(src, dst)
     with h5py.File(dst, "r+") as h:
         dim = int(h.attrs["dim"])
-        x0, hh, n = h.attrs["origin"], h.attrs["spacing"], h.attrs["cells"]
         for c, name in enumerate("uvw"[:dim]):
             coords = []
-            for d in range(dim):
-                sh = 1.0 if d == c else 0.5
-                coords.append(x0[d] + (np.arange(n[d]) + sh) * hh[d])
+            for d in range(dim):  # the file's coordinates: a face field's faces along c, centres elsewhere
+                ax = "xyz"[d]
+                coords.append(h[ax + "_faces"][1:] if d == c else h[ax + "_centres"][...])
             grids = np.meshgrid(*coords[::-1], indexing="ij")[::-1]  # x, y[, z] arrays shaped (.., y, x)
             h[name][...] = fn(c, *grids)
 
@@ -289,10 +289,41 @@ def test_errors(run2, adj2, tmp):
         print(f"ok: exit 2: {r.stderr.strip()}")
 
 
+def test_stretched(run, _unused, tmp):
+    """A run on a grid stretched in y (body_cylinder_re40_stretched): every tool places values at
+    the file's coordinates. Linear fields are differenced and interpolated exactly on any grid."""
+    from fgpost.slices import field_at, vorticity_edges
+    src = last_fields(run)
+    with h5py.File(src, "r") as h:
+        dy = np.diff(h["y_faces"][...])
+        assert dy.max() / dy.min() > 2, f"{src}: not a stretched grid (cell widths {dy.min()}..{dy.max()})"
+    om = 0.7
+    f2 = os.path.join(tmp, "rot_stretched.h5")
+    write_velocity(src, f2, lambda c, x, y: -om * (y - 20) if c == 0 else om * (x - 16))
+    with common.FieldFile(f2) as ff:
+        w, (xe, ye) = vorticity_edges(ff)
+        err = np.max(np.abs(w - 2 * om))
+        assert err < 1e-12, f"solid-body rotation on a stretched grid: vorticity error {err}"
+        assert np.array_equal(ye, ff.axis(1)[0][1:-1]), "vorticity: not at the interior y faces"
+        fig, d = fields.fields_figure(fig_args(tmp), ff, "vorticity", case="s")
+        assert np.array_equal(np.asarray(d["image"].get_array()).ravel(), w.ravel()), "picture != vorticity"
+        # the picture's cells: edges at the midpoints of the corners (a mesh, not an image)
+        assert not hasattr(d["image"], "get_extent"), "a stretched grid drawn as an image (uniform pixels)"
+        rng = np.random.default_rng(1)
+        pts = np.stack([rng.uniform(1, 30, 50), rng.uniform(2, 38, 50)], axis=1)
+        for c, name in enumerate("uv"):
+            got = field_at(ff, name, pts)
+            want = -om * (pts[:, 1] - 20) if c == 0 else om * (pts[:, 0] - 16)
+            e = np.max(np.abs(got - want))
+            assert e < 1e-12, f"{name} interpolated on a stretched grid: error {e}"
+    print(f"ok: stretched grid (cell widths in y {dy.min():.3g}..{dy.max():.3g}): vorticity of a solid-body "
+          f"rotation exact ({err:.1e}), drawn as a mesh, u and v interpolated exactly at 50 points")
+
+
 if __name__ == "__main__":
     what, a, b, tmp = sys.argv[1:5]
     if os.path.isdir(tmp) and os.path.basename(tmp.rstrip("/")).startswith("postproc_fields"):
         shutil.rmtree(tmp)
     os.makedirs(tmp, exist_ok=True)
     {"fields": test_fields, "vorticity": test_vorticity, "sensitivity": test_sensitivity,
-     "extract": test_extract, "errors": test_errors}[what](a, b, tmp)
+     "extract": test_extract, "errors": test_errors, "stretched": test_stretched}[what](a, b, tmp)
