@@ -15,8 +15,9 @@
   check_bc.py poiseuille_stretched OUTDIR STEPS FORCE NU LY
       the same on a stretched wall-normal grid (the faces from the file's /y_faces): u equals
       the discrete steady solution of the finite-volume operator, solved here as a tridiagonal
-      system, to 1e-8 relative; and that solution is second-order close to the parabola (printed,
-      and checked against the parabola to 3 h_max^2 f / nu).
+      system, to 1e-12 relative (run to t = 40, past the slowest mode's decay: round-off); and that
+      solution is second-order close to the parabola (printed, and checked to 0.25 h_max^2 f / nu;
+      the cell-centred finite-volume Laplacian on unequal cells does not hold a parabola exactly).
 """
 import math, os, sys
 import h5py
@@ -54,10 +55,10 @@ elif kind == "poiseuille_stretched":
     vmax = np.abs(v).max()
     par = FORCE * yc * (LY - yc) / (2 * NU)
     epar = np.abs(udisc - par).max()
-    bound = 3 * dxf.max() ** 2 * FORCE / NU
+    bound = 0.25 * dxf.max() ** 2 * FORCE / NU  # the FV operator's second-order offset (measured 0.125 h_max^2 f / nu on 16 tanh cells)
     print(f"t = {t}: {n} stretched cells (h {dxf.min():.4g}..{dxf.max():.4g}): max|u - u_discrete| / u_max = {rel:.2e}; "
           f"max|v| = {vmax:.2e}; discrete vs parabola {epar:.2e} (bound {bound:.2e})")
-    ok = rel <= 1e-8 and vmax <= 1e-12 * umax and epar <= bound
+    ok = rel <= 1e-12 and vmax <= 1e-12 * umax and epar <= bound
 else:
     FORCE, NU, LY = map(float, sys.argv[4:7])
     ny, h = u.shape[0], dx[1]

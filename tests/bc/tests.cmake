@@ -22,7 +22,7 @@ foreach(np 1 2)
     set(dir ${CMAKE_CURRENT_BINARY_DIR}/bc_poiseuille_stretched_${ptype}_np${np})
     fg_add_mpi_test(NAME bc_poiseuille_stretched_${ptype}_run NP ${np} COMMAND flowgrad run ${FG_TEST_DIR}/bc/poiseuille_stretched.yaml
       --set poisson.type=${ptype} --set output.dir=${dir} LABELS bc)
-    add_test(NAME bc_poiseuille_stretched_${ptype}_check_np${np} COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/bc/check_bc.py poiseuille_stretched ${dir} 10000 1 0.1 1)
+    add_test(NAME bc_poiseuille_stretched_${ptype}_check_np${np} COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/bc/check_bc.py poiseuille_stretched ${dir} 20000 1 0.1 1)
     set_tests_properties(bc_poiseuille_stretched_${ptype}_check_np${np} PROPERTIES DEPENDS bc_poiseuille_stretched_${ptype}_run_np${np} LABELS bc)
   endforeach()
 endforeach()
