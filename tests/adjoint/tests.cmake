@@ -22,14 +22,14 @@ endforeach()
 
 # The same on stretched grids (issue 20): y stretched (FFTW + Thomas along y) at 1 and 3 ranks;
 # x and y stretched with the KSP solver (at rtol 1e-14: the dot-product test of the whole step
-# needs the solve converged further than a run does) at 2 ranks.
+# needs the solve converged further than a run does) at 2 ranks, in 20 steps of 0.08 (CFL ~0.9).
 set(FG_ADJ_CYL_S ${FG_TEST_DIR}/adjoint/cylinder_stretched.yaml)
 fg_case_expect(NAME adjoint_check_cylinder_stretched NP 1 3 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
                ARGS check ${FG_ADJ_CYL_S} --set output.dir=adjoint_check_cylinder_stretched -fg_fftw_planner estimate)
 fg_case_expect(NAME adjoint_check_cylinder_stretched_ksp NP 2 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
                ARGS check ${FG_ADJ_CYL_S} --set output.dir=adjoint_check_cylinder_stretched_ksp --set grid.cells=[0,0]
                     --set poisson.type=ksp --set poisson.rtol=1e-14 --set grid.stretch.x.type=band --set grid.stretch.x.band=[2.2,4.5]
-                    --set grid.stretch.x.h_min=0.1 --set grid.stretch.x.h_max=0.3)
+                    --set grid.stretch.x.h_min=0.1 --set grid.stretch.x.h_max=0.3 --set time.dt=0.08 --set time.steps=20)
 foreach(t cylinder_stretched_np1 cylinder_stretched_np3 cylinder_stretched_ksp_np2)
   set_tests_properties(case_adjoint_check_${t} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
