@@ -26,6 +26,11 @@ PETSC_EXTERN const char *const FGBCKindNames[];
 typedef enum { FG_PROFILE_UNIFORM = 0, FG_PROFILE_PARABOLIC, FG_PROFILE_EXACT } FGProfile;
 PETSC_EXTERN const char *const FGProfileNames[];
 
+/* The viscous term in time (time.viscous): auto is implicit where time.dt exceeds the explicit
+   term's stability limit (FGViscousTimeStepLimit), explicit elsewhere. */
+typedef enum { FG_VISCOUS_AUTO = 0, FG_VISCOUS_EXPLICIT, FG_VISCOUS_IMPLICIT } FGViscousScheme;
+PETSC_EXTERN const char *const FGViscousSchemeNames[];
+
 typedef enum { FG_POISSON_FFTW = 0, FG_POISSON_KSP } FGPoissonType;
 PETSC_EXTERN const char *const FGPoissonTypeNames[];
 
@@ -309,7 +314,9 @@ typedef struct {
   } flow;
 
   struct {
-    PetscReal dt;      /* time step */
+    PetscReal dt;      /* time step (given, or from cfl) */
+    PetscReal cfl;     /* the target CFL number that sets dt (0: dt given) */
+    FGViscousScheme viscous; /* auto, explicit, implicit */
     PetscInt  steps;   /* number of steps */
     PetscReal cfl_max; /* the run stops when the CFL number exceeds it */
   } time;

@@ -103,6 +103,7 @@ PETSC_EXTERN void           FGGridIndexRange(FGGrid, FGLocation, PetscInt, Petsc
 PETSC_EXTERN PetscInt       FGGridCellOf(FGGrid, PetscInt, PetscReal);
 PETSC_EXTERN PetscReal      FGGridSpacingIn(FGGrid, PetscInt, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode FGGridCellDensity(FGGrid, PetscInt, const Vec[], Vec);
+PETSC_EXTERN PetscErrorCode FGGridCreateStarDM(FGGrid, const char[], DM *);
 PETSC_EXTERN PetscErrorCode FGGridDestroy(FGGrid *);
 PETSC_EXTERN PetscErrorCode FGGridView(FGGrid, PetscViewer);
 PETSC_EXTERN PetscErrorCode FGGridSlabCheck(MPI_Comm, PetscInt, const PetscInt[], PetscBool *, char *, size_t);

@@ -56,6 +56,18 @@ PETSC_EXTERN PetscErrorCode FGOpSetBoundaryFaces(FGGrid, const FGBoundary *, Pet
 PETSC_EXTERN PetscErrorCode FGOpFillBoundary(FGGrid, const FGBoundary *, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpOutflow(FGGrid, const FGBoundary *, Vec[], Vec[]);
 
+/* The coefficients (cm, cp) of the finite-volume Laplacian of component a along b at index t of
+   b (src/ops/diffusion.c): D_a u = sum_b cp (u(+e_b) - u) - cm (u - u(-e_b)). */
+static inline void FGOpDiffusionCoefficients(FGGrid g, PetscInt a, PetscInt b, PetscInt t, PetscReal *cm, PetscReal *cp)
+{
+  const FGAxis *x = &g->ax[b];
+  if (a == b) *cp = x->idxf[t + 1] * x->idxc[t], *cm = x->idxf[t] * x->idxc[t];
+  else *cp = x->idxc[t] * x->idxf[t], *cm = x->idxc[t - 1] * x->idxf[t];
+}
+/* The ghost rule's coefficient of component a beyond face (d, side) (src/ops/boundary.c). */
+PETSC_EXTERN PetscReal      FGOpGhostCoefficient(const FGBoundary *, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode FGOpZeroInteriorFaces(FGGrid, const FGBoundary *, Vec[]);
+
 PETSC_EXTERN PetscErrorCode FGOpMomentum(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpAdvection(FGGrid, const FGBoundary *, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDiffusion(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[]);

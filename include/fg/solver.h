@@ -12,6 +12,7 @@
 #include <fg/ops.h>
 #include <fg/poisson.h>
 #include <fg/body.h>
+#include <fg/viscous.h>
 
 typedef struct _p_FGSolver *FGSolver;
 
@@ -93,6 +94,7 @@ struct _p_FGSolver {
   FGGrid        grid;
   FGBoundary    bc;
   FGPoisson     poisson;
+  FGViscous     viscous;  /* the implicit viscous term's solver (NULL: explicit; time.viscous) */
   FGBodies      bodies;   /* penalized bodies (none: count 0) */
   FGParamLayout layout;   /* of the parameters */
   FGParams      prm;      /* their values */

@@ -20,13 +20,13 @@ struct _p_FGStepTape {
   PetscReal t0, dt;
   Vec       ul[3][3];    /* [stage][component], ghosted, boundary-filled at the stage start */
   Vec       ustar[3][3]; /* [stage][component], before FGBodiesPenalize */
+  Vec       div[3];      /* [stage]: D ul / (gamma dt) of the projection (implicit viscous term only; else NULL) */
   Vec       wl[3], wH[3], wHo[3], wdiv, wphi, wphil; /* work */
 };
 
 PETSC_EXTERN PetscErrorCode FGStepForward_RK3(FGSolver, FGStepTape);
 PETSC_EXTERN PetscErrorCode FGStepTangent_RK3(FGSolver, FGStepTape, const FGParams *, Vec[], Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGStepAdjoint_RK3(FGSolver, FGStepTape, const PetscReal[], Vec[], Vec, FGParams *);
-PETSC_EXTERN PetscReal      FGViscousTimeStepLimit(FGGrid, PetscReal);
 PETSC_EXTERN PetscErrorCode FGStepTapeCreate(FGSolver, FGStepTape *);
 PETSC_EXTERN PetscErrorCode FGStepTapeDuplicate(FGSolver, FGStepTape, FGStepTape *);
 PETSC_EXTERN PetscErrorCode FGStepTapeDestroy(FGStepTape *);

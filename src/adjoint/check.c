@@ -284,6 +284,22 @@ PetscErrorCode FGAdjointDotTests(FGSolver s, FGStepTape T, PetscRandom rnd, Pets
     PetscCall(FGPoissonSolveTranspose(s->poisson, sc2, pb));
     PetscCall(VecDot(sc1, pb, &rhs));
     PetscCall(FGDotRecord_Private(n, res, scale, "Poisson solve", lhs, rhs));
+    /* the implicit viscous term's Helmholtz solves (stage 1's s = gamma dt nu / 2) */
+    if (s->viscous) {
+      const PetscReal sv = 0.5 * (8.0 / 15.0) * T->dt * s->prm.v[FG_PARAM_NU];
+      for (PetscInt a = 0; a < dim; a++) {
+        PetscCall(VecSetRandom(vg[a], rnd));
+        PetscCall(VecSetRandom(wg[a], rnd));
+        PetscCall(VecCopy(vg[a], du[a]));
+        PetscCall(VecCopy(wg[a], ub[a]));
+      }
+      PetscCall(FGViscousSolve(s->viscous, sv, du));
+      PetscCall(GlobalDot(dim, du, wg, &lhs));
+      PetscCall(NormProduct(comm, dim, du, wg, PETSC_FALSE, &scale));
+      PetscCall(FGViscousSolveTranspose(s->viscous, sv, ub));
+      PetscCall(GlobalDot(dim, vg, ub, &rhs));
+      PetscCall(FGDotRecord_Private(n, res, scale, "implicit viscous solve", lhs, rhs));
+    }
     /* actuators */
     if (c->nactuators) {
       PetscCall(FGParamsSetRandom(s, rnd, &dprm));

@@ -58,7 +58,14 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
   for (PetscInt d = 0; d < g->dim; d++) PetscCall(PetscPrintf(comm, " %c %s/%s", "xyz"[d], FGPoissonBCNames[pbc[d][0]], FGPoissonBCNames[pbc[d][1]]));
   PetscCall(PetscPrintf(comm, "\n"));
 
-  PetscCall(PetscPrintf(comm, "time step: dt = %g, viscous stability limit %.4g%s\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(g, c->flow.nu), c->time.dt > FGViscousTimeStepLimit(g, c->flow.nu) ? "  ** EXCEEDED: the run will blow up **" : ""));
+  {
+    const PetscReal lim = FGViscousTimeStepLimit(g, c->flow.nu);
+    const PetscBool imp = FGViscousIsImplicit(c, g);
+    char            from[64] = "";
+    if (c->time.cfl > 0) PetscCall(PetscSNPrintf(from, sizeof(from), " (from time.cfl = %g)", (double)c->time.cfl));
+    PetscCall(PetscPrintf(comm, "time step: dt = %.6g%s, the explicit viscous term's stability limit %.4g (dt / limit = %.3g); viscous term: %s%s\n", (double)c->time.dt, from, (double)lim, (double)(c->time.dt / lim),
+                          imp ? "implicit (Crank-Nicolson per stage)" : "explicit", !imp && c->time.dt > lim ? "  ** EXCEEDED: the run will blow up (time.viscous: implicit) **" : ""));
+  }
   if (c->nbodies) { /* set the bodies up: the same checks as a run (shapes, inside the domain, density files) */
     FGBoundary bnd;
     FGBodies   B;

@@ -368,8 +368,8 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     }
   }
   PetscCall(FGSolverCreate(comm, c, &s));
-  if (c->time.dt > FGViscousTimeStepLimit(s->grid, c->flow.nu))
-    PetscCall(PetscPrintf(comm, "flowgrad run: warning: time.dt = %g exceeds the stability limit of the explicit viscous term, %.4g (RK3: dt nu sum_d 4/h_d^2 <= 2.51); expect a blow-up (exit 3)\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(s->grid, c->flow.nu)));
+  if (!s->viscous && c->time.dt > FGViscousTimeStepLimit(s->grid, c->flow.nu))
+    PetscCall(PetscPrintf(comm, "flowgrad run: warning: time.dt = %g exceeds the stability limit of the explicit viscous term, %.4g (RK3: dt nu sum_d 4/h_d^2 <= 2.51); expect a blow-up (exit 3), or set time.viscous: implicit\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(s->grid, c->flow.nu)));
   { /* the checkpoints belong to this output directory and to the case's restart keys */
     char *keys;
     PetscCall(PetscMalloc1(sizeof(c->resolved), &keys));
@@ -409,7 +409,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCall(PetscCalloc1(PetscMax(ctx.nprobe, 1), &ctx.probe));
   everystep = (PetscBool)(ctx.nbodies > 0 || c->nprobes > 0); /* forces and probes: a history row every step */
   for (PetscInt d = 0; d < s->grid->dim; d++) ncells *= s->grid->n[d];
-  PetscCall(PetscPrintf(comm, "flowgrad run: case '%s', output in %s\n", c->name, c->output.dir));
+  PetscCall(PetscPrintf(comm, "flowgrad run: case '%s', output in %s; dt %.6g, viscous term %s\n", c->name, c->output.dir, (double)c->time.dt, s->viscous ? "implicit" : "explicit"));
   PetscCall(FGGridView(s->grid, PETSC_VIEWER_STDOUT_(comm)));
 
   /* 3. the start */

@@ -181,6 +181,8 @@ PETSC_INTERN PetscErrorCode FGCaseComputeName_Internal(FGCaseCtx, const FGKeyRef
 PETSC_INTERN PetscErrorCode FGCaseComputeOutputDir_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseComputeFaceType_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseComputeNu_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseComputeDt_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckCfl_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseComputeRe_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckFaceType_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckStretch_Internal(FGCaseCtx, const FGKeyRef *); /* grid.c */

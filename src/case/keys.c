@@ -10,6 +10,7 @@
 
 const char *const FGBCKindNames[]        = {"periodic", "wall", "lid", "slip", "inflow", "outflow", "FGBCKind", "FG_BC_", NULL};
 const char *const FGProfileNames[]       = {"uniform", "parabolic", "exact", "FGProfile", "FG_PROFILE_", NULL};
+const char *const FGViscousSchemeNames[] = {"auto", "explicit", "implicit", "FGViscousScheme", "FG_VISCOUS_", NULL};
 const char *const FGPoissonTypeNames[]   = {"fftw", "ksp", "FGPoissonType", "FG_POISSON_", NULL};
 const char *const FGInitialTypeNames[]   = {"rest", "uniform", "taylor_green", "abc", "kovasznay", "file", "FGInitialType", "FG_IC_", NULL};
 const char *const FGBodyShapeNames[]     = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
@@ -118,7 +119,12 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "flow.force", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_AT(flow.force), .def = "0", .defdoc = "all `0`",
    .doc = "Constant body force per unit mass (e.g. a pressure gradient driving a periodic channel)"},
 
-  {.path = "time.dt", .type = FG_KEY_REAL, FG_AT(time.dt), .required = PETSC_TRUE, FG_GT(0), .doc = "Time step"},
+  {.path = "time.dt", .type = FG_KEY_REAL, FG_AT(time.dt), FG_GT(0), .compute = FGCaseComputeDt_Internal, .excludes = "time.cfl", .defdoc = "from `cfl`",
+   .doc = "Time step. Give `dt` or `cfl`"},
+  {.path = "time.cfl", .type = FG_KEY_REAL, FG_AT(time.cfl), FG_GT(0), .check = FGCaseCheckCfl_Internal, .excludes = "time.dt",
+   .doc = "Target CFL number: sets `dt = cfl / (u_ref sum_d 1/h_min,d)`, fixed for the run (the run's own CFL, printed as it goes, is larger where the flow is faster than `u_ref`)"},
+  {.path = "time.viscous", .type = FG_KEY_ENUM, .choices = FGViscousSchemeNames, FG_AT(time.viscous), .def = "auto",
+   .doc = "The viscous term: `explicit` (in the RK3 stages), `implicit` (Crank-Nicolson per stage: no viscous step limit; a Helmholtz solve per component and stage), or `auto`: implicit where `dt` exceeds the explicit term's stability limit (`flowgrad info` prints it)"},
   {.path = "time.steps", .type = FG_KEY_INT, FG_AT(time.steps), .required = PETSC_TRUE, FG_GE(0), .doc = "Number of time steps"},
   {.path = "time.cfl_max", .type = FG_KEY_REAL, FG_AT(time.cfl_max), FG_GT(0), .def = "1.5",
    .doc = "Blow-up guard: the run stops (exit 3) when the CFL number `dt*max(sum(abs(u_d)/h_d))` exceeds this (RK3 with central advection is stable up to sqrt(3))"},

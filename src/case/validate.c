@@ -118,6 +118,64 @@ PetscErrorCode FGCaseComputeRe_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The step that time.cfl gives: dt = cfl / (u_ref sum_d 1/h_min,d), h_min,d the smallest cell
+   width along d (a grid.stretch that makes no grid is refused by its own check later; the
+   uniform width stands in for it here). */
+static PetscErrorCode FGCaseDtFromCfl_Private(FGCaseCtx ctx, PetscReal *dt)
+{
+  FGCase   *c    = ctx->c;
+  PetscReal rate = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < c->grid.dim; d++) {
+    PetscInt   n;
+    PetscReal *faces, h;
+    char       msg[256];
+    PetscCall(FGCaseGridFaces(ctx->comm, c, d, &n, &faces, msg, sizeof(msg)));
+    h = c->grid.lengths[d] / (PetscReal)c->grid.cells[d];
+    if (faces) {
+      h = PETSC_MAX_REAL;
+      for (PetscInt i = 0; i < n; i++) h = PetscMin(h, faces[i + 1] - faces[i]);
+      PetscCall(PetscFree(faces));
+    }
+    rate += c->flow.u_ref / h;
+  }
+  *dt = c->time.cfl / rate;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* time.dt not given: from time.cfl. */
+PetscErrorCode FGCaseComputeDt_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscInt kc = FGCaseFind_Internal(ctx, "time.cfl");
+
+  PetscFunctionBeginUser;
+  if (!ctx->vals[kc].set) {
+    int line;
+    PetscCall(FGCaseSectionLine_Internal(ctx, "time", &line));
+    PetscCheck(!line, ctx->comm, FG_ERR_INPUT, "%s:%d: time.dt: missing required key: give time.dt or time.cfl (section time has neither)", ctx->file, line);
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: time.dt: missing required key: give time.dt or time.cfl (the file has no section time)", ctx->file);
+  }
+  PetscCall(FGCaseDtFromCfl_Private(ctx, &ctx->c->time.dt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Both time.dt and time.cfl given (a resolved case writes both): they must agree. */
+PetscErrorCode FGCaseCheckCfl_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  PetscInt  kd = FGCaseFind_Internal(ctx, "time.dt"), kc = FGCaseFind_Internal(ctx, "time.cfl");
+  PetscReal dt;
+  char      wd[FG_CASE_WHERE_LEN], wc[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (!ctx->vals[kd].set || !ctx->vals[kc].set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseDtFromCfl_Private(ctx, &dt));
+  if (PetscAbsReal(dt - ctx->c->time.dt) <= 1e-12 * dt) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, kc, wc, sizeof(wc)));
+  PetscCall(FGCaseWhere_Internal(ctx, kd, wd, sizeof(wd)));
+  SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %g gives time.dt = %.17g, but %s is %.17g: give time.dt or time.cfl (both only if they agree to 1e-12)", wc, (double)ctx->c->time.cfl, (double)dt, wd, (double)ctx->c->time.dt);
+}
+
 /* Both nu and re given: they must agree. */
 PetscErrorCode FGCaseCheckRe_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 {

@@ -369,6 +369,31 @@ PetscReal FGGridMinSpacing(FGGrid g)
   return h;
 }
 
+/*@C
+  FGGridCreateStarDM - a DMDA with a star stencil of width 1 and exactly the layout (ownership
+  ranges) of the grid's DMDA, for assembled operators: the grid's DMDA has a box stencil, whose
+  preallocation would store 9 or 27 entries per row. Its Vecs have the grid's layout. prefix: its
+  options prefix (NULL: none). Collective.
+@*/
+PetscErrorCode FGGridCreateStarDM(FGGrid g, const char prefix[], DM *da)
+{
+  const PetscInt *l[3] = {NULL, NULL, NULL};
+  DMBoundaryType  bt[3];
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < 3; d++) bt[d] = g->periodic[d] ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_GHOSTED;
+  if (g->dim == 2) {
+    PetscCall(DMDAGetOwnershipRanges(g->da, &l[0], &l[1], NULL));
+    PetscCall(DMDACreate2d(g->comm, bt[0], bt[1], DMDA_STENCIL_STAR, g->n[0], g->n[1], g->nproc[0], g->nproc[1], 1, 1, l[0], l[1], da));
+  } else {
+    PetscCall(DMDAGetOwnershipRanges(g->da, &l[0], &l[1], &l[2]));
+    PetscCall(DMDACreate3d(g->comm, bt[0], bt[1], bt[2], DMDA_STENCIL_STAR, g->n[0], g->n[1], g->n[2], g->nproc[0], g->nproc[1], g->nproc[2], 1, 1, l[0], l[1], l[2], da));
+  }
+  if (prefix) PetscCall(DMSetOptionsPrefix(*da, prefix));
+  PetscCall(DMSetUp(*da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode FGGridDestroy(FGGrid *grid)
 {
   PetscFunctionBeginUser;

@@ -106,6 +106,42 @@ static PetscReal FGNormalValue_Private(FGGrid g, const FGBoundary *bc, PetscInt 
   return bc->velocity[d][side][d] * FGProfile_Private(g, bc, d, side, d, idx) * FGModulation_Private(bc, d, side, t);
 }
 
+/*@C
+  FGOpGhostCoefficient - the coefficient cf of the ghost rule v(ghost) = cf v(interior neighbour)
+  + data of component a beyond face (d, side) (the table above): -1 for a tangential component
+  at a wall, lid or inflow, +1 at a slip or outflow face; for the normal component (a == d) +1 at
+  a lower outflow face and 0 at the other lower faces (the ghost is the boundary face, data only),
+  +1 beyond the upper boundary face (a ghost no stencil reads). Not collective.
+@*/
+PetscReal FGOpGhostCoefficient(const FGBoundary *bc, PetscInt d, PetscInt side, PetscInt a)
+{
+  const FGBCKind kind = bc->kind[d][side];
+  if (a == d) return side == FG_FACE_LO && kind != FG_BC_OUTFLOW ? 0.0 : 1.0;
+  return kind == FG_BC_SLIP || kind == FG_BC_OUTFLOW ? 1.0 : -1.0;
+}
+
+/*@C
+  FGOpZeroInteriorFaces - set the interior faces (FGOpInteriorFaces) of each component of the
+  global Vecs u to 0, keeping the boundary and outflow faces. Not collective.
+@*/
+PetscErrorCode FGOpZeroInteriorFaces(FGGrid g, const FGBoundary *bc, Vec u[])
+{
+  const FGBox *bx = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscScalar *v;
+    PetscInt     lo[3], hi[3];
+    FGOpInteriorFaces(g, bc, a, lo, hi);
+    PetscCall(VecGetArray(u[a], &v));
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = lo[1]; j < hi[1]; j++)
+        if (hi[0] > lo[0]) PetscCall(PetscArrayzero(v + FGBoxOwnedIndex(bx, lo[0], j, k), hi[0] - lo[0]));
+    PetscCall(VecRestoreArray(u[a], &v));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The rule of one ghost value of component a at idx beyond face (d, side), time t:
      v(ghost) = cf v(interior neighbour) + data,
    with `inflow` the part of data that scales with the inflow velocity (FGOpFillBoundaryTangent). */
@@ -113,15 +149,10 @@ static void FGGhostRule_Private(FGGrid g, const FGBoundary *bc, PetscInt d, Pets
 {
   const FGBCKind kind = bc->kind[d][side];
 
-  *cf = 0, *data = 0, *inflow = 0;
+  *cf = FGOpGhostCoefficient(bc, d, side, a), *data = 0, *inflow = 0;
   if (a == d) {
-    if (side == FG_FACE_LO) {
-      if (kind == FG_BC_OUTFLOW) *cf = 1;
-      else *data = FGNormalValue_Private(g, bc, d, side, idx, t);
-    } else *cf = 1; /* beyond the owned upper boundary face: not used by any stencil */
-  } else if (kind == FG_BC_SLIP || kind == FG_BC_OUTFLOW) {
-    *cf = 1;
-  } else {
+    if (side == FG_FACE_LO && kind != FG_BC_OUTFLOW) *data = FGNormalValue_Private(g, bc, d, side, idx, t);
+  } else if (kind != FG_BC_SLIP && kind != FG_BC_OUTFLOW) {
     PetscReal ut = bc->velocity[d][side][a];
     if (kind == FG_BC_INFLOW && bc->profile[d][side] == FG_PROFILE_EXACT) {
       PetscReal x[3];
@@ -129,7 +160,6 @@ static void FGGhostRule_Private(FGGrid g, const FGBoundary *bc, PetscInt d, Pets
       ut = bc->exact.velocity(a, x, t, bc->exact.nu, bc->exact.c);
     } else if (kind == FG_BC_INFLOW) ut *= FGProfile_Private(g, bc, d, side, a, idx) * FGModulation_Private(bc, d, side, t);
     if (kind == FG_BC_WALL) ut = 0.0;
-    *cf   = -1;
     *data = 2.0 * ut;
   }
   if (kind == FG_BC_INFLOW && bc->profile[d][side] != FG_PROFILE_EXACT) *inflow = *data;

@@ -14,14 +14,6 @@
 */
 #include <fg/ops.h>
 
-/* The coefficients (cm, cp) of component a along b at index t of b (see above). */
-static inline void FGDiffCoef_Private(FGGrid g, PetscInt a, PetscInt b, PetscInt t, PetscReal *cm, PetscReal *cp)
-{
-  const FGAxis *x = &g->ax[b];
-  if (a == b) *cp = x->idxf[t + 1] * x->idxc[t], *cm = x->idxf[t] * x->idxc[t];
-  else *cp = x->idxc[t] * x->idxf[t], *cm = x->idxc[t - 1] * x->idxf[t];
-}
-
 PetscErrorCode FGOpDiffusion(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec ul[], Vec rhs[])
 {
   const FGBox *bx = &g->box;
@@ -46,7 +38,7 @@ PetscErrorCode FGOpDiffusion(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec u
             for (PetscInt i = lo[0]; i < hi[0]; i++) {
               const PetscInt c = c0 + i, t = b == 0 ? i : b == 1 ? j : k;
               PetscReal      cm, cp;
-              FGDiffCoef_Private(g, a, b, t, &cm, &cp);
+              FGOpDiffusionCoefficients(g, a, b, t, &cm, &cp);
               r[o0 + i] += nu * (cp * (ua[c + sb] - ua[c]) - cm * (ua[c] - ua[c - sb]));
             }
           }
@@ -151,7 +143,7 @@ static PetscErrorCode FGOpDiffusionAdjointStretched_Private(FGGrid g, const FGBo
           for (PetscInt b = 0; b < g->dim; b++) {
             const PetscInt sb = bx->s[b];
             PetscReal      cm, cp;
-            FGDiffCoef_Private(g, a, b, idx[b], &cm, &cp);
+            FGOpDiffusionCoefficients(g, a, b, idx[b], &cm, &cp);
             ba[c + sb] += cp * v;
             ba[c - sb] += cm * v;
             ba[c] -= (cp + cm) * v;

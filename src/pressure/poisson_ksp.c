@@ -51,27 +51,6 @@ typedef struct {
   Vec          res; /* work: the true residual */
 } FGPoisson_KSP;
 
-/* A star-stencil DMDA with exactly the layout (ownership ranges) of the grid's DMDA. */
-static PetscErrorCode FGPoissonKSPCreateDM_Private(FGGrid g, DM *da)
-{
-  const PetscInt *l[3] = {NULL, NULL, NULL};
-  DMBoundaryType  bt[3];
-
-  PetscFunctionBeginUser;
-  for (PetscInt d = 0; d < 3; d++) bt[d] = g->periodic[d] ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_GHOSTED;
-  if (g->dim == 2) {
-    PetscCall(DMDAGetOwnershipRanges(g->da, &l[0], &l[1], NULL));
-    PetscCall(DMDACreate2d(g->comm, bt[0], bt[1], DMDA_STENCIL_STAR, g->n[0], g->n[1], g->nproc[0], g->nproc[1], 1, 1, l[0], l[1], da));
-  } else {
-    PetscCall(DMDAGetOwnershipRanges(g->da, &l[0], &l[1], &l[2]));
-    PetscCall(DMDACreate3d(g->comm, bt[0], bt[1], bt[2], DMDA_STENCIL_STAR, g->n[0], g->n[1], g->n[2], g->nproc[0], g->nproc[1], g->nproc[2], 1, 1, l[0], l[1], l[2], da));
-  }
-  PetscCall(DMSetOptionsPrefix(*da, "poisson_"));
-  PetscCall(DMDASetInterpolationType(*da, DMDA_Q0)); /* cell-centred: -poisson_pc_type mg coarsens by 2 with piecewise-constant transfers */
-  PetscCall(DMSetUp(*da));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Assemble A = -L row by row (on a stretched grid A = -V L, V the cell volumes: symmetric, with
    the coupling of two cells across a face its area over the distance of their centres);
    ADD_VALUES so that a periodic direction of one or two cells (where the two neighbours
@@ -140,7 +119,8 @@ static PetscErrorCode FGPoissonSetUp_KSP(FGPoisson p)
   PC             pc;
 
   PetscFunctionBeginUser;
-  PetscCall(FGPoissonKSPCreateDM_Private(p->grid, &k->da));
+  PetscCall(FGGridCreateStarDM(p->grid, "poisson_", &k->da));
+  PetscCall(DMDASetInterpolationType(k->da, DMDA_Q0)); /* cell-centred: -poisson_pc_type mg coarsens by 2 with piecewise-constant transfers */
   PetscCall(DMCreateMatrix(k->da, &k->A));
   PetscCall(MatSetOption(k->A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(k->A, MAT_SPD, p->singular ? PETSC_FALSE : PETSC_TRUE));

@@ -84,6 +84,7 @@ PetscErrorCode FGSolverCreate(MPI_Comm comm, const FGCase *c, FGSolver *solver)
   PetscCall(FGPoissonCreate(s->grid, c->poisson.type, (const FGPoissonBC(*)[2])pbc, &s->poisson));
   PetscCall(FGPoissonSetTolerances(s->poisson, c->poisson.rtol, c->poisson.max_it));
   PetscCall(FGPoissonSetUp(s->poisson));
+  if (FGViscousIsImplicit(c, s->grid)) PetscCall(FGViscousCreate(s->grid, &s->bc, &s->viscous));
   for (PetscInt a = 0; a < s->grid->dim; a++) {
     PetscCall(DMCreateGlobalVector(s->grid->da, &s->u[a]));
     PetscCall(PetscObjectSetName((PetscObject)s->u[a], (const char *[]){"u", "v", "w"}[a]));
@@ -169,6 +170,7 @@ PetscErrorCode FGSolverDestroy(FGSolver *solver)
     PetscCall(VecDestroy(&s->H[a]));
     PetscCall(VecDestroy(&s->Hold[a]));
   }
+  PetscCall(FGViscousDestroy(&s->viscous));
   PetscCall(VecDestroy(&s->p));
   PetscCall(VecDestroy(&s->div));
   PetscCall(VecDestroy(&s->phi));

@@ -30,6 +30,7 @@
   each with its transpose next to it for the adjoint step.
 */
 #include <fg/step.h>
+#include <fg/viscous.h>
 
 static const PetscReal FG_RK3_ALPHA[3] = {8.0 / 15.0, 5.0 / 12.0, 3.0 / 4.0};
 static const PetscReal FG_RK3_BETA[3]  = {0.0, -17.0 / 60.0, -5.0 / 12.0};
@@ -99,16 +100,69 @@ static PetscErrorCode FGStageProject_Private(FGSolver s, PetscReal gdt, Vec ul[]
 }
 
 /* The transpose: phibar (in: the adjoint of the output phi) += -gdt G^T ubar, then
-   ulbar = D^T L_p^-T phibar / gdt (ulbar ghosted, overwritten; the caller applies the fill's
+   ulbar = D^T (L_p^-T phibar - sc pbar) / gdt (sc pbar: the pressure update's correction of the
+   implicit viscous term, sc = 0 without it) (ulbar ghosted, overwritten; the caller applies the fill's
    transpose and adds it to ubar). phil, div: work. */
-static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, Vec ubar[], Vec phibar, Vec phil, Vec div, Vec ulbar[])
+static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, Vec ubar[], Vec phibar, Vec phil, Vec div, Vec ulbar[], PetscReal sc, Vec pbar)
 {
   PetscFunctionBeginUser;
   PetscCall(FGStagePressureAdjoint_Private(s, gdt, ubar, phil, phibar));
   PetscCall(FGPoissonSolveTranspose(s->poisson, phibar, div));
+  if (sc != 0) PetscCall(VecAXPY(div, -sc, pbar)); /* p += phi - sc D ul / gdt (implicit viscous term) */
   PetscCall(VecScale(div, 1.0 / gdt));
   for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecSet(ulbar[a], 0.0));
   PetscCall(FGOpDivergenceAdjoint(s->grid, div, ulbar));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The implicit half of the Crank-Nicolson viscous term (include/fg/viscous.h), s = gamma_k dt nu / 2:
+   on entry u holds the predicted velocity on the interior faces (with the explicit half
+   s L(u^{k-1})) and its final values on the other faces (the data of the solve: boundary faces
+   set, outflow faces advanced); on return u_U solves u_U - s L(Fill(u, t))_U = u_U(entry), i.e.
+   u_U = (I - s L_0)^{-1} (u_U + s L(Fill(u with u_U = 0, t))_U). tangent: the fill's tangent
+   with the inflow perturbation dinf. w, wl: global and ghosted work. Linear in (u, dinf) for a
+   tangent; affine in u for the forward. */
+static PetscErrorCode FGStageViscous_Private(FGSolver s, PetscReal sc, PetscReal t, PetscBool tangent, PetscReal dinf, Vec w[], Vec wl[], Vec u[])
+{
+  FGGrid g = s->grid;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecCopy(u[a], w[a]));
+  PetscCall(FGOpZeroInteriorFaces(g, &s->bc, w));
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMGlobalToLocal(g->da, w[a], INSERT_VALUES, wl[a]));
+  if (tangent) PetscCall(FGOpFillBoundaryTangent(g, &s->bc, t, dinf, wl));
+  else PetscCall(FGOpFillBoundary(g, &s->bc, t, wl));
+  PetscCall(FGOpDiffusion(g, &s->bc, sc, wl, u));
+  PetscCall(FGViscousSolve(s->viscous, sc, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The transpose of the tangent of FGStageViscous_Private (and, with nk non-NULL, *nk += the local
+   <qbar, L(Fill(u*, t))_U>, the solve's part of nubar / (gamma dt / 2), u* the solve's output
+   from the tape): ubar_U = qbar = V M^{-T} ubar_U, then the K faces get the transpose of the
+   affine part, ubar_K += Fill'^T (s L^T qbar)|_K; *infb += the inflow scale's part. w, wl: work. */
+static PetscErrorCode FGStageViscousAdjoint_Private(FGSolver s, PetscReal sc, PetscReal t, Vec ustar[], Vec w[], Vec wl[], Vec ubar[], PetscReal *nk, PetscReal *infb)
+{
+  FGGrid g = s->grid;
+  Vec    ulstar[3] = {NULL, NULL, NULL};
+
+  PetscFunctionBeginUser;
+  PetscCall(FGViscousSolveTranspose(s->viscous, sc, ubar));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(DMGetLocalVector(g->da, &ulstar[a]));
+    PetscCall(DMGlobalToLocal(g->da, ustar[a], INSERT_VALUES, ulstar[a]));
+    PetscCall(VecSet(wl[a], 0.0));
+  }
+  PetscCall(FGOpFillBoundary(g, &s->bc, t, ulstar));
+  PetscCall(FGOpDiffusionAdjoint(g, &s->bc, sc, ulstar, ubar, wl, nk));
+  PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, t, wl, infb));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(DMRestoreLocalVector(g->da, &ulstar[a]));
+    PetscCall(VecSet(w[a], 0.0));
+    PetscCall(DMLocalToGlobal(g->da, wl[a], ADD_VALUES, w[a]));
+  }
+  PetscCall(FGOpZeroInteriorFaces(g, &s->bc, w));
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecAXPY(ubar[a], 1.0, w[a]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -119,7 +173,7 @@ static PetscErrorCode FGStageRHS_Private(FGSolver s, PetscReal t, Vec H[])
   FGGrid g = s->grid;
 
   PetscFunctionBeginUser;
-  PetscCall(FGOpMomentum(g, &s->bc, s->prm.v[FG_PARAM_NU], s->ul, H)); /* -A + nu L in one sweep, 0 elsewhere */
+  PetscCall(FGOpMomentum(g, &s->bc, s->viscous ? 0.0 : s->prm.v[FG_PARAM_NU], s->ul, H)); /* -A + nu L in one sweep, 0 elsewhere (implicit: -A) */
   PetscCall(FGOpOutflow(g, &s->bc, s->ul, H));
   if (s->layout.nact) PetscCall(FGActuatorsAddForce(g, &s->bc, s->c, FGParamsActuators(&s->prm), t, H));
   if (s->forcefn) PetscCall(s->forcefn(s, t, H, s->forcectx));
@@ -138,26 +192,6 @@ static PetscErrorCode FGStageRHS_Private(FGSolver s, PetscReal t, Vec H[])
 }
 
 /*@C
-  FGViscousTimeStepLimit - the largest dt for which the explicit viscous term is stable in RK3:
-  its stability polynomial 1 + z + z^2/2 + z^3/6 covers [-2.5127, 0] of the real axis, and the
-  most negative eigenvalue of nu L is -nu sum_d 4/h_d^2 (on a stretched direction its
-  Gershgorin bound, the largest 2 (cp + cm) of the finite-volume Laplacian over the cells).
-@*/
-PetscReal FGViscousTimeStepLimit(FGGrid g, PetscReal nu)
-{
-  PetscReal lam = 0;
-  for (PetscInt d = 0; d < g->dim; d++) {
-    const FGAxis *x = &g->ax[d];
-    PetscReal     m = 0;
-    if (g->uniform[d]) m = 4.0 / (g->h[d] * g->h[d]);
-    else
-      for (PetscInt t = 0; t < g->n[d]; t++) m = PetscMax(m, 2.0 * x->idxf[t] * (x->idxc[t] + x->idxc[t - 1]));
-    lam += m;
-  }
-  return 2.5127 / (nu * lam);
-}
-
-/*@C
   FGStepForward_RK3 - advance the state by one step of size s->dt with the solver's parameters;
   with a tape T (NULL: none), record what FGStepTangent_RK3 and FGStepAdjoint_RK3 need.
   Collective.
@@ -167,31 +201,37 @@ PetscErrorCode FGStepForward_RK3(FGSolver s, FGStepTape T)
   const PetscReal t0 = s->t, dt = s->dt;
   const PetscInt  dim = s->grid->dim;
   PetscInt        nb;
+  PetscBool       incr; /* the pressure is incremental (bodies, or the implicit viscous term) */
 
   PetscFunctionBeginUser;
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_Step, 0, 0, 0, 0));
   if (T) T->t0 = t0, T->dt = dt;
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  incr = (PetscBool)(nb || s->viscous);
   if (nb) PetscCall(FGBodiesResetForces(s->bodies));
   for (PetscInt k = 0; k < 3; k++) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
-    const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
+    const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt, sc = 0.5 * gdt * s->prm.v[FG_PARAM_NU];
     PetscCall(FGSolverFillGhosts(s, s->u, tk));                 /* 1. boundary values at the stage start */
     if (T)
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->ul[a], T->ul[k][a]));
     PetscCall(FGStageRHS_Private(s, tk, s->H));                 /* 2. H = -A(u) + nu L(u) + f            */
     PetscCall(FGStageAdvance_Private(dim, dt, k, s->u, s->H, s->Hold)); /* 3. u* = u + dt(alpha H + beta Hold) */
-    if (nb) PetscCall(FGStagePressure_Private(s, gdt, s->p, s->phil, s->u)); /*  bodies: u* -= gamma dt G p     */
+    if (s->viscous) PetscCall(FGOpDiffusion(s->grid, &s->bc, sc, s->ul, s->u)); /* implicit: + s L(u)   */
+    if (incr) PetscCall(FGStagePressure_Private(s, gdt, s->p, s->phil, s->u)); /* bodies: u* -= gamma dt G p  */
     PetscCall(FGOpSetBoundaryFaces(s->grid, &s->bc, tk1, s->u));
+    if (s->viscous) PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_FALSE, 0, s->H, s->ul, s->u)); /* (I - s L) u* = . */
     if (T)
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->u[a], T->ustar[k][a]));
     PetscCall(FGBodiesPenalize(s->bodies, tk1, gdt / dt, dt, s->u)); /* 4. implicit penalization        */
     PetscCall(FGSolverFillGhosts(s, s->u, tk1));                /* 5. u = u* - gamma dt G phi            */
     PetscCall(FGStageProject_Private(s, gdt, s->ul, s->div, s->phi, s->phil, s->u));
-    if (nb) PetscCall(VecAXPY(s->p, 1.0, s->phi));              /* 6. p = p + phi (bodies), else         */
+    if (incr) PetscCall(VecAXPY(s->p, 1.0, s->phi));            /* 6. p = p + phi (bodies), else         */
+    if (s->viscous) PetscCall(VecAXPY(s->p, -sc, s->div));      /*    (implicit: - s L_p phi)            */
+    if (s->viscous && T) PetscCall(VecCopy(s->div, T->div[k]));
   }
-  if (!nb) PetscCall(VecCopy(s->phi, s->p));                    /*    p = phi of the last stage          */
+  if (!incr) PetscCall(VecCopy(s->phi, s->p));                  /*    p = phi of the last stage          */
   s->t = t0 + dt;
   s->step++;
   if (nb) PetscCall(FGBodiesReduceForces(s->bodies));           /* 7. the step's penalty forces          */
@@ -233,35 +273,48 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
   const PetscReal t0 = T->t0, dt = T->dt;
   const PetscReal dnu = dprm ? dprm->v[FG_PARAM_NU] : 0, dinf = dprm ? dprm->v[FG_PARAM_INFLOW] : 0;
   PetscInt        nb;
+  PetscBool       incr;
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_StepTangent, 0, 0, 0, 0));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  incr = (PetscBool)(nb || s->viscous);
   if (dacc) PetscCall(PetscArrayzero(dacc, 6 * nb));
   for (PetscInt k = 0; k < 3; k++) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
-    const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
+    const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt, ch = 0.5 * gdt, sc = ch * s->prm.v[FG_PARAM_NU];
     for (PetscInt a = 0; a < dim; a++) {
       PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
       PetscCall(VecSet(T->wH[a], 0.0));
     }
     PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk, dinf, T->wl));
     PetscCall(FGOpAdvectionTangent(g, &s->bc, T->ul[k], T->wl, T->wH));
-    PetscCall(FGOpDiffusionTangent(g, &s->bc, s->prm.v[FG_PARAM_NU], dnu, T->ul[k], T->wl, T->wH));
+    if (!s->viscous) PetscCall(FGOpDiffusionTangent(g, &s->bc, s->prm.v[FG_PARAM_NU], dnu, T->ul[k], T->wl, T->wH));
     PetscCall(FGOpOutflowTangent(g, &s->bc, T->wl, T->wH));
     if (s->layout.nact && dprm) PetscCall(FGActuatorsAddForceTangent(g, &s->bc, s->c, FGParamsActuators(dprm), tk, T->wH));
     PetscCall(FGStageAdvance_Private(dim, dt, k, du, T->wH, T->wHo));
-    if (nb) PetscCall(FGStagePressure_Private(s, gdt, dp, T->wphil, du));
+    if (s->viscous) PetscCall(FGOpDiffusionTangent(g, &s->bc, sc, ch * dnu, T->ul[k], T->wl, du));
+    if (incr) PetscCall(FGStagePressure_Private(s, gdt, dp, T->wphil, du));
     PetscCall(FGOpSetBoundaryFacesTangent(g, &s->bc, tk1, dinf, du));
+    if (s->viscous) { /* the solve's dependence on nu, c dnu L(Fill(u*)), then the same solve */
+      if (dnu != 0) {
+        for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, T->ustar[k][a], INSERT_VALUES, T->wl[a]));
+        PetscCall(FGOpFillBoundary(g, &s->bc, tk1, T->wl));
+        PetscCall(FGOpDiffusion(g, &s->bc, ch * dnu, T->wl, du));
+      }
+      PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_TRUE, dinf, T->wH, T->wl, du));
+    }
     PetscCall(FGBodiesPenalizeTangent(s->bodies, tk1, gdt / dt, dt, T->ustar[k], dprm ? dprm->theta : NULL, dprm ? dprm->chif : NULL, du, dacc));
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
     PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk1, dinf, T->wl));
     PetscCall(FGStageProject_Private(s, gdt, T->wl, T->wdiv, T->wphi, T->wphil, du));
-    if (nb) PetscCall(VecAXPY(dp, 1.0, T->wphi));
+    if (incr) PetscCall(VecAXPY(dp, 1.0, T->wphi));
+    if (s->viscous) PetscCall(VecAXPY(dp, -sc, T->wdiv));
+    if (s->viscous && dnu != 0) PetscCall(VecAXPY(dp, -ch * dnu, T->div[k]));
   }
-  if (!nb) PetscCall(VecCopy(T->wphi, dp));
+  if (!incr) PetscCall(VecCopy(T->wphi, dp));
   if (dacc && nb) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, dacc, (PetscMPIInt)(6 * nb), MPIU_REAL, MPIU_SUM, s->comm));
   PetscCall(PetscLogEventEnd(FG_EVENT_StepTangent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -281,6 +334,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   const PetscInt  dim = g->dim;
   const PetscReal t0 = T->t0, dt = T->dt;
   PetscInt        nb;
+  PetscBool       incr;
   PetscReal       nub = 0, infb = 0;
 
   PetscFunctionBeginUser;
@@ -288,31 +342,46 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_StepAdjoint, 0, 0, 0, 0));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
+  incr = (PetscBool)(nb || s->viscous);
   for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
   for (PetscInt k = 2; k >= 0; k--) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
-    const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt;
+    const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt, ch = 0.5 * gdt, sc = ch * s->prm.v[FG_PARAM_NU];
+    PetscReal       nk  = 0;
     /* p = p_prev + phi (bodies), p = phi_3 (none) */
-    if (nb) PetscCall(VecCopy(pbar, T->wphi));
+    if (s->viscous && bar) { /* p += phi - gdt nu / 2 div: nubar -= gdt / 2 <pbar, div> (local part) */
+      const PetscScalar *pb, *dv;
+      PetscInt           n;
+      PetscCall(VecGetLocalSize(pbar, &n));
+      PetscCall(VecGetArrayRead(pbar, &pb));
+      PetscCall(VecGetArrayRead(T->div[k], &dv));
+      for (PetscInt i = 0; i < n; i++) nub -= ch * PetscRealPart(pb[i] * dv[i]);
+      PetscCall(VecRestoreArrayRead(T->div[k], &dv));
+      PetscCall(VecRestoreArrayRead(pbar, &pb));
+    }
+    if (incr) PetscCall(VecCopy(pbar, T->wphi));
     else if (k == 2) {
       PetscCall(VecCopy(pbar, T->wphi));
       PetscCall(VecSet(pbar, 0.0));
     } else PetscCall(VecSet(T->wphi, 0.0));
     /* u = u** - gdt G phi, phi = Lp^{-1} D Fill(u**) / gdt */
-    PetscCall(FGStageProjectAdjoint_Private(s, gdt, ubar, T->wphi, T->wphil, T->wdiv, T->wl));
+    PetscCall(FGStageProjectAdjoint_Private(s, gdt, ubar, T->wphi, T->wphil, T->wdiv, T->wl, s->viscous ? sc : 0, pbar));
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk1, T->wl, &infb));
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
     /* u** = Pen(u*), u* on the prescribed faces = boundary data */
     PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], wacc, ubar, bar ? bar->theta : NULL, bar && bar->chibar[0] ? bar->chibar : NULL, bar && bar->sens[0] ? bar->sens : NULL, bar ? bar->chif : NULL));
+    if (s->viscous) PetscCall(FGStageViscousAdjoint_Private(s, sc, tk1, T->ustar[k], T->wH, T->wl, ubar, bar ? &nk : NULL, &infb)); /* (I - s L) u* = . */
     PetscCall(FGOpSetBoundaryFacesAdjoint(g, &s->bc, tk1, ubar, &infb));
-    if (nb) PetscCall(FGStagePressureAdjoint_Private(s, gdt, ubar, T->wphil, pbar)); /* u* -= gdt G p_prev */
-    /* u* = u + dt (alpha H_k + beta H_{k-1}) */
+    if (incr) PetscCall(FGStagePressureAdjoint_Private(s, gdt, ubar, T->wphil, pbar)); /* u* -= gdt G p_prev */
+    /* u* = u + dt (alpha H_k + beta H_{k-1}) (+ s L(ul_k), implicit) */
     PetscCall(FGStageAdvanceAdjoint_Private(dim, dt, k, ubar, T->wH, T->wHo));
     /* H_k = RHS(ul_k), ul_k = Fill(u) */
     for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
     PetscCall(FGOpAdvectionAdjoint(g, &s->bc, T->ul[k], T->wH, T->wl));
     if (s->opt.test_break_adjoint) PetscCall(VecScale(T->wl[0], 1 + 1e-3)); /* test hook: a wrong adjoint */
-    PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->prm.v[FG_PARAM_NU], T->ul[k], T->wH, T->wl, bar ? &nub : NULL)); /* nubar only when wanted */
+    if (s->viscous) PetscCall(FGOpDiffusionAdjoint(g, &s->bc, sc, T->ul[k], ubar, T->wl, bar ? &nk : NULL)); /* the explicit half */
+    else PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->prm.v[FG_PARAM_NU], T->ul[k], T->wH, T->wl, bar ? &nub : NULL)); /* nubar only when wanted */
+    nub += ch * nk;
     PetscCall(FGOpOutflowAdjoint(g, &s->bc, T->wH, T->wl));
     if (s->layout.nact && bar) PetscCall(FGActuatorsAddForceAdjoint(g, &s->bc, s->c, tk, T->wH, FGParamsActuators(bar)));
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk, T->wl, &infb));

@@ -1,6 +1,7 @@
 /*
   The step's tape (include/fg/step.h): what FGStepForward_RK3 records for its tangent and adjoint
-  (each stage's ghosted start velocity and its predicted velocity before the penalization), and
+  (each stage's ghosted start velocity and its predicted velocity before the penalization; with
+  the implicit viscous term, the divergence its pressure update used), and
   the work vectors of the linearized steps. A taped run of many steps keeps one tape per step,
   sharing one set of work vectors (FGStepTapeDuplicate).
 */
@@ -19,6 +20,8 @@ static PetscErrorCode FGStepTapeCreateRecord_Private(FGSolver s, FGStepTape *tap
       PetscCall(DMCreateLocalVector(da, &T->ul[k][a]));
       PetscCall(DMCreateGlobalVector(da, &T->ustar[k][a]));
     }
+  if (s->viscous)
+    for (PetscInt k = 0; k < 3; k++) PetscCall(DMCreateGlobalVector(da, &T->div[k]));
   *tape = T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -92,6 +95,7 @@ PetscErrorCode FGStepTapeDestroy(FGStepTape *tape)
       PetscCall(VecDestroy(&T->ul[k][a]));
       PetscCall(VecDestroy(&T->ustar[k][a]));
     }
+    PetscCall(VecDestroy(&T->div[a]));
     PetscCall(VecDestroy(&T->wl[a]));
     PetscCall(VecDestroy(&T->wH[a]));
     PetscCall(VecDestroy(&T->wHo[a]));

@@ -26,16 +26,16 @@ import sys
 import tempfile
 
 # main -> app -> optim -> adjoint -> objective -> design -> step -> solver -> body
-#      -> ops / pressure / io / case -> grid -> sys
+#      -> ops / pressure / io / case -> grid -> sys   (viscous beside body)
 LAYERS = [["main"], ["app"], ["optim"], ["adjoint"], ["objective"], ["design"], ["step"], ["solver"],
-          ["body"], ["ops", "pressure", "io", "case"], ["grid"], ["sys"]]
+          ["body", "viscous"], ["ops", "pressure", "io", "case"], ["grid"], ["sys"]]
 
 HEADERS = {
     "flowgrad.h": "main",  # the umbrella: for programs, not for the library's modules
     "fg/sys.h": "sys", "fg/grid.h": "grid", "fg/case.h": "case", "fg/ops.h": "ops",
     "fg/poisson.h": "pressure", "fg/io.h": "io", "fg/checkpoint.h": "io", "fg/h5.h": "io",
     "fg/table.h": "io", "fg/iofile.h": "io", "fg/shape.h": "body", "fg/density.h": "body", "fg/body.h": "body",
-    "fg/solver.h": "solver", "fg/step.h": "step", "fg/design.h": "design",
+    "fg/viscous.h": "viscous", "fg/solver.h": "solver", "fg/step.h": "step", "fg/design.h": "design",
     "fg/objective.h": "objective", "fg/adjoint.h": "adjoint", "fg/optim.h": "optim",
     "fg/app.h": "app",
 }

@@ -189,7 +189,7 @@ static PetscErrorCode TestGood(void)
   CHECK(c->grid.origin[0] == 0 && c->grid.origin[1] == 0, "origin");
   CHECK(!c->grid.periodic[0] && !c->grid.periodic[1], "periodic");
   CHECK(c->flow.re == 100 && CLOSE(c->flow.nu, 0.01) && c->flow.u_ref == 1 && c->flow.l_ref == 1, "flow %g %g", (double)c->flow.re, (double)c->flow.nu);
-  CHECK(c->time.dt == 2.0e-3 && c->time.steps == 500 && c->time.cfl_max == 1.5, "time");
+  CHECK(c->time.dt == 2.0e-3 && c->time.steps == 500 && c->time.cfl_max == 1.5 && c->time.cfl == 0 && c->time.viscous == FG_VISCOUS_AUTO, "time");
   CHECK(c->initial.type == FG_IC_REST, "initial.type");
   CHECK(strstr(c->resolved, "initial:\n  type: rest\nboundary:\n") != NULL, "resolved initial:\n%s", c->resolved);
   CHECK(c->boundary[0][0].kind == FG_BC_WALL && c->boundary[0][1].kind == FG_BC_WALL && c->boundary[1][0].kind == FG_BC_WALL, "walls");
@@ -245,6 +245,15 @@ static PetscErrorCode TestGood(void)
                    "time: {dt: 1, steps: 1}\n",
                    0, NULL, c));
   CHECK(c->flow.nu == 0.02 && c->flow.re == 100, "nu/re");
+  /* time.cfl sets dt = cfl / (u_ref sum_d 1/h_min,d): 0.5 / (2 (4 + 8)) with y stretched to
+     h_min 0.125 (faces 0, 0.125, 0.375, 1), u_ref 2; the scheme of the viscous term */
+  PetscCall(LoadOK(__LINE__, "cfl.yaml",
+                   "grid: {cells: [4, 3], lengths: [1, 1], stretch: {y: {type: faces, faces: [0, 0.125, 0.375, 1]}}}\n"
+                   "flow: {nu: 0.01, u_ref: 2}\n"
+                   "time: {cfl: 0.5, steps: 1, viscous: implicit}\n",
+                   0, NULL, c));
+  CHECK(CLOSE(c->time.dt, 0.5 / 24.0) && c->time.cfl == 0.5 && c->time.viscous == FG_VISCOUS_IMPLICIT, "cfl: dt %.17g", (double)c->time.dt);
+  PetscCall(RoundTrip(__LINE__, "cfl.yaml", c));
   /* initial conditions: only the keys of the chosen type */
   PetscCall(LoadOK(__LINE__, "ic.yaml", OK_IC "initial:\n  type: uniform\n  velocity: [1, -0.5]\n", 0, NULL, c));
   CHECK(c->initial.type == FG_IC_UNIFORM && c->initial.velocity[0] == 1 && c->initial.velocity[1] == -0.5 && c->initial.velocity[2] == 0, "uniform");
@@ -389,8 +398,11 @@ static PetscErrorCode TestErrors(void)
   PetscCall(BAD("- grid\n- flow\n", "t.yaml:1: the case file must be a mapping of keys (grid:, flow:, time:, ...), got a list"));
   PetscCall(BAD("just a line\n", "t.yaml:1: the case file must be a mapping of keys (grid:, flow:, time:, ...), got a scalar"));
   /* missing keys */
-  PetscCall(BAD(G2 F2 "time:\n  steps: 5\n", "t.yaml:6: time.dt: missing required key (section time has no dt)"));
-  PetscCall(BAD(G2 F2, "t.yaml: time.dt: missing required key (the file has no section time)"));
+  PetscCall(BAD(G2 F2 "time:\n  steps: 5\n", "t.yaml:6: time.dt: missing required key: give time.dt or time.cfl (section time has neither)"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  cfl: 0.5\n  steps: 5\n", "t.yaml:8: time.cfl: 0.5 gives time.dt = 0.03125, but t.yaml:7: time.dt is 0.10000000000000001: give time.dt or time.cfl (both only if they agree to 1e-12)"));
+  PetscCall(BAD(G2 F2 "time:\n  cfl: 0\n  steps: 5\n", "t.yaml:7: time.cfl: 0 is out of range (must be > 0)"));
+  PetscCall(BAD(G2 F2 "time:\n  dt: 0.1\n  steps: 5\n  viscous: semi\n", "t.yaml:9: time.viscous"));
+  PetscCall(BAD(G2 F2, "t.yaml: time.steps: missing required key (the file has no section time)"));
   PetscCall(BAD("grid:\n  cells: [8, 8]\n" F2 T2, "t.yaml:1: grid.lengths: missing required key (section grid has no lengths)"));
   PetscCall(BAD(G2 T2 "flow:\n  u_ref: 2\n", "t.yaml:7: flow.nu: missing required key: give flow.nu or flow.re (section flow has neither)"));
   PetscCall(BAD(G2 T2, "t.yaml: flow.nu: missing required key: give flow.nu or flow.re (the file has no section flow)"));

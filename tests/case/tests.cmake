@@ -56,7 +56,7 @@ fg_case_bad(nan              1     [=[nan\.yaml:4: time\.dt: '\.nan': not a fini
 fg_case_bad(trailing_junk    1     [=[trailing_junk\.yaml:4: time\.dt: expected a real number, got '1e-3s']=])
 fg_case_bad(bad_enum         1     [=[bad_enum\.yaml:5: poisson\.type: expected one of fftw, ksp; got 'fft' \(did you mean fftw\?\)]=])
 fg_case_bad(list_length      1     [=[list_length\.yaml:3: grid\.lengths: 3 entries, but grid\.cells has 2]=])
-fg_case_bad(missing_required "1;2" [=[missing_required\.yaml:3: time\.dt: missing required key \(section time has no dt\)]=])
+fg_case_bad(missing_required "1;2" [=[missing_required\.yaml:3: time\.dt: missing required key: give time\.dt or time\.cfl \(section time has neither\)]=])
 # structure, YAML and the file itself
 fg_case_bad(section_scalar   1     [=[section_scalar\.yaml:3: time: expected a section \(a mapping of keys\), got a scalar '10']=])
 fg_case_bad(toplevel_list    1     [=[toplevel_list\.yaml:1: the case file must be a mapping of keys]=])

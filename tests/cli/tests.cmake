@@ -44,10 +44,15 @@ endforeach()
 fg_case_expect(NAME cli_ksp_rtol_option NP 1 2 CODE 0 REGEX "^flowgrad run: 30 steps in"
                ARGS run ${FG_CAVITY} --set time.steps=30 --set poisson.type=ksp --set output.dir=cli_ksp_rtol -poisson_ksp_rtol 1e-5)
 
-# A dt beyond the viscous stability limit: a warning up front, then the blow-up guard (exit 3).
+# A dt beyond the viscous stability limit with time.viscous: explicit: a warning up front, then
+# the blow-up guard (exit 3). With the default (auto) the same case takes the implicit viscous
+# term and runs (dt 4.2 times the limit).
 fg_case_expect(NAME cli_run_viscous_limit NP 1 CODE 3 REGEX "exceeds time.cfl_max|blew up"
-               ARGS run ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set time.steps=400
+               ARGS run ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set time.steps=400 --set time.viscous=explicit
                     --set output.monitor_every=1 --set output.dir=cli_viscous)
+fg_case_expect(NAME cli_run_viscous_auto NP 1 CODE 0 REGEX "viscous term implicit"
+               ARGS run ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set time.steps=40
+                    --set output.dir=cli_viscous_auto)
 
 # Boundary fluxes that balance at t = 0 (so the set-up check passes) but not later: a modulated
 # inflow against a fixed outgoing velocity. The monitor's divergence guard stops it (exit 3).

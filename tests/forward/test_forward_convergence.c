@@ -60,6 +60,7 @@ typedef struct {
   PetscInt  dim;
   PetscReal L, nu, A, U0[3], T;
   char      poisson[16];
+  char      viscous[16]; /* time.viscous */
   PetscReal rtol;    /* poisson.rtol (ksp) */
   PetscReal stretch; /* > 0: x (and z in 3D) stretched by the periodic map x = L (s - a sin(2 pi s)/(2 pi)) */
   PetscReal modulation; /* channel: inflow modulation amplitude */
@@ -80,6 +81,7 @@ static PetscReal Exact_Private(PetscInt a, const PetscReal x[], PetscReal t, voi
 typedef struct {
   PetscReal emax[3], el2[3]; /* against the exact solution */
   PetscReal maxdiv, cfl, wall;
+  PetscReal dtlim; /* dt over the explicit viscous term's stability limit */
   PetscInt  nproj;
 } RunResult;
 
@@ -135,11 +137,11 @@ static PetscErrorCode Run_Private(const Setup *p, PetscInt n, PetscInt steps, Ru
                            "name: convergence\n"
                            "grid: {cells: %s, lengths: %s, periodic: %s%s}\n"
                            "flow: {nu: %.17g}\n"
-                           "time: {dt: %.17g, steps: %" PetscInt_FMT "}\n"
+                           "time: {dt: %.17g, steps: %" PetscInt_FMT ", viscous: %s}\n"
                            "initial: %s\n"
                            "boundary: %s\n"
                            "poisson: {type: %s, rtol: %g}\n",
-                           cells, lengths, periodic, grid, (double)p->nu, (double)dt, steps, initial, bc, p->poisson, (double)p->rtol));
+                           cells, lengths, periodic, grid, (double)p->nu, (double)dt, steps, p->viscous, initial, bc, p->poisson, (double)p->rtol));
   PetscCall(PetscFree(grid));
   PetscCall(FGSolverCreate(PETSC_COMM_WORLD, c, &s));
   PetscCall(FGSolverSetInitialCondition(s));
@@ -160,6 +162,7 @@ static PetscErrorCode Run_Private(const Setup *p, PetscInt n, PetscInt steps, Ru
   r->nproj  = dm.count;
   r->cfl    = s->cfl;
   r->wall   = t1 - t0;
+  r->dtlim  = dt / FGViscousTimeStepLimit(s->grid, p->nu);
   PetscCheck(PetscAbsReal(s->t - p->T) <= 1e-12 * p->T, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "run ended at t = %.17g, not T = %.17g", (double)s->t, (double)p->T);
   if (keep)
     for (PetscInt a = 0; a < p->dim; a++) {
@@ -205,7 +208,7 @@ static PetscErrorCode ErrorColumns_Private(const char *what, PetscInt dim, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ModeSpace(const Setup *p, PetscInt nlev, const PetscInt n[], const PetscInt steps[], const PetscReal min_order[2], PetscReal div_tol)
+static PetscErrorCode ModeSpace(const Setup *p, PetscInt nlev, const PetscInt n[], const PetscInt steps[], const PetscReal min_order[2], PetscReal div_tol, PetscReal min_dtlim)
 {
   RunResult *r;
   PetscReal  worst = PETSC_MAX_REAL, maxdiv = 0;
@@ -214,15 +217,16 @@ static PetscErrorCode ModeSpace(const Setup *p, PetscInt nlev, const PetscInt n[
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc1(nlev, &r));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6s %6s %10s %6s %9s", "n", "steps", "dt", "CFL", "max|divu|"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6s %6s %10s %6s %7s %9s", "n", "steps", "dt", "CFL", "dt/lim", "max|divu|"));
   for (PetscInt a = 0; a < p->dim; a++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  max|e_%c| order  L2(e_%c)  order", comp[a], comp[a]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  wall s\n"));
   for (PetscInt l = 0; l < nlev; l++) {
     PetscCall(Run_Private(p, n[l], steps[l], &r[l], NULL));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6" PetscInt_FMT " %6" PetscInt_FMT " %10.4e %6.3f %9.2e", n[l], steps[l], (double)(p->T / steps[l]), (double)r[l].cfl, (double)r[l].maxdiv));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%6" PetscInt_FMT " %6" PetscInt_FMT " %10.4e %6.3f %7.2f %9.2e", n[l], steps[l], (double)(p->T / steps[l]), (double)r[l].cfl, (double)r[l].dtlim, (double)r[l].maxdiv));
     PetscCall(PetscSNPrintf(row, sizeof(row), "  %6.2f\n", (double)r[l].wall));
     PetscCall(ErrorColumns_Private("space+time", p->dim, l, l ? (PetscReal)n[l] / n[l - 1] : 1, r[l].emax, r[l].el2, l ? r[l - 1].emax : NULL, l ? r[l - 1].el2 : NULL, min_order, &worst, row));
     PetscCall(CheckDivergence_Private(&r[l], div_tol, n[l], steps[l]));
+    FGTestCheck(r[l].dtlim >= min_dtlim, "n = %" PetscInt_FMT ": dt is %.3g times the explicit viscous limit, below -min_dt_limit %g", n[l], (double)r[l].dtlim, (double)min_dtlim);
     maxdiv = PetscMax(maxdiv, r[l].maxdiv);
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s space+time (dt ~ h): lowest observed order %.3f (bound %.2f%s); max|div u| h/U after every projection %.2e (bound %.0e)\n", ProblemNames[p->problem], (double)worst, (double)min_order[1], min_order[0] < min_order[1] ? ", L2 norm" : "", (double)maxdiv, (double)div_tol));
@@ -296,7 +300,7 @@ static PetscErrorCode RunAll(void)
   Setup       p;
   Mode        mode     = MODE_SPACE;
   PetscInt    n0       = 0, s0 = 0, nlev = 3, ref_levels = 5, nlist[16], slist[16];
-  PetscReal   min_order = 1.9, min_order_max = -1, div_tol = 1e-10;
+  PetscReal   min_order = 1.9, min_order_max = -1, div_tol = 1e-10, min_dtlim = 0;
   PetscMPIInt size;
 
   PetscFunctionBeginUser;
@@ -306,6 +310,7 @@ static PetscErrorCode RunAll(void)
   p.L       = 2 * PETSC_PI;
   p.rtol    = 1e-12; /* ksp: 1e-13 is at CG's rounding floor on the periodic 128^2 grid and fails there */
   PetscCall(PetscStrncpy(p.poisson, "fftw", sizeof(p.poisson)));
+  PetscCall(PetscStrncpy(p.viscous, "explicit", sizeof(p.viscous)));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Forward convergence test", NULL);
   PetscCall(PetscOptionsEnum("-problem", "exact solution", NULL, ProblemNames, (PetscEnum)p.problem, (PetscEnum *)&p.problem, NULL));
   PetscCall(PetscOptionsEnum("-mode", "space (dt ~ h) or time (grid fixed)", NULL, ModeNames, (PetscEnum)mode, (PetscEnum *)&mode, NULL));
@@ -341,6 +346,8 @@ static PetscErrorCode RunAll(void)
   PetscCall(PetscOptionsReal("-div_tol", "bound on max|div u| h/U after every projection", NULL, div_tol, &div_tol, NULL));
   PetscCall(PetscOptionsString("-poisson", "poisson.type: fftw or ksp", NULL, p.poisson, p.poisson, sizeof(p.poisson), NULL));
   PetscCall(PetscOptionsReal("-rtol", "poisson.rtol (ksp)", NULL, p.rtol, &p.rtol, NULL));
+  PetscCall(PetscOptionsReal("-min_dt_limit", "-mode space: every run's dt must be at least this many times the explicit viscous term's stability limit", NULL, min_dtlim, &min_dtlim, NULL));
+  PetscCall(PetscOptionsString("-viscous", "time.viscous: explicit, implicit or auto", NULL, p.viscous, p.viscous, sizeof(p.viscous), NULL));
   PetscCall(PetscOptionsReal("-stretch", "> 0: stretch x (3D: x and z) by a periodic sine map of this amplitude (cell widths L/n (1 -+ a))", NULL, p.stretch, &p.stretch, NULL));
   PetscCall(PetscOptionsReal("-modulation", "channel: amplitude of the inflow modulation", NULL, p.modulation, &p.modulation, NULL));
   PetscOptionsEnd();
@@ -348,7 +355,7 @@ static PetscErrorCode RunAll(void)
   for (PetscInt l = 0; l < nlev; l++) nlist[l] = n0 << l, slist[l] = s0 << l;
 
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %dD, L = %g, nu = %g, A = %g, U0 = (%g, %g, %g), T = %g, poisson %s, %d ranks\n", ProblemNames[p.problem], (int)p.dim, (double)p.L, (double)p.nu, (double)p.A, (double)p.U0[0], (double)p.U0[1], (double)p.U0[2], (double)p.T, p.poisson, (int)size));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %dD, L = %g, nu = %g, A = %g, U0 = (%g, %g, %g), T = %g, poisson %s, viscous term %s, %d ranks\n", ProblemNames[p.problem], (int)p.dim, (double)p.L, (double)p.nu, (double)p.A, (double)p.U0[0], (double)p.U0[1], (double)p.U0[2], (double)p.T, p.poisson, p.viscous, (int)size));
   PetscCheck(mode == MODE_TIME || (p.problem != PROBLEM_CAVITY && p.problem != PROBLEM_CHANNEL), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-problem %s has no exact solution: only -mode time", ProblemNames[p.problem]);
   if (p.problem == PROBLEM_CAVITY || p.problem == PROBLEM_CHANNEL) { /* start past the impulsive start: the state at t = 1, computed with the reference dt */
     Setup     w = p;
@@ -359,7 +366,7 @@ static PetscErrorCode RunAll(void)
   }
   {
     const PetscReal mo[2] = {min_order_max >= 0 ? min_order_max : min_order, min_order};
-    if (mode == MODE_SPACE) PetscCall(ModeSpace(&p, nlev, nlist, slist, mo, div_tol));
+    if (mode == MODE_SPACE) PetscCall(ModeSpace(&p, nlev, nlist, slist, mo, div_tol, min_dtlim));
     else PetscCall(ModeTime(&p, n0, nlev, slist, s0 << (nlev - 1 + ref_levels), mo, div_tol));
   }
   for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&p.init[a]));

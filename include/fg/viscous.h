@@ -1,0 +1,39 @@
+/* flowgrad implicit viscous term (src/viscous/): the Helmholtz problems of a Crank-Nicolson
+   viscous step, one per velocity component.
+
+   For component a with unknowns U (its interior faces, FGOpInteriorFaces) and the other faces
+   K (boundary and outflow faces: known when the problem is solved), the homogeneous viscous
+   operator L_0 is the finite-volume Laplacian of src/ops/diffusion.c with the ghost rules of
+   src/ops/boundary.c and the boundary data set to zero (FGOpGhostCoefficient), restricted to U.
+   With the face volumes V (FGGridVolume), K_a = V L_0 is symmetric negative definite (negative
+   semi-definite on a fully periodic domain), and for s > 0
+
+     M_a(s) = V - s K_a = V (I - s L_0)
+
+   is symmetric positive definite. FGViscousSolve replaces the interior faces of each component
+   by S x_U, S = M(s)^{-1} V = (I - s L_0)^{-1}, and leaves the K faces alone; the affine part
+   (the boundary data and the K faces as neighbours) is the caller's (src/step/rk3.c).
+   FGViscousSolveTranspose applies S^T = V M(s)^{-1} (M is symmetric) the same way.
+
+   Solver: PETSc KSP on the assembled M(s), options prefix "viscous_" (-viscous_ksp_type,
+   -viscous_pc_type, -viscous_ksp_rtol, ...); defaults CG + Jacobi, rtol 1e-12 on the
+   unpreconditioned residual, the input as the initial guess. M(s) is rebuilt from K when s
+   changes (three stages per step: three values). A solve that does not converge is
+   FG_ERR_NUMERIC. */
+#ifndef FG_VISCOUS_H
+#define FG_VISCOUS_H
+
+#include <fg/ops.h>
+#include <petscksp.h>
+
+typedef struct _p_FGViscous *FGViscous;
+
+PETSC_EXTERN PetscReal      FGViscousTimeStepLimit(FGGrid, PetscReal);
+PETSC_EXTERN PetscBool      FGViscousIsImplicit(const FGCase *, FGGrid);
+PETSC_EXTERN PetscErrorCode FGViscousCreate(FGGrid, const FGBoundary *, FGViscous *);
+PETSC_EXTERN PetscErrorCode FGViscousSolve(FGViscous, PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGViscousSolveTranspose(FGViscous, PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGViscousGetIterations(FGViscous, PetscInt *);
+PETSC_EXTERN PetscErrorCode FGViscousDestroy(FGViscous *);
+
+#endif
