@@ -225,7 +225,8 @@ int main(int argc, char **argv)
   const char *const cases[] = {"tg", "cavity"};
   PetscInt          which = 0, dim = 2, n = 256, steps = 10, reps = 5, warmup = 3;
   PetscBool         breakdown = PETSC_TRUE;
-  char              ptype[16] = "fftw", csvname[PETSC_MAX_PATH_LEN] = "";
+  char              ptype[16] = "fftw", viscous[16] = "explicit", csvname[PETSC_MAX_PATH_LEN] = "";
+  PetscReal         dtlim = 0;
   PetscMPIInt       size;
   FGCase           *c;
   FGSolver          s;
@@ -248,13 +249,17 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-breakdown", "time each operator too", NULL, breakdown, &breakdown, NULL));
   PetscCall(PetscOptionsString("-poisson", "poisson.type: fftw or ksp", NULL, ptype, ptype, sizeof(ptype), NULL));
   PetscCall(PetscOptionsString("-csv", "append one CSV row to this file", NULL, csvname, csvname, sizeof(csvname), NULL));
+  PetscCall(PetscOptionsString("-viscous", "time.viscous: explicit or implicit (implicit: no breakdown)", NULL, viscous, viscous, sizeof(viscous), NULL));
+  PetscCall(PetscOptionsReal("-dt_limit", "> 0: dt is this many times the explicit viscous term's stability limit (else the CFL-0.3 step)", NULL, dtlim, &dtlim, NULL));
   PetscOptionsEnd();
+  if (strcmp(viscous, "explicit")) breakdown = PETSC_FALSE; /* the instrumented copy is the explicit step */
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-dim must be 2 or 3");
   PetscCheck(steps >= 1 && reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-steps and -reps must be >= 1");
 
   /* the case: CFL ~ 0.3 for the initial state's speeds, diffusion number small */
   {
-    const PetscReal L = which == 0 ? 2 * PETSC_PI : 1.0, h = L / n, dt = (dim == 2 ? 0.3 : 0.15) * h;
+    const PetscReal L = which == 0 ? 2 * PETSC_PI : 1.0, h = L / n, nu = 1e-3; /* re 1000, u_ref = l_ref = 1 */
+    const PetscReal dt = dtlim > 0 ? dtlim * 2.5127 * h * h / (4.0 * dim * nu) : (dim == 2 ? 0.3 : 0.15) * h;
     if (dim == 2) {
       PetscCall(PetscSNPrintf(cellstr, sizeof(cellstr), "[%" PetscInt_FMT ", %" PetscInt_FMT "]", n, n));
       PetscCall(PetscSNPrintf(lenstr, sizeof(lenstr), "[%.17g, %.17g]", (double)L, (double)L));
@@ -266,10 +271,10 @@ int main(int argc, char **argv)
                             "name: bench\n"
                             "grid: {cells: %s, lengths: %s, periodic: %s}\n"
                             "flow: {re: 1000}\n"
-                            "time: {dt: %.17g, steps: 1}\n"
+                            "time: {dt: %.17g, steps: 1, viscous: %s}\n"
                             "%s"
                             "poisson: {type: %s}\n",
-                            cellstr, lenstr, which == 0 ? (dim == 2 ? "[true, true]" : "[true, true, true]") : (dim == 2 ? "[false, false]" : "[false, false, false]"), (double)dt, which == 0 ? (dim == 2 ? "initial: {type: taylor_green}\n" : "initial: {type: abc}\n") : (dim == 2 ? "boundary: {y_hi: {type: lid, velocity: [1.0, 0.0]}}\n" : "boundary: {y_hi: {type: lid, velocity: [1.0, 0.0, 0.0]}}\n"), ptype));
+                            cellstr, lenstr, which == 0 ? (dim == 2 ? "[true, true]" : "[true, true, true]") : (dim == 2 ? "[false, false]" : "[false, false, false]"), (double)dt, viscous, which == 0 ? (dim == 2 ? "initial: {type: taylor_green}\n" : "initial: {type: abc}\n") : (dim == 2 ? "boundary: {y_hi: {type: lid, velocity: [1.0, 0.0]}}\n" : "boundary: {y_hi: {type: lid, velocity: [1.0, 0.0, 0.0]}}\n"), ptype));
   }
   PetscCall(PetscNew(&c));
   PetscCall(FGCaseLoadString(PETSC_COMM_WORLD, "bench.yaml", text, 0, NULL, c));
@@ -278,7 +283,7 @@ int main(int argc, char **argv)
   if (which == 1) PetscCall(SmoothState_Private(s)); /* tg: the Taylor-Green vortex (2D) or the ABC flow (3D) */
   PetscCheck(s->force[0] == 0 && s->force[1] == 0 && s->force[2] == 0 && !s->forcefn && !s->layout.nact, PETSC_COMM_WORLD, PETSC_ERR_SUP, "the instrumented step has no body force");
   for (PetscInt d = 0; d < dim; d++) cells *= (PetscReal)n;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "forward_bench: %s %" PetscInt_FMT "D %" PetscInt_FMT "^%" PetscInt_FMT ", poisson %s, %d ranks (%s decomposition %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "), dt %.3e\n", cases[which], dim, n, dim, ptype, (int)size, FGDecompNames[s->grid->decomp], s->grid->nproc[0], s->grid->nproc[1], s->grid->nproc[2], (double)s->dt));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "forward_bench: %s %" PetscInt_FMT "D %" PetscInt_FMT "^%" PetscInt_FMT ", poisson %s, %d ranks (%s decomposition %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "), dt %.3e (%.3g x the explicit viscous limit), viscous term %s\n", cases[which], dim, n, dim, ptype, (int)size, FGDecompNames[s->grid->decomp], s->grid->nproc[0], s->grid->nproc[1], s->grid->nproc[2], (double)s->dt, (double)(s->dt / FGViscousTimeStepLimit(s->grid, c->flow.nu)), s->viscous ? "implicit" : "explicit"));
 
   PetscCall(PetscMalloc2(reps, &t, reps * OP_N, &to));
   for (PetscInt k = 0; k < warmup; k++) PetscCall(FGStepForward_RK3(s, NULL));

@@ -15,11 +15,14 @@
    (the boundary data and the K faces as neighbours) is the caller's (src/step/rk3.c).
    FGViscousSolveTranspose applies S^T = V M(s)^{-1} (M is symmetric) the same way.
 
-   Solver: PETSc KSP on the assembled M(s), options prefix "viscous_" (-viscous_ksp_type,
-   -viscous_pc_type, -viscous_ksp_rtol, ...); defaults CG + Jacobi, rtol 1e-12 on the
-   unpreconditioned residual, the input as the initial guess. M(s) is rebuilt from K when s
-   changes (three stages per step: three values). A solve that does not converge is
-   FG_ERR_NUMERIC. */
+   Solvers. The direct path (src/viscous/viscous_fftw.c, as CaNS): real-to-real transforms in the
+   in-slab directions and the Thomas algorithm along the slab direction (stretched or not), exact
+   to round-off; it needs the grid's FFTW slabs (poisson.type fftw), uniform in-slab directions and
+   a non-periodic slab direction (-fg_viscous_fftw 0 turns it off). Elsewhere PETSc KSP on the
+   assembled M(s), options prefix "viscous_" (-viscous_ksp_type, -viscous_pc_type,
+   -viscous_ksp_rtol, ...); defaults CG + Jacobi, rtol 1e-12 on the unpreconditioned residual,
+   the input as the initial guess; M(s) is rebuilt from K when s changes (three stages per step:
+   three values); a solve that does not converge is FG_ERR_NUMERIC. */
 #ifndef FG_VISCOUS_H
 #define FG_VISCOUS_H
 
@@ -33,6 +36,7 @@ PETSC_EXTERN PetscBool      FGViscousIsImplicit(const FGCase *, FGGrid);
 PETSC_EXTERN PetscErrorCode FGViscousCreate(FGGrid, const FGBoundary *, FGViscous *);
 PETSC_EXTERN PetscErrorCode FGViscousSolve(FGViscous, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGViscousSolveTranspose(FGViscous, PetscReal, Vec[]);
+PETSC_EXTERN PetscBool      FGViscousIsDirect(FGViscous);
 PETSC_EXTERN PetscErrorCode FGViscousGetIterations(FGViscous, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGViscousDestroy(FGViscous *);
 

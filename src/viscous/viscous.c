@@ -20,7 +20,7 @@
   ADD_VALUES throughout, so that a periodic direction of one or two cells (where the two
   neighbours coincide, or are the face itself) gets the sum of its couplings.
 */
-#include <fg/viscous.h>
+#include "viscousimpl.h"
 
 struct _p_FGViscous {
   FGGrid     grid;
@@ -33,6 +33,7 @@ struct _p_FGViscous {
   KSP        ksp[3]; /* prefix viscous_ */
   Vec        rhs, y; /* work */
   PetscInt   its;    /* iterations of the last solve, all components */
+  FGViscousFFTW fft; /* the direct path (viscous_fftw.c), NULL: KSP */
 };
 
 static PetscLogEvent FG_EVENT_ViscousSolve, FG_EVENT_ViscousSolveTranspose;
@@ -59,11 +60,12 @@ static PetscErrorCode FGViscousInitializePackage_Private(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode FGViscousVolumes_Private(FGViscous, PetscInt);
+
 /* K_a = V L_0 (see the header). */
 static PetscErrorCode FGViscousAssemble_Private(FGViscous v, PetscInt a)
 {
   const FGGrid     g   = v->grid;
-  const FGBox     *bx  = &g->box;
   const FGLocation loc = (FGLocation)(FG_LOC_FACE_X + a);
   PetscInt         lo[3], hi[3];
 
@@ -103,7 +105,18 @@ static PetscErrorCode FGViscousAssemble_Private(FGViscous v, PetscInt a)
       }
   PetscCall(MatAssemblyBegin(v->K[a], MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(v->K[a], MAT_FINAL_ASSEMBLY));
-  /* the face volumes, on every owned face */
+  PetscCall(FGViscousVolumes_Private(v, a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The face volumes of component a, on every owned face. */
+static PetscErrorCode FGViscousVolumes_Private(FGViscous v, PetscInt a)
+{
+  const FGGrid     g   = v->grid;
+  const FGBox     *bx  = &g->box;
+  const FGLocation loc = (FGLocation)(FG_LOC_FACE_X + a);
+
+  PetscFunctionBeginUser;
   {
     PetscScalar *w;
     PetscCall(VecGetArrayWrite(v->vol[a], &w));
@@ -156,17 +169,27 @@ PetscBool FGViscousIsImplicit(const FGCase *c, FGGrid g)
 PetscErrorCode FGViscousCreate(FGGrid g, const FGBoundary *bc, FGViscous *out)
 {
   FGViscous v;
+  PetscBool fast = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   PetscCall(FGViscousInitializePackage_Private());
   PetscCall(PetscNew(&v));
   v->grid = g;
   v->bc   = *bc;
+  PetscOptionsBegin(g->comm, NULL, "Implicit viscous term", NULL);
+  PetscCall(PetscOptionsBool("-fg_viscous_fftw", "the direct transform + tridiagonal solves where they apply (0: the KSP path everywhere)", NULL, fast, &fast, NULL));
+  PetscOptionsEnd();
+  if (fast) PetscCall(FGViscousFFTWCreate(g, bc, &v->fft));
   PetscCall(FGGridCreateStarDM(g, "viscous_", &v->da));
   PetscCall(DMCreateGlobalVector(v->da, &v->rhs));
   PetscCall(VecDuplicate(v->rhs, &v->y));
   for (PetscInt a = 0; a < g->dim; a++) {
     PC pc;
+    if (v->fft) { /* the face volumes only (the transpose) */
+      PetscCall(VecDuplicate(v->rhs, &v->vol[a]));
+      PetscCall(FGViscousVolumes_Private(v, a));
+      continue;
+    }
     PetscCall(DMCreateMatrix(v->da, &v->K[a]));
     PetscCall(MatSetOption(v->K[a], MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(MatDuplicate(v->K[a], MAT_DO_NOT_COPY_VALUES, &v->M[a]));
@@ -244,6 +267,21 @@ static PetscErrorCode FGViscousCheck_Private(FGViscous v, PetscInt a, PetscBool 
           KSPConvergedReasons[reason], its, (double)rnorm, (double)rtol, maxit);
 }
 
+/* y = (I - s L_0)^{-1} x on the direct path (y's interior faces). */
+static PetscErrorCode FGViscousFFTWApply_Private(FGViscous v, PetscInt a, PetscReal s, Vec x, Vec y)
+{
+  const PetscScalar *xx;
+  PetscScalar       *yy;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &xx));
+  PetscCall(VecGetArrayWrite(y, &yy));
+  PetscCall(FGViscousFFTWSolve(v->fft, a, s, xx, yy));
+  PetscCall(VecRestoreArrayWrite(y, &yy));
+  PetscCall(VecRestoreArrayRead(x, &xx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGViscousSolve - x_U = (I - s L_0)^{-1} x_U for each component (global Vecs; the K faces are
   left as they are), with s > 0. Collective.
@@ -254,6 +292,11 @@ PetscErrorCode FGViscousSolve(FGViscous v, PetscReal s, Vec x[])
   PetscCall(PetscLogEventBegin(FG_EVENT_ViscousSolve, 0, 0, 0, 0));
   v->its = 0;
   for (PetscInt a = 0; a < v->grid->dim; a++) {
+    if (v->fft) {
+      PetscCall(FGViscousFFTWApply_Private(v, a, s, x[a], v->y));
+      PetscCall(FGViscousCopyInterior_Private(v, a, v->y, PETSC_FALSE, x[a]));
+      continue;
+    }
     PetscCall(FGViscousOperator_Private(v, a, s));
     PetscCall(VecPointwiseMult(v->rhs, v->vol[a], x[a]));
     PetscCall(VecCopy(x[a], v->y)); /* the initial guess: the right-hand side itself */
@@ -275,6 +318,12 @@ PetscErrorCode FGViscousSolveTranspose(FGViscous v, PetscReal s, Vec x[])
   PetscCall(PetscLogEventBegin(FG_EVENT_ViscousSolveTranspose, 0, 0, 0, 0));
   v->its = 0;
   for (PetscInt a = 0; a < v->grid->dim; a++) {
+    if (v->fft) { /* S^T = V S V^{-1} */
+      PetscCall(VecPointwiseDivide(v->rhs, x[a], v->vol[a]));
+      PetscCall(FGViscousFFTWApply_Private(v, a, s, v->rhs, v->y));
+      PetscCall(FGViscousCopyInterior_Private(v, a, v->y, PETSC_TRUE, x[a]));
+      continue;
+    }
     PetscCall(FGViscousOperator_Private(v, a, s));
     PetscCall(VecCopy(x[a], v->rhs));
     PetscCall(VecPointwiseDivide(v->y, x[a], v->vol[a])); /* the initial guess: M^{-T} ~ V^{-1} */
@@ -284,6 +333,14 @@ PetscErrorCode FGViscousSolveTranspose(FGViscous v, PetscReal s, Vec x[])
   }
   PetscCall(PetscLogEventEnd(FG_EVENT_ViscousSolveTranspose, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGViscousIsDirect - whether the Helmholtz problems take the direct path (transforms + Thomas).
+@*/
+PetscBool FGViscousIsDirect(FGViscous v)
+{
+  return (PetscBool)(v->fft != NULL);
 }
 
 /*@C
@@ -310,6 +367,7 @@ PetscErrorCode FGViscousDestroy(FGViscous *vp)
   }
   PetscCall(VecDestroy(&v->rhs));
   PetscCall(VecDestroy(&v->y));
+  PetscCall(FGViscousFFTWDestroy(&v->fft));
   PetscCall(DMDestroy(&v->da));
   PetscCall(PetscFree(*vp));
   PetscFunctionReturn(PETSC_SUCCESS);
