@@ -21,6 +21,7 @@ struct _p_FGStepTape {
   Vec       ul[3][3];    /* [stage][component], ghosted, boundary-filled at the stage start */
   Vec       ustar[3][3]; /* [stage][component], before FGBodiesPenalize */
   Vec       div[3];      /* [stage]: D ul / (gamma dt) of the projection (implicit viscous term only; else NULL) */
+  Vec       uvis[3][3];  /* [stage][component]: the viscous solve's output (implicit viscous term only) */
   Vec       wl[3], wH[3], wHo[3], wdiv, wphi, wphil; /* work */
 };
 

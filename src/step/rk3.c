@@ -23,6 +23,17 @@
   Since P is linear and idempotent and u^{k-1} is divergence free, this is exactly RK3 applied
   to du/dt = P H(u): third order in time for the velocity (with boundary data fixed in time).
 
+  Implicit viscous term (time.viscous; include/fg/viscous.h): H holds -A + f only, and with
+  s = gamma_k dt nu / 2 a stage is Crank-Nicolson in the delta form
+    u^ = u^{k-1} + dt (alpha_k H_k + beta_k H_{k-1}) + 2 s L(u^{k-1}) - gamma_k dt G p^{k-1}
+    u** = Pen(u^)                                        (the implicit, pointwise penalization)
+    u* - s L(u*) = u** - s L(u^{k-1})                    (per component: FGViscousSolve)
+  then the projection, with the pressure incremental and p^k = p^{k-1} + phi - s D u*/(gamma dt)
+  (CaNS's update). Without bodies u* - s L u* = u + gamma dt H + s L u: Crank-Nicolson. With
+  them, the penalization sees the whole explicit viscous term, so a steady state is a fixed point
+  of every stage with chi/eta (u - u_s) = -A + nu L u + f - G p, whatever dt (with the solve
+  before the penalization, s L applied to the penalty force made the fixed point depend on dt).
+
   The step is pure: a function of the state, the solver's parameters (FGSolver.prm) and dt, with
   the bodies' penalty forces of the step as its other output; a tape, passed as an argument,
   records what the linearization needs. The phases of a stage are helpers shared by the forward
@@ -139,7 +150,7 @@ static PetscErrorCode FGStageViscous_Private(FGSolver s, PetscReal sc, PetscReal
 
 /* The transpose of the tangent of FGStageViscous_Private (and, with nk non-NULL, *nk += the local
    <qbar, L(Fill(u*, t))_U>, the solve's part of nubar / (gamma dt / 2), u* the solve's output
-   from the tape): ubar_U = qbar = V M^{-T} ubar_U, then the K faces get the transpose of the
+   from the tape, T->uvis): ubar_U = qbar = V M^{-T} ubar_U, then the K faces get the transpose of the
    affine part, ubar_K += Fill'^T (s L^T qbar)|_K; *infb += the inflow scale's part. w, wl: work. */
 static PetscErrorCode FGStageViscousAdjoint_Private(FGSolver s, PetscReal sc, PetscReal t, Vec ustar[], Vec w[], Vec wl[], Vec ubar[], PetscReal *nk, PetscReal *infb)
 {
@@ -218,13 +229,18 @@ PetscErrorCode FGStepForward_RK3(FGSolver s, FGStepTape T)
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->ul[a], T->ul[k][a]));
     PetscCall(FGStageRHS_Private(s, tk, s->H));                 /* 2. H = -A(u) + nu L(u) + f            */
     PetscCall(FGStageAdvance_Private(dim, dt, k, s->u, s->H, s->Hold)); /* 3. u* = u + dt(alpha H + beta Hold) */
-    if (s->viscous) PetscCall(FGOpDiffusion(s->grid, &s->bc, sc, s->ul, s->u)); /* implicit: + s L(u)   */
+    if (s->viscous) PetscCall(FGOpDiffusion(s->grid, &s->bc, 2 * sc, s->ul, s->u)); /* implicit: + 2 s L(u) */
     if (incr) PetscCall(FGStagePressure_Private(s, gdt, s->p, s->phil, s->u)); /* bodies: u* -= gamma dt G p  */
     PetscCall(FGOpSetBoundaryFaces(s->grid, &s->bc, tk1, s->u));
-    if (s->viscous) PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_FALSE, 0, s->H, s->ul, s->u)); /* (I - s L) u* = . */
     if (T)
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->u[a], T->ustar[k][a]));
     PetscCall(FGBodiesPenalize(s->bodies, tk1, gdt / dt, dt, s->u)); /* 4. implicit penalization        */
+    if (s->viscous) { /*  implicit: u* - s L(u*) = u** - s L(u), the solve on the increment          */
+      PetscCall(FGOpDiffusion(s->grid, &s->bc, -sc, s->ul, s->u));
+      PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_FALSE, 0, s->H, s->ul, s->u));
+      if (T)
+        for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->u[a], T->uvis[k][a]));
+    }
     PetscCall(FGSolverFillGhosts(s, s->u, tk1));                /* 5. u = u* - gamma dt G phi            */
     PetscCall(FGStageProject_Private(s, gdt, s->ul, s->div, s->phi, s->phil, s->u));
     if (incr) PetscCall(VecAXPY(s->p, 1.0, s->phi));            /* 6. p = p + phi (bodies), else         */
@@ -295,18 +311,19 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
     PetscCall(FGOpOutflowTangent(g, &s->bc, T->wl, T->wH));
     if (s->layout.nact && dprm) PetscCall(FGActuatorsAddForceTangent(g, &s->bc, s->c, FGParamsActuators(dprm), tk, T->wH));
     PetscCall(FGStageAdvance_Private(dim, dt, k, du, T->wH, T->wHo));
-    if (s->viscous) PetscCall(FGOpDiffusionTangent(g, &s->bc, sc, ch * dnu, T->ul[k], T->wl, du));
+    if (s->viscous) PetscCall(FGOpDiffusionTangent(g, &s->bc, 2 * sc, 2 * ch * dnu, T->ul[k], T->wl, du));
     if (incr) PetscCall(FGStagePressure_Private(s, gdt, dp, T->wphil, du));
     PetscCall(FGOpSetBoundaryFacesTangent(g, &s->bc, tk1, dinf, du));
-    if (s->viscous) { /* the solve's dependence on nu, c dnu L(Fill(u*)), then the same solve */
+    PetscCall(FGBodiesPenalizeTangent(s->bodies, tk1, gdt / dt, dt, T->ustar[k], dprm ? dprm->theta : NULL, dprm ? dprm->chif : NULL, du, dacc));
+    if (s->viscous) { /* - s L(u), the solve's dependence on nu, c dnu L(Fill(u*)), then the same solve */
+      PetscCall(FGOpDiffusionTangent(g, &s->bc, -sc, -ch * dnu, T->ul[k], T->wl, du));
       if (dnu != 0) {
-        for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, T->ustar[k][a], INSERT_VALUES, T->wl[a]));
+        for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, T->uvis[k][a], INSERT_VALUES, T->wl[a]));
         PetscCall(FGOpFillBoundary(g, &s->bc, tk1, T->wl));
         PetscCall(FGOpDiffusion(g, &s->bc, ch * dnu, T->wl, du));
       }
       PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_TRUE, dinf, T->wH, T->wl, du));
     }
-    PetscCall(FGBodiesPenalizeTangent(s->bodies, tk1, gdt / dt, dt, T->ustar[k], dprm ? dprm->theta : NULL, dprm ? dprm->chif : NULL, du, dacc));
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
     PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk1, dinf, T->wl));
     PetscCall(FGStageProject_Private(s, gdt, T->wl, T->wdiv, T->wphi, T->wphil, du));
@@ -348,6 +365,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt, ch = 0.5 * gdt, sc = ch * s->prm.v[FG_PARAM_NU];
     PetscReal       nk  = 0;
+    Vec             ulk[3] = {NULL, NULL, NULL};
     /* p = p_prev + phi (bodies), p = phi_3 (none) */
     if (s->viscous && bar) { /* p += phi - gdt nu / 2 div: nubar -= gdt / 2 <pbar, div> (local part) */
       const PetscScalar *pb, *dv;
@@ -369,8 +387,17 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk1, T->wl, &infb));
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
     /* u** = Pen(u*), u* on the prescribed faces = boundary data */
+    if (s->viscous) { /* u* - s L(u*) = u** - s L(ul_k): the solve, then - s L(ul_k) (into ulk, added below) */
+      PetscReal nm = 0;
+      PetscCall(FGStageViscousAdjoint_Private(s, sc, tk1, T->uvis[k], T->wH, T->wl, ubar, bar ? &nk : NULL, &infb));
+      for (PetscInt a = 0; a < dim; a++) {
+        PetscCall(DMGetLocalVector(g->da, &ulk[a]));
+        PetscCall(VecSet(ulk[a], 0.0));
+      }
+      PetscCall(FGOpDiffusionAdjoint(g, &s->bc, -sc, T->ul[k], ubar, ulk, bar ? &nm : NULL));
+      nk -= nm;
+    }
     PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], wacc, ubar, bar ? bar->theta : NULL, bar && bar->chibar[0] ? bar->chibar : NULL, bar && bar->sens[0] ? bar->sens : NULL, bar ? bar->chif : NULL));
-    if (s->viscous) PetscCall(FGStageViscousAdjoint_Private(s, sc, tk1, T->ustar[k], T->wH, T->wl, ubar, bar ? &nk : NULL, &infb)); /* (I - s L) u* = . */
     PetscCall(FGOpSetBoundaryFacesAdjoint(g, &s->bc, tk1, ubar, &infb));
     if (incr) PetscCall(FGStagePressureAdjoint_Private(s, gdt, ubar, T->wphil, pbar)); /* u* -= gdt G p_prev */
     /* u* = u + dt (alpha H_k + beta H_{k-1}) (+ s L(ul_k), implicit) */
@@ -379,8 +406,15 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
     PetscCall(FGOpAdvectionAdjoint(g, &s->bc, T->ul[k], T->wH, T->wl));
     if (s->opt.test_break_adjoint) PetscCall(VecScale(T->wl[0], 1 + 1e-3)); /* test hook: a wrong adjoint */
-    if (s->viscous) PetscCall(FGOpDiffusionAdjoint(g, &s->bc, sc, T->ul[k], ubar, T->wl, bar ? &nk : NULL)); /* the explicit half */
-    else PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->prm.v[FG_PARAM_NU], T->ul[k], T->wH, T->wl, bar ? &nub : NULL)); /* nubar only when wanted */
+    if (s->viscous) { /* the explicit 2 s L(ul_k), and the - s L(ul_k) from above */
+      PetscReal n2 = 0;
+      PetscCall(FGOpDiffusionAdjoint(g, &s->bc, 2 * sc, T->ul[k], ubar, T->wl, bar ? &n2 : NULL));
+      nk += 2 * n2;
+      for (PetscInt a = 0; a < dim; a++) {
+        PetscCall(VecAXPY(T->wl[a], 1.0, ulk[a]));
+        PetscCall(DMRestoreLocalVector(g->da, &ulk[a]));
+      }
+    } else PetscCall(FGOpDiffusionAdjoint(g, &s->bc, s->prm.v[FG_PARAM_NU], T->ul[k], T->wH, T->wl, bar ? &nub : NULL)); /* nubar only when wanted */
     nub += ch * nk;
     PetscCall(FGOpOutflowAdjoint(g, &s->bc, T->wH, T->wl));
     if (s->layout.nact && bar) PetscCall(FGActuatorsAddForceAdjoint(g, &s->bc, s->c, tk, T->wH, FGParamsActuators(bar)));

@@ -1,7 +1,7 @@
 /*
   The step's tape (include/fg/step.h): what FGStepForward_RK3 records for its tangent and adjoint
   (each stage's ghosted start velocity and its predicted velocity before the penalization; with
-  the implicit viscous term, the divergence its pressure update used), and
+  the implicit viscous term, the divergence its pressure update used and the solve's output), and
   the work vectors of the linearized steps. A taped run of many steps keeps one tape per step,
   sharing one set of work vectors (FGStepTapeDuplicate).
 */
@@ -21,7 +21,10 @@ static PetscErrorCode FGStepTapeCreateRecord_Private(FGSolver s, FGStepTape *tap
       PetscCall(DMCreateGlobalVector(da, &T->ustar[k][a]));
     }
   if (s->viscous)
-    for (PetscInt k = 0; k < 3; k++) PetscCall(DMCreateGlobalVector(da, &T->div[k]));
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscCall(DMCreateGlobalVector(da, &T->div[k]));
+      for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(DMCreateGlobalVector(da, &T->uvis[k][a]));
+    }
   *tape = T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -94,6 +97,7 @@ PetscErrorCode FGStepTapeDestroy(FGStepTape *tape)
     for (PetscInt k = 0; k < 3; k++) {
       PetscCall(VecDestroy(&T->ul[k][a]));
       PetscCall(VecDestroy(&T->ustar[k][a]));
+      PetscCall(VecDestroy(&T->uvis[k][a]));
     }
     PetscCall(VecDestroy(&T->div[a]));
     PetscCall(VecDestroy(&T->wl[a]));

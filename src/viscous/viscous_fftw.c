@@ -39,6 +39,8 @@
 */
 #include "viscousimpl.h"
 #include <fftw3-mpi.h>
+#include <stdlib.h>
+#include <stdio.h>
 
 struct _p_FGViscousFFTW {
   PetscInt  dim, sd;      /* dimension; the slab direction */
@@ -208,8 +210,11 @@ PetscErrorCode FGViscousFFTWSolve(FGViscousFFTW f, PetscInt a, PetscReal s, cons
   const ptrdiff_t nloc = f->nsl * f->P;
 
   PetscFunctionBeginUser;
+  PetscLogDouble T0 = MPI_Wtime();
   PetscCall(PetscArraycpy(f->buf, x, nloc));
+  PetscLogDouble T1 = MPI_Wtime();
   fftw_execute(f->fwd[a]);
+  PetscLogDouble T2 = MPI_Wtime();
   if (!f->t1) FGViscousThomas_Private(f, a, s, f->nu[a], f->P, f->P, f->lam[a], f->buf, f->tbuf);
   else {
     PetscReal *c = f->buf; /* the slab buffer is free while the lines are solved: scratch */
@@ -217,8 +222,12 @@ PetscErrorCode FGViscousFFTWSolve(FGViscousFFTW f, PetscInt a, PetscReal s, cons
     for (ptrdiff_t q = 0; q < f->lnmid; q++) FGViscousThomas_Private(f, a, s, f->nu[a], f->B, f->B, f->lam[a] + (f->mid0 + q) * f->B, f->tbuf + q * f->ns * f->B, c);
     fftw_execute(f->t2);
   }
+  PetscLogDouble T3 = MPI_Wtime();
   fftw_execute(f->bwd[a]);
+  PetscLogDouble T4 = MPI_Wtime();
   for (ptrdiff_t i = 0; i < nloc; i++) y[i] = f->buf[i] * f->norm[a];
+  PetscLogDouble T5 = MPI_Wtime();
+  if (getenv("FGVPROF")) printf("a %d copy %.2f fwd %.2f thomas %.2f bwd %.2f out %.2f ms\n", (int)a, 1e3*(T1-T0), 1e3*(T2-T1), 1e3*(T3-T2), 1e3*(T4-T3), 1e3*(T5-T4));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
