@@ -15,14 +15,25 @@
 # throughput in cell-steps/s of the loop, and the ratio flowgrad/icoFoam; and, as a check that both
 # solved the same flow, the largest difference of u along the vertical centre line at the end.
 # Exit 0 when the throughput ratio is at least 20 (the target of issue 10), 1 when not, 2 when a
-# tool is missing.
+# tool is missing. TTS=1: time to solution instead (issue 20, bench (a)): icoFoam at Courant 0.9
+# (143 steps of 0.5/143) and flowgrad at its own step (FG_DT=5e-3, FG_STEPS=100: the implicit
+# viscous term, which auto selects there) to t = 0.5; the ratio of the loop times must be >= 20.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 flowgrad=$build/flowgrad
 N=${N:-256}
+TTS=${TTS:-0}
+if [ "$TTS" = 1 ]; then # time to solution: each code at its own step to t = 0.5 (issue 20, bench (a))
+  DT=${DT:-3.4965034965034965e-3} # 0.5/143: icoFoam at Courant 0.895 (|U| dt / h with the lid speed)
+  STEPS=${STEPS:-143}
+  FG_DT=${FG_DT:-5e-3}            # flowgrad: the implicit viscous term (auto), CFL ~1.3 (6.25e-3 exceeds 1.5)
+  FG_STEPS=${FG_STEPS:-100}
+fi
 DT=${DT:-4e-4}
 STEPS=${STEPS:-200}
+FG_DT=${FG_DT:-$DT}
+FG_STEPS=${FG_STEPS:-$STEPS}
 REPS=${REPS:-3}
 WORK=${WORK:-$build/bench/icofoam}
 CSV=${CSV:-$build/bench/icofoam_bench.csv}
@@ -150,27 +161,27 @@ EOF
   # flowgrad: its own loop time ("N steps in T s")
   fgo=$WORK/flowgrad
   t0=$($PY -c 'import time; print(time.time())')
-  "$flowgrad" run "$root/cases/cavity/cavity.yaml" --set "grid.cells=[$N,$N]" --set "time.dt=$DT" \
-    --set "time.steps=$STEPS" --set output.fields_every=0 --set output.monitor_every=100000 \
+  "$flowgrad" run "$root/cases/cavity/cavity.yaml" --set "grid.cells=[$N,$N]" --set "time.dt=$FG_DT" \
+    --set "time.steps=$FG_STEPS" --set output.fields_every=0 --set output.monitor_every=100000 \
     --set "output.dir=$fgo" > "$WORK/log.flowgrad" 2>&1 || { echo "icofoam.sh: flowgrad failed (see $WORK/log.flowgrad)" >&2; exit 1; }
   t1=$($PY -c 'import time; print(time.time())')
   loop=$(sed -n 's/^flowgrad run: [0-9]* steps in \([0-9.eE+-]*\) s.*/\1/p' "$WORK/log.flowgrad")
   total=$($PY -c "print($t1 - $t0)")
-  echo "flowgrad,$rep,$cells,$STEPS,$DT,$loop,$total,$($PY -c "print($cells * $STEPS / $loop)")" >> "$CSV"
+  echo "flowgrad,$rep,$cells,$FG_STEPS,$FG_DT,$loop,$total,$($PY -c "print($cells * $FG_STEPS / $loop)")" >> "$CSV"
 done
 
 # --- the table, and the check that both computed the same flow ----------------------------------
-$PY - "$CSV" "$of" "$fgo" "$N" "$END" <<'EOF'
+$PY - "$CSV" "$of" "$fgo" "$N" "$END" "$TTS" <<'EOF'
 import csv, glob, os, re, statistics, sys
 import h5py, numpy as np
-path, of, fgo, n, end = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+path, of, fgo, n, end, tts = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6] == "1"
 rows = list(csv.DictReader(open(path)))
 med = {}
 for code in ("icoFoam", "flowgrad"):
     r = [x for x in rows if x["code"] == code]
     med[code] = {k: statistics.median(float(x[k]) for x in r) for k in ("loop_s", "total_s", "cell_steps_per_s")}
-print(f"\nlid-driven cavity, Re 100, {n}x{n} cells, {rows[0]['steps']} steps of dt {rows[0]['dt']}, 1 core; "
-      f"median of {len(rows) // 2} runs each")
+print(f"\nlid-driven cavity, Re 100, {n}x{n} cells, 1 core; median of {len(rows) // 2} runs each; "
+      + ", ".join(f"{x['code']} {x['steps']} steps of dt {x['dt']}" for x in rows[:2]))
 print(f"{'code':<10} {'loop s':>9} {'command s':>10} {'M cell-steps/s':>15}")
 for code in ("icoFoam", "flowgrad"):
     m = med[code]
@@ -178,6 +189,9 @@ for code in ("icoFoam", "flowgrad"):
 ratio = med["flowgrad"]["cell_steps_per_s"] / med["icoFoam"]["cell_steps_per_s"]
 print(f"throughput ratio flowgrad / icoFoam: {ratio:.1f} (whole commands: "
       f"{med['icoFoam']['total_s'] / med['flowgrad']['total_s']:.1f})")
+if tts:  # the time to the same physical time, each at its own step
+    ratio = med["icoFoam"]["loop_s"] / med["flowgrad"]["loop_s"]
+    print(f"time to solution (t = {end:g}) icoFoam / flowgrad: {ratio:.1f} (target >= 20)")
 # u on the vertical centre line x = 1/2 at the end: icoFoam's cells (x fastest) vs flowgrad's
 # cell-centred velocity; n even, so both average the two columns beside x = 1/2
 udir = sorted((d for d in glob.glob(os.path.join(of, "[0-9]*")) if os.path.basename(d) != "0"),
