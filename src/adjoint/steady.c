@@ -2,7 +2,7 @@
   The steady adjoint (adjoint.mode: steady; include/fg/adjoint.h).
 
   Forward. F(x, p) is one time step (FGStepForward_RK3) at a fixed time; the state x is the
-  velocity (u, v[, w]) and, with bodies, the pressure, which the step carries incrementally
+  velocity (u, v[, w]) and, with bodies or the implicit viscous term, the pressure, which the step carries incrementally
   (p_n = p_{n-1} + sum of the stages' phi; without bodies p is an output of the step, the last
   stage's phi, and not part of x). From the initial state, time.steps steps (the transient), then
   Newton-Krylov on x = F(x, p):
@@ -61,7 +61,7 @@ typedef struct {
   FGSolver   s;
   FGStepTape T;
   PetscInt   dim, nloc; /* components; local size of one field */
-  PetscBool  withp;     /* the pressure is part of the state (bodies) */
+  PetscBool  withp;     /* the pressure is part of the state (bodies, or the implicit viscous term) */
   Vec        u[3], p;   /* work: unpacked */
 } FGSteadyCtx;
 
@@ -138,7 +138,7 @@ static PetscErrorCode FGSteadyCtxCreate_Private(FGSolver s, FGSteadyCtx *c)
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   c->s     = s;
   c->dim   = s->grid->dim;
-  c->withp = (PetscBool)(nb > 0);
+  c->withp = (PetscBool)(nb > 0 || s->viscous); /* the step's pressure is incremental */
   PetscCall(VecGetLocalSize(s->p, &c->nloc));
   for (PetscInt a = 0; a < c->dim; a++) {
     PetscInt n;

@@ -28,7 +28,7 @@
     u^ = u^{k-1} + dt (alpha_k H_k + beta_k H_{k-1}) + 2 s L(u^{k-1}) - gamma_k dt G p^{k-1}
     u** = Pen(u^)                                        (the implicit, pointwise penalization)
     u* - s L(u*) = u** - s L(u^{k-1})                    (per component: FGViscousSolve)
-  then the projection, with the pressure incremental and p^k = p^{k-1} + phi - s D u*/(gamma dt)
+  then the projection, with the pressure incremental and p^k = p^{k-1} + phi - s (D u*) / (gamma dt)
   (CaNS's update). Without bodies u* - s L u* = u + gamma dt H + s L u: Crank-Nicolson. With
   them, the penalization sees the whole explicit viscous term, so a steady state is a fixed point
   of every stage with chi/eta (u - u_s) = -A + nu L u + f - G p, whatever dt (with the solve

@@ -38,7 +38,12 @@ fg_case_expect(NAME adjoint_check_cylinder_implicit NP 1 3 CODE 0 REGEX "^flowgr
 fg_case_expect(NAME adjoint_check_cylinder_implicit_re5 NP 2 CODE 0 REGEX "^flowgrad check: 21 checks, 0 failed"
                ARGS check ${FG_ADJ_CYL_S} --set output.dir=adjoint_check_cylinder_implicit_re5 --set time.viscous=implicit --set flow.re=5
                     -fg_fftw_planner estimate)
-foreach(t cylinder_stretched_np1 cylinder_stretched_np3 cylinder_stretched_ksp_np2 cylinder_implicit_np1 cylinder_implicit_np3 cylinder_implicit_re5_np2)
+# Steady mode with the implicit viscous term (its incremental pressure is part of the steady
+# state also without a body): the channel without a body, 13 checks (tests/adjoint/dissipation_channel.yaml).
+fg_case_expect(NAME adjoint_check_steady_implicit NP 2 CODE 0 REGEX "^flowgrad check: 13 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/dissipation_channel.yaml --set time.viscous=implicit
+                    --set output.dir=adjoint_check_steady_implicit -fg_fftw_planner estimate)
+foreach(t cylinder_stretched_np1 cylinder_stretched_np3 cylinder_stretched_ksp_np2 cylinder_implicit_np1 cylinder_implicit_np3 cylinder_implicit_re5_np2 steady_implicit_np2)
   set_tests_properties(case_adjoint_check_${t} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
 

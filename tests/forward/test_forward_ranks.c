@@ -77,7 +77,7 @@ static PetscErrorCode RunAll(void)
   PetscMPIInt rank, size;
   PetscInt    steps = 100, ncases = 8;
   PetscReal   tol = 1e-12, ksp_tol = -1, ksp_rtol = 1e-13, div_tol = 1e-10;
-  char       *sel[8];
+  char       *sel[8], viscous[16] = "auto";
   PetscBool   has_sel, checked_perturbation = PETSC_FALSE, ksp = PETSC_TRUE;
 
   PetscFunctionBeginUser;
@@ -90,6 +90,7 @@ static PetscErrorCode RunAll(void)
   PetscCall(PetscOptionsReal("-ksp_rtol", "poisson.rtol of the ksp runs", NULL, ksp_rtol, &ksp_rtol, NULL));
   PetscCall(PetscOptionsBool("-ksp", "also the poisson.type ksp runs", NULL, ksp, &ksp, NULL));
   PetscCall(PetscOptionsStringArray("-cases", "cases to run (default: all)", NULL, sel, &ncases, &has_sel));
+  PetscCall(PetscOptionsString("-viscous", "time.viscous of every case", NULL, viscous, viscous, sizeof(viscous), NULL));
   PetscOptionsEnd();
   if (ksp_tol < 0) ksp_tol = tol;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d ranks against 1 (PETSC_COMM_SELF), %" PetscInt_FMT " steps; bounds: fftw %.0e, ksp %.0e (poisson.rtol %.0e)\n", (int)size, steps, (double)tol, (double)ksp_tol, (double)ksp_rtol));
@@ -112,7 +113,7 @@ static PetscErrorCode RunAll(void)
       char             name[64];
 
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s.yaml", cases[i].name));
-      PetscCall(FGTestCaseLoad(PETSC_COMM_WORLD, name, &c, "name: %s\n%stime: {dt: %.17g, steps: %" PetscInt_FMT "}\npoisson: {type: %s, rtol: %g}\n", cases[i].name, cases[i].yaml, (double)cases[i].dt, steps, ptype, (double)ksp_rtol));
+      PetscCall(FGTestCaseLoad(PETSC_COMM_WORLD, name, &c, "name: %s\n%stime: {dt: %.17g, steps: %" PetscInt_FMT ", viscous: %s}\npoisson: {type: %s, rtol: %g}\n", cases[i].name, cases[i].yaml, (double)cases[i].dt, steps, viscous, ptype, (double)ksp_rtol));
       PetscCall(PetscTime(&t0));
       if (rank == 0) PetscCall(RunOn(PETSC_COMM_SELF, c, steps, NULL, &ss));
       PetscCall(FGTestIdleBarrier(PETSC_COMM_WORLD));

@@ -90,3 +90,8 @@ add_test(NAME forward_cavity128_ghia
                  ${_fg_fwd_dir}/reference --steps 12000 --tol 0.01)
 set_tests_properties(forward_cavity128_ghia PROPERTIES FIXTURES_REQUIRED forward_cavity128
                      LABELS forward TIMEOUT 60)
+
+# The implicit viscous term on 2, 3, 4 ranks against 1 (the direct Helmholtz solves: transforms,
+# FFTW's transposes, Thomas across the slabs), the stretched 2D cavity and 3D channel, 100 steps.
+fg_add_mpi_test(NAME forward_ranks_implicit NP 2 3 4 COMMAND test_forward_ranks -cases cavity2d,cavity2d_stretched,channel3d_stretched
+                -viscous implicit -ksp 0 -fg_fftw_planner estimate LABELS forward TIMEOUT 120)

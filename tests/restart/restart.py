@@ -195,6 +195,8 @@ def scenario_equivalence_body(r, w):
     ranks, 1e-12 relative to the largest force from 3 ranks to 2"""
     n = 20
     base = ["--set", f"grid.cells={r.a.cells}", "--set", "time.dt=0.05", "--set", "output.monitor_every=5"]
+    if r.a.viscous:
+        base += ["--set", f"time.viscous={r.a.viscous}"]
     straight = os.path.join(w, "straight")
     r.run(2, base + ["--set", f"time.steps={2 * n}", "--set", f"output.dir={straight}"])
     ref = final_fields(straight, 2 * n)
@@ -416,6 +418,7 @@ def main():
     ap.add_argument("--case", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--cells", default="[128,96]", help="equivalence_body: grid.cells (0 where the case's stretching makes the count)")
+    ap.add_argument("--viscous", default=None, help="equivalence_body: time.viscous")
     ap.add_argument("scenario", choices=[n[len("scenario_"):] for n in globals() if n.startswith("scenario_")])
     a = ap.parse_args()
     shutil.rmtree(a.work, ignore_errors=True)

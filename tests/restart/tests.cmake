@@ -42,6 +42,14 @@ add_test(NAME restart_equivalence_body_stretched
                  --case ${FG_RESTART_TESTS}/rotating_cylinder_stretched.yaml --cells [128,0]
                  --work ${CMAKE_CURRENT_BINARY_DIR}/restart_equivalence_body_stretched equivalence_body)
 set_tests_properties(restart_equivalence_body_stretched PROPERTIES TIMEOUT 120 PROCESSORS 3 LABELS "mpi;restart;body")
+# ... and with the implicit viscous term (its direct Helmholtz solves; the incremental pressure
+# in the checkpoint): the same bounds.
+add_test(NAME restart_equivalence_body_implicit
+         COMMAND ${FG_PYTHON} ${FG_RESTART_TESTS}/restart.py --mpiexec ${MPIEXEC_EXECUTABLE}
+                 "--npflag=${MPIEXEC_NUMPROC_FLAG}" "--mpiflags=${_fg_mpiflags}" --flowgrad $<TARGET_FILE:flowgrad>
+                 --case ${FG_RESTART_TESTS}/rotating_cylinder_stretched.yaml --cells [128,0] --viscous implicit
+                 --work ${CMAKE_CURRENT_BINARY_DIR}/restart_equivalence_body_implicit equivalence_body)
+set_tests_properties(restart_equivalence_body_implicit PROPERTIES TIMEOUT 120 PROCESSORS 3 LABELS "mpi;restart;body")
 
 # Refused checkpoints. restart_damaged_setup writes good/ (checkpoints 15 and 20 of a 16 x 16
 # cavity) and copies whose newest checkpoint is truncated, text, without /v, or with a NaN.
