@@ -31,6 +31,12 @@
 
 typedef struct _p_FGViscous *FGViscous;
 
+/* The options (FGViscousGetOptions: -help lists them). */
+typedef struct {
+  PetscBool fftw; /* -fg_viscous_fftw: the direct path where it applies */
+} FGViscousOptions;
+PETSC_EXTERN PetscErrorCode FGViscousGetOptions(MPI_Comm, FGViscousOptions *);
+
 PETSC_EXTERN PetscReal      FGViscousTimeStepLimit(FGGrid, PetscReal);
 PETSC_EXTERN PetscBool      FGViscousIsImplicit(const FGCase *, FGGrid);
 PETSC_EXTERN PetscErrorCode FGViscousCreate(FGGrid, const FGBoundary *, FGViscous *);

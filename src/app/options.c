@@ -2,7 +2,7 @@
   flowgrad's own options (-fg_*), for -help.
 
   Every -fg_* option is read in a PetscOptionsBegin block of the module it configures, at that
-  module's set-up (the FFTW solver, the solver, the reverse sweep, flowgrad check, flowgrad run,
+  module's set-up (the FFTW solver, the solver, the implicit viscous term, the reverse sweep, flowgrad check, flowgrad run,
   flowgrad optimize); PETSc prints a block's options with -help when the block runs. A command
   runs only some of them, so with -help main() runs them all first (FGOptionsView): `flowgrad
   CMD CASE -help` lists every -fg_* option with its description and default, then the command
@@ -19,6 +19,7 @@ PetscErrorCode FGOptionsView(MPI_Comm comm)
 {
   FGPoissonFFTWOptions  fftw;
   FGSolverOptions       solver;
+  FGViscousOptions      viscous;
   FGAdjointOptions      adjoint;
   FGAdjointCheckOptions check;
   FGRunOptions          run;
@@ -27,6 +28,7 @@ PetscErrorCode FGOptionsView(MPI_Comm comm)
   PetscFunctionBeginUser;
   PetscCall(FGPoissonFFTWGetOptions(comm, &fftw));
   PetscCall(FGSolverGetOptions(comm, &solver));
+  PetscCall(FGViscousGetOptions(comm, &viscous));
   PetscCall(FGRunGetOptions(comm, &run));
   PetscCall(FGAdjointGetOptions(comm, &adjoint));
   PetscCall(FGAdjointCheckGetOptions(comm, &check));

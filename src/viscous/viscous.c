@@ -152,6 +152,19 @@ PetscReal FGViscousTimeStepLimit(FGGrid g, PetscReal nu)
 }
 
 /*@C
+  FGViscousGetOptions - the implicit viscous term's options (-help lists them). Collective.
+@*/
+PetscErrorCode FGViscousGetOptions(MPI_Comm comm, FGViscousOptions *o)
+{
+  PetscFunctionBeginUser;
+  o->fftw = PETSC_TRUE;
+  PetscOptionsBegin(comm, NULL, "Implicit viscous term", NULL);
+  PetscCall(PetscOptionsBool("-fg_viscous_fftw", "the direct transform + tridiagonal Helmholtz solves where they apply (0: CG + Jacobi everywhere)", NULL, o->fftw, &o->fftw, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGViscousIsImplicit - whether a case's viscous term is implicit: time.viscous implicit, or auto
   with time.dt above the explicit term's stability limit (for the case's nu: the choice is made
   once, so that a design that changes nu keeps the scheme).
@@ -168,18 +181,16 @@ PetscBool FGViscousIsImplicit(const FGCase *c, FGGrid g)
 @*/
 PetscErrorCode FGViscousCreate(FGGrid g, const FGBoundary *bc, FGViscous *out)
 {
-  FGViscous v;
-  PetscBool fast = PETSC_TRUE;
+  FGViscous        v;
+  FGViscousOptions opt;
 
   PetscFunctionBeginUser;
   PetscCall(FGViscousInitializePackage_Private());
   PetscCall(PetscNew(&v));
   v->grid = g;
   v->bc   = *bc;
-  PetscOptionsBegin(g->comm, NULL, "Implicit viscous term", NULL);
-  PetscCall(PetscOptionsBool("-fg_viscous_fftw", "the direct transform + tridiagonal solves where they apply (0: the KSP path everywhere)", NULL, fast, &fast, NULL));
-  PetscOptionsEnd();
-  if (fast) PetscCall(FGViscousFFTWCreate(g, bc, &v->fft));
+  PetscCall(FGViscousGetOptions(g->comm, &opt));
+  if (opt.fftw) PetscCall(FGViscousFFTWCreate(g, bc, &v->fft));
   PetscCall(FGGridCreateStarDM(g, "viscous_", &v->da));
   PetscCall(DMCreateGlobalVector(v->da, &v->rhs));
   PetscCall(VecDuplicate(v->rhs, &v->y));
