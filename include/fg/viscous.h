@@ -17,8 +17,8 @@
 
    Solvers. The direct path (src/viscous/viscous_fftw.c, as CaNS): real-to-real transforms in the
    in-slab directions and the Thomas algorithm along the slab direction (stretched or not), exact
-   to round-off; it needs the grid's FFTW slabs (poisson.type fftw), uniform in-slab directions and
-   a non-periodic slab direction (-fg_viscous_fftw 0 turns it off). Elsewhere PETSc KSP on the
+   to round-off; it needs the grid's FFTW slabs (poisson.type fftw) and uniform in-slab
+   directions (a periodic slab direction: cyclic lines; -fg_viscous_fftw 0 turns it off). Elsewhere PETSc KSP on the
    assembled M(s), options prefix "viscous_" (-viscous_ksp_type, -viscous_pc_type,
    -viscous_ksp_rtol, ...); defaults CG + Jacobi, rtol 1e-12 on the unpreconditioned residual,
    the input as the initial guess; M(s) is rebuilt from K when s changes (three stages per step:

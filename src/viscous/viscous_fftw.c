@@ -31,16 +31,17 @@
   Plans are FFTW_ESTIMATE: measured plans could differ between a run and its resumption, and
   restart is bit for bit.
 
+  A periodic slab direction makes the lines cyclic: Sherman-Morrison on top of the same sweep
+  (FGViscousCyclic_Private).
+
   Conditions (else the KSP path): the grid's slab decomposition (poisson.type fftw), uniform
-  in-slab directions, a non-periodic slab direction, no outflow face at the lower end of an
-  in-slab direction.
+  in-slab directions, at least 3 cells along a periodic slab direction, no outflow face at the
+  lower end of an in-slab direction.
 
   Transpose: (I - s L_0) is symmetric in the face-volume inner product, so S^T = V S V^{-1}.
 */
 #include "viscousimpl.h"
 #include <fftw3-mpi.h>
-#include <stdlib.h>
-#include <stdio.h>
 
 struct _p_FGViscousFFTW {
   PetscInt  dim, sd;      /* dimension; the slab direction */
@@ -54,6 +55,8 @@ struct _p_FGViscousFFTW {
   PetscReal *cm[3], *cp[3]; /* along s: the couplings of row j (cm[0] and cp[last] with the closures) */
   PetscReal  glo[3], ghi[3]; /* the closures' cf at the two ends */
   PetscInt   nu[3];       /* the unknowns along s per component */
+  PetscBool  cyclic;      /* the slab direction is periodic: cyclic lines (Sherman-Morrison) */
+  double    *zb;          /* cyclic: the second right-hand side's scratch (n_s x the lines side by side) */
 };
 
 /* The kinds, the transform length and the eigenvalues of component a along the in-slab direction
@@ -98,14 +101,14 @@ PetscErrorCode FGViscousFFTWCreate(FGGrid g, const FGBoundary *bc, FGViscousFFTW
 
   PetscFunctionBeginUser;
   *out = NULL;
-  if (g->decomp != FG_DECOMP_SLAB || g->periodic[sd]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (g->decomp != FG_DECOMP_SLAB || (g->periodic[sd] && g->n[sd] < 3)) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt b = 0; b < sd; b++) {
     if (!g->uniform[b] || (!g->periodic[b] && g->n[b] < 2)) PetscFunctionReturn(PETSC_SUCCESS);
     if (!g->periodic[b] && bc->kind[b][FG_FACE_LO] == FG_BC_OUTFLOW) PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallMPI(MPI_Comm_size(g->comm, &size));
   PetscCall(PetscNew(&f));
-  f->dim = dim, f->sd = sd, f->ns = g->n[sd];
+  f->dim = dim, f->sd = sd, f->ns = g->n[sd], f->cyclic = g->periodic[sd];
   f->P   = dim == 2 ? g->n[0] : g->n[0] * g->n[1];
   f->nsl = g->box.hi[sd] - g->box.lo[sd];
   if (dim == 3) f->B = g->n[0], f->nmid = g->n[1];
@@ -125,7 +128,8 @@ PetscErrorCode FGViscousFFTWCreate(FGGrid g, const FGBoundary *bc, FGViscousFFTW
   alloc    = PetscMax(alloc, f->nsl * f->P);
   f->buf   = fftw_alloc_real((size_t)PetscMax(alloc, 1));
   f->tbuf  = fftw_alloc_real((size_t)PetscMax(alloc, f->ns * f->P * (size == 1)) + 1);
-  PetscCheck(f->buf && f->tbuf, PETSC_COMM_SELF, PETSC_ERR_MEM, "viscous FFTW: out of memory");
+  if (f->cyclic) f->zb = fftw_alloc_real((size_t)(f->ns * (size == 1 ? f->P : f->B)));
+  PetscCheck(f->buf && f->tbuf && (!f->cyclic || f->zb), PETSC_COMM_SELF, PETSC_ERR_MEM, "viscous FFTW: out of memory");
   if (size > 1) {
     f->t1 = fftw_mpi_plan_many_transpose(f->ns, f->nmid, f->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->buf, f->tbuf, g->comm, FFTW_ESTIMATE);
     f->t2 = fftw_mpi_plan_many_transpose(f->nmid, f->ns, f->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->tbuf, f->buf, g->comm, FFTW_ESTIMATE);
@@ -154,9 +158,9 @@ PetscErrorCode FGViscousFFTWCreate(FGGrid g, const FGBoundary *bc, FGViscousFFTW
     }
     PetscCheck(f->fwd[a] && f->bwd[a], PETSC_COMM_SELF, PETSC_ERR_LIB, "viscous FFTW: fftw_plan_many_r2r failed");
     /* along s */
-    f->nu[a]  = a == sd ? f->ns - 1 : f->ns;
-    f->glo[a] = FGOpGhostCoefficient(bc, sd, FG_FACE_LO, a);
-    f->ghi[a] = a == sd ? 0.0 : FGOpGhostCoefficient(bc, sd, FG_FACE_HI, a);
+    f->nu[a]  = a == sd && !f->cyclic ? f->ns - 1 : f->ns;
+    f->glo[a] = f->cyclic ? 0.0 : FGOpGhostCoefficient(bc, sd, FG_FACE_LO, a);
+    f->ghi[a] = f->cyclic || a == sd ? 0.0 : FGOpGhostCoefficient(bc, sd, FG_FACE_HI, a);
     PetscCall(PetscMalloc2(f->ns, &f->cm[a], f->ns, &f->cp[a]));
     for (PetscInt j = 0; j < f->ns; j++) {
       PetscReal cm, cp;
@@ -201,6 +205,49 @@ static void FGViscousThomas_Private(FGViscousFFTW f, PetscInt a, PetscReal s, Pe
   }
 }
 
+/* The same on a periodic slab direction: the lines are cyclic, row 0 coupled to row n-1 by
+   -s cm_0 and row n-1 to row 0 by -s cp_{n-1}. Sherman-Morrison (as in Numerical Recipes'
+   cyclic): with gamma = -D_0, the tridiagonal T (D_0 - gamma, D_{n-1} - alpha beta / gamma, the
+   corners dropped; alpha = -s cp_{n-1}, beta = -s cm_0) is solved for x and for z with the
+   right-hand side (gamma, 0, .., alpha), both in one sweep, and x -= z (x_0 + beta x_{n-1} / gamma)
+   / (1 + z_0 + beta z_{n-1} / gamma). T is diagonally dominant (D_0 - gamma = 2 D_0). */
+static void FGViscousCyclic_Private(FGViscousFFTW f, PetscInt a, PetscReal s, PetscInt n, ptrdiff_t st, ptrdiff_t nl, const PetscReal *restrict lam, PetscReal *restrict x, PetscReal *restrict c, PetscReal *restrict z)
+{
+  const PetscReal *cm = f->cm[a], *cp = f->cp[a], alpha = -s * cp[n - 1], beta = -s * cm[0];
+  for (PetscInt j = 0; j < n; j++) {
+    const PetscReal A = j > 0 ? -s * cm[j] : 0, C = j < n - 1 ? -s * cp[j] : 0, d0 = 1 + s * (cm[j] + cp[j]);
+    PetscReal      *xj = x + j * st, *cj = c + j * st, *zj = z + j * st;
+    if (j == 0)
+      for (ptrdiff_t l = 0; l < nl; l++) {
+        const PetscReal D = d0 - s * lam[l], m = 1.0 / (2 * D); /* D_0 - gamma */
+        cj[l] = C * m, xj[l] *= m, zj[l] = -D * m;               /* z's rhs: gamma = -D_0 */
+      }
+    else {
+      const PetscReal *xp = xj - st, *zp = zj - st, *cq = cj - st;
+      const PetscReal  zr = j == n - 1 ? alpha : 0;
+      for (ptrdiff_t l = 0; l < nl; l++) {
+        const PetscReal D0 = 1 + s * (cm[0] + cp[0]) - s * lam[l]; /* -gamma */
+        const PetscReal D  = d0 - s * lam[l] + (j == n - 1 ? alpha * beta / D0 : 0);
+        const PetscReal m  = 1.0 / (D - A * cq[l]);
+        cj[l] = C * m, xj[l] = (xj[l] - A * xp[l]) * m, zj[l] = (zr - A * zp[l]) * m;
+      }
+    }
+  }
+  for (PetscInt j = n - 2; j >= 0; j--) {
+    PetscReal       *xj = x + j * st, *zj = z + j * st;
+    const PetscReal *xn = xj + st, *zn = zj + st, *cj = c + j * st;
+    for (ptrdiff_t l = 0; l < nl; l++) xj[l] -= cj[l] * xn[l], zj[l] -= cj[l] * zn[l];
+  }
+  {
+    PetscReal *xl = x + (n - 1) * st, *zl = z + (n - 1) * st;
+    for (ptrdiff_t l = 0; l < nl; l++) {
+      const PetscReal gam = -(1 + s * (cm[0] + cp[0]) - s * lam[l]);
+      const PetscReal fac = (x[l] + beta * xl[l] / gam) / (1 + z[l] + beta * zl[l] / gam);
+      for (PetscInt j = 0; j < n; j++) x[j * st + l] -= fac * z[j * st + l];
+    }
+  }
+}
+
 /*@C
   FGViscousFFTWSolve - y = (I - s L_0)^{-1} x for component a (owned arrays of the grid's layout;
   y may be x). Only y's interior faces are meaningful. Collective.
@@ -210,24 +257,24 @@ PetscErrorCode FGViscousFFTWSolve(FGViscousFFTW f, PetscInt a, PetscReal s, cons
   const ptrdiff_t nloc = f->nsl * f->P;
 
   PetscFunctionBeginUser;
-  PetscLogDouble T0 = MPI_Wtime();
   PetscCall(PetscArraycpy(f->buf, x, nloc));
-  PetscLogDouble T1 = MPI_Wtime();
   fftw_execute(f->fwd[a]);
-  PetscLogDouble T2 = MPI_Wtime();
-  if (!f->t1) FGViscousThomas_Private(f, a, s, f->nu[a], f->P, f->P, f->lam[a], f->buf, f->tbuf);
-  else {
+  if (!f->t1) {
+    if (f->cyclic) FGViscousCyclic_Private(f, a, s, f->nu[a], f->P, f->P, f->lam[a], f->buf, f->tbuf, f->zb);
+    else FGViscousThomas_Private(f, a, s, f->nu[a], f->P, f->P, f->lam[a], f->buf, f->tbuf);
+  } else {
     PetscReal *c = f->buf; /* the slab buffer is free while the lines are solved: scratch */
     fftw_execute(f->t1);
-    for (ptrdiff_t q = 0; q < f->lnmid; q++) FGViscousThomas_Private(f, a, s, f->nu[a], f->B, f->B, f->lam[a] + (f->mid0 + q) * f->B, f->tbuf + q * f->ns * f->B, c);
+    for (ptrdiff_t q = 0; q < f->lnmid; q++) {
+      const PetscReal *lam = f->lam[a] + (f->mid0 + q) * f->B;
+      PetscReal       *xl  = f->tbuf + q * f->ns * f->B;
+      if (f->cyclic) FGViscousCyclic_Private(f, a, s, f->nu[a], f->B, f->B, lam, xl, c, f->zb);
+      else FGViscousThomas_Private(f, a, s, f->nu[a], f->B, f->B, lam, xl, c);
+    }
     fftw_execute(f->t2);
   }
-  PetscLogDouble T3 = MPI_Wtime();
   fftw_execute(f->bwd[a]);
-  PetscLogDouble T4 = MPI_Wtime();
   for (ptrdiff_t i = 0; i < nloc; i++) y[i] = f->buf[i] * f->norm[a];
-  PetscLogDouble T5 = MPI_Wtime();
-  if (getenv("FGVPROF")) printf("a %d copy %.2f fwd %.2f thomas %.2f bwd %.2f out %.2f ms\n", (int)a, 1e3*(T1-T0), 1e3*(T2-T1), 1e3*(T3-T2), 1e3*(T4-T3), 1e3*(T5-T4));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -247,6 +294,7 @@ PetscErrorCode FGViscousFFTWDestroy(FGViscousFFTW *fp)
   if (f->t2) fftw_destroy_plan(f->t2);
   fftw_free(f->buf);
   fftw_free(f->tbuf);
+  if (f->zb) fftw_free(f->zb);
   PetscCall(PetscFree(*fp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

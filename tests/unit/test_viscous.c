@@ -1,6 +1,7 @@
 /*
   The implicit viscous term's Helmholtz solves (include/fg/viscous.h) on 2D and 3D grids with
-  walls, slip, inflow and outflow faces, periodic directions and a stretched slab direction:
+  walls, slip, inflow and outflow faces, periodic directions (the slab direction too: cyclic
+  lines) and a stretched slab direction:
 
   1. The direct path (transforms + Thomas, viscous_fftw.c) solves y_U - s L(Fill_0(y))_U = x_U:
      the residual, with the operators of src/ops/ (FGOpFillBoundaryTangent + FGOpDiffusion), is
@@ -206,6 +207,9 @@ int main(int argc, char **argv)
     {"2D periodic x, slip y", 2, {16, 12, 1}, {{P, P}, {S, W}, {P, P}}, PETSC_TRUE},
     {"3D channel, z stretched", 3, {12, 10, 8}, {{In, O}, {S, S}, {W, W}}, PETSC_TRUE},
     {"3D periodic x, walls y z", 3, {8, 10, 12}, {{P, P}, {W, W}, {W, Lid}}, PETSC_FALSE},
+    {"2D periodic, y stretched", 2, {16, 12, 1}, {{P, P}, {P, P}, {P, P}}, PETSC_TRUE},
+    {"3D channel, z periodic", 3, {8, 10, 12}, {{P, P}, {W, W}, {P, P}}, PETSC_FALSE},
+    {"2D x walls, y periodic", 2, {12, 16, 1}, {{W, Lid}, {P, P}, {P, P}}, PETSC_FALSE},
   };
   PetscRandom rnd;
   PetscMPIInt rank;
