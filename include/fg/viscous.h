@@ -43,7 +43,6 @@ PETSC_EXTERN PetscErrorCode FGViscousCreate(FGGrid, const FGBoundary *, FGViscou
 PETSC_EXTERN PetscErrorCode FGViscousSolve(FGViscous, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGViscousSolveTranspose(FGViscous, PetscReal, Vec[]);
 PETSC_EXTERN PetscBool      FGViscousIsDirect(FGViscous);
-PETSC_EXTERN PetscErrorCode FGViscousGetIterations(FGViscous, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGViscousDestroy(FGViscous *);
 
 #endif

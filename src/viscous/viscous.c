@@ -32,7 +32,6 @@ struct _p_FGViscous {
   Vec        vol[3]; /* the face volumes of component a */
   KSP        ksp[3]; /* prefix viscous_ */
   Vec        rhs, y; /* work */
-  PetscInt   its;    /* iterations of the last solve, all components */
   FGViscousFFTW fft; /* the direct path (viscous_fftw.c), NULL: KSP */
 };
 
@@ -270,7 +269,6 @@ static PetscErrorCode FGViscousCheck_Private(FGViscous v, PetscInt a, PetscBool 
   PetscFunctionBeginUser;
   PetscCall(KSPGetConvergedReason(v->ksp[a], &reason));
   PetscCall(KSPGetIterationNumber(v->ksp[a], &its));
-  v->its += its;
   if (reason > 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetResidualNorm(v->ksp[a], &rnorm));
   PetscCall(KSPGetTolerances(v->ksp[a], &rtol, NULL, NULL, &maxit));
@@ -301,7 +299,6 @@ PetscErrorCode FGViscousSolve(FGViscous v, PetscReal s, Vec x[])
 {
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(FG_EVENT_ViscousSolve, 0, 0, 0, 0));
-  v->its = 0;
   for (PetscInt a = 0; a < v->grid->dim; a++) {
     if (v->fft) {
       PetscCall(FGViscousFFTWApply_Private(v, a, s, x[a], v->y));
@@ -327,7 +324,6 @@ PetscErrorCode FGViscousSolveTranspose(FGViscous v, PetscReal s, Vec x[])
 {
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(FG_EVENT_ViscousSolveTranspose, 0, 0, 0, 0));
-  v->its = 0;
   for (PetscInt a = 0; a < v->grid->dim; a++) {
     if (v->fft) { /* S^T = V S V^{-1} */
       PetscCall(VecPointwiseDivide(v->rhs, x[a], v->vol[a]));
@@ -352,16 +348,6 @@ PetscErrorCode FGViscousSolveTranspose(FGViscous v, PetscReal s, Vec x[])
 PetscBool FGViscousIsDirect(FGViscous v)
 {
   return (PetscBool)(v->fft != NULL);
-}
-
-/*@C
-  FGViscousGetIterations - the Krylov iterations of the last solve, summed over the components.
-@*/
-PetscErrorCode FGViscousGetIterations(FGViscous v, PetscInt *its)
-{
-  PetscFunctionBeginUser;
-  *its = v->its;
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode FGViscousDestroy(FGViscous *vp)
