@@ -43,6 +43,7 @@ PETSC_EXTERN PetscErrorCode FGViscousCreate(FGGrid, const FGBoundary *, FGViscou
 PETSC_EXTERN PetscErrorCode FGViscousSolve(FGViscous, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGViscousSolveTranspose(FGViscous, PetscReal, Vec[]);
 PETSC_EXTERN PetscBool      FGViscousIsDirect(FGViscous);
+PETSC_EXTERN PetscBool      FGViscousDirectApplies(FGGrid, const FGBoundary *);
 PETSC_EXTERN PetscErrorCode FGViscousDestroy(FGViscous *);
 
 #endif

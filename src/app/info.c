@@ -59,12 +59,16 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
   PetscCall(PetscPrintf(comm, "\n"));
 
   {
-    const PetscReal lim = FGViscousTimeStepLimit(g, c->flow.nu);
-    const PetscBool imp = FGViscousIsImplicit(c, g);
-    char            from[64] = "";
+    const PetscReal  lim = FGViscousTimeStepLimit(g, c->flow.nu);
+    const PetscBool  imp = FGViscousIsImplicit(c, g);
+    char             from[64] = "";
+    FGBoundary       vbc;
+    FGViscousOptions vo;
+    PetscCall(FGBoundaryFromCase(c, &vbc));
+    PetscCall(FGViscousGetOptions(comm, &vo));
     if (c->time.cfl > 0) PetscCall(PetscSNPrintf(from, sizeof(from), " (from time.cfl = %g)", (double)c->time.cfl));
     PetscCall(PetscPrintf(comm, "time step: dt = %.6g%s, the explicit viscous term's stability limit %.4g (dt / limit = %.3g); viscous term: %s%s\n", (double)c->time.dt, from, (double)lim, (double)(c->time.dt / lim),
-                          imp ? "implicit (Crank-Nicolson per stage)" : "explicit", !imp && c->time.dt > lim ? "  ** EXCEEDED: the run will blow up (time.viscous: implicit) **" : ""));
+                          imp ? (vo.fftw && FGViscousDirectApplies(g, &vbc) ? "implicit (Crank-Nicolson per stage, direct Helmholtz solves)" : "implicit (Crank-Nicolson per stage, CG Helmholtz solves)") : "explicit", !imp && c->time.dt > lim ? "  ** EXCEEDED: the run will blow up (time.viscous: implicit) **" : ""));
   }
   if (c->nbodies) { /* set the bodies up: the same checks as a run (shapes, inside the domain, density files) */
     FGBoundary bnd;

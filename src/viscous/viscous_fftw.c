@@ -88,6 +88,21 @@ static PetscErrorCode FGViscousFFTWAxis_Private(FGGrid g, const FGBoundary *bc, 
 }
 
 /*@C
+  FGViscousDirectApplies - whether the direct path applies to a grid and its boundary kinds (the
+  conditions above). Not collective.
+@*/
+PetscBool FGViscousDirectApplies(FGGrid g, const FGBoundary *bc)
+{
+  const PetscInt sd = g->dim - 1;
+  if (g->decomp != FG_DECOMP_SLAB || (g->periodic[sd] && g->n[sd] < 3)) return PETSC_FALSE;
+  for (PetscInt b = 0; b < sd; b++) {
+    if (!g->uniform[b] || (!g->periodic[b] && g->n[b] < 2)) return PETSC_FALSE;
+    if (!g->periodic[b] && bc->kind[b][FG_FACE_LO] == FG_BC_OUTFLOW) return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
+}
+
+/*@C
   FGViscousFFTWCreate - the direct path where it applies (see above); *f = NULL where it does not.
   Collective.
 @*/
@@ -101,11 +116,7 @@ PetscErrorCode FGViscousFFTWCreate(FGGrid g, const FGBoundary *bc, FGViscousFFTW
 
   PetscFunctionBeginUser;
   *out = NULL;
-  if (g->decomp != FG_DECOMP_SLAB || (g->periodic[sd] && g->n[sd] < 3)) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt b = 0; b < sd; b++) {
-    if (!g->uniform[b] || (!g->periodic[b] && g->n[b] < 2)) PetscFunctionReturn(PETSC_SUCCESS);
-    if (!g->periodic[b] && bc->kind[b][FG_FACE_LO] == FG_BC_OUTFLOW) PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  if (!FGViscousDirectApplies(g, bc)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(g->comm, &size));
   PetscCall(PetscNew(&f));
   f->dim = dim, f->sd = sd, f->ns = g->n[sd], f->cyclic = g->periodic[sd];

@@ -46,10 +46,15 @@ fg_case_expect(NAME cli_ksp_rtol_option NP 1 2 CODE 0 REGEX "^flowgrad run: 30 s
 
 # A dt beyond the viscous stability limit with time.viscous: explicit: a warning up front, then
 # the blow-up guard (exit 3). With the default (auto) the same case takes the implicit viscous
-# term and runs (dt 4.2 times the limit).
+# term and runs (dt 1.3 times the limit).
 fg_case_expect(NAME cli_run_viscous_limit NP 1 CODE 3 REGEX "exceeds time.cfl_max|blew up"
                ARGS run ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set time.steps=400 --set time.viscous=explicit
                     --set output.monitor_every=1 --set output.dir=cli_viscous)
+# flowgrad info says which scheme auto picks and how its Helmholtz problems are solved.
+fg_case_expect(NAME cli_info_viscous_direct NP 1 CODE 0 REGEX [=[dt / limit = 1\.3\); viscous term: implicit \(Crank-Nicolson per stage, direct Helmholtz solves\)]=]
+               ARGS info ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3)
+fg_case_expect(NAME cli_info_viscous_ksp NP 1 CODE 0 REGEX [=[viscous term: implicit \(Crank-Nicolson per stage, CG Helmholtz solves\)]=]
+               ARGS info ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set poisson.type=ksp)
 fg_case_expect(NAME cli_run_viscous_auto NP 1 CODE 0 REGEX "viscous term implicit"
                ARGS run ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set time.steps=40
                     --set output.dir=cli_viscous_auto)
