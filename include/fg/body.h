@@ -52,6 +52,7 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetMaskSpacing(FGBodies, PetscInt, PetscReal
 PETSC_EXTERN PetscErrorCode FGBodiesResetForces(FGBodies);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalize(FGBodies, PetscReal, PetscReal, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesReduceForces(FGBodies);
+PETSC_EXTERN PetscErrorCode FGBodiesGetPenalty(FGBodies, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesGetForces(FGBodies, PetscInt, FGBodyForces *);
 
 /* Control-volume cross-check of a step, outside it (src/body/diagnostics.c): Begin before the

@@ -28,6 +28,7 @@ struct _p_FGStepTape {
 PETSC_EXTERN PetscErrorCode FGStepForward_RK3(FGSolver, FGStepTape);
 PETSC_EXTERN PetscErrorCode FGStepTangent_RK3(FGSolver, FGStepTape, const FGParams *, Vec[], Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGStepAdjoint_RK3(FGSolver, FGStepTape, const PetscReal[], Vec[], Vec, FGParams *);
+PETSC_EXTERN PetscErrorCode FGStepMomentumRHS(FGSolver, PetscReal, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGStepTapeCreate(FGSolver, FGStepTape *);
 PETSC_EXTERN PetscErrorCode FGStepTapeDuplicate(FGSolver, FGStepTape, FGStepTape *);
 PETSC_EXTERN PetscErrorCode FGStepTapeDestroy(FGStepTape *);

@@ -55,7 +55,7 @@
   iterations without convergence at the fifth Newton iteration, measured). With an outflow face
   the operator is regular and nothing is attached.
 */
-#include <fg/adjoint.h>
+#include "steadyimpl.h"
 
 typedef struct {
   FGSolver   s;
@@ -63,6 +63,7 @@ typedef struct {
   PetscInt   dim, nloc; /* components; local size of one field */
   PetscBool  withp;     /* the pressure is part of the state (bodies, or the implicit viscous term) */
   Vec        u[3], p;   /* work: unpacked */
+  FGSteadyPC pc;        /* the Oseen preconditioner (steady_pc.c); NULL: another PC was chosen */
 } FGSteadyCtx;
 
 /* X = (u, v[, w][, p]) from this rank's parts (VecGetArray on every rank: see the header). */
@@ -129,6 +130,26 @@ static PetscErrorCode FGSteadyMultAdjoint_Private(Mat A, Vec X, Vec Y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode FGSteadyPCApplyShell_Private(PC pc, Vec r, Vec y)
+{
+  FGSteadyCtx *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &c));
+  PetscCall(FGSteadyPCApply(c->pc, r, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSteadyPCApplyTransposeShell_Private(PC pc, Vec r, Vec y)
+{
+  FGSteadyCtx *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &c));
+  PetscCall(FGSteadyPCApplyTranspose(c->pc, r, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FGSteadyCtxCreate_Private(FGSolver s, FGSteadyCtx *c)
 {
   PetscInt nb;
@@ -157,6 +178,7 @@ static PetscErrorCode FGSteadyCtxDestroy_Private(FGSteadyCtx *c)
   for (PetscInt a = 0; a < c->dim; a++) PetscCall(VecDestroy(&c->u[a]));
   PetscCall(VecDestroy(&c->p));
   PetscCall(FGStepTapeDestroy(&c->T));
+  PetscCall(FGSteadyPCDestroy(&c->pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -205,9 +227,20 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
   PetscCall(KSPSetType(*ksp, KSPGMRES));
   PetscCall(KSPGMRESSetRestart(*ksp, 60));
   PetscCall(KSPGetPC(*ksp, &pc));
-  PetscCall(PCSetType(pc, PCNONE));
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetContext(pc, c));
+  /* the adjoint's operator is I - F_x^T: its preconditioner is M^T */
+  PetscCall(PCShellSetApply(pc, adjoint ? FGSteadyPCApplyTransposeShell_Private : FGSteadyPCApplyShell_Private));
+  PetscCall(PCShellSetApplyTranspose(pc, adjoint ? FGSteadyPCApplyShell_Private : FGSteadyPCApplyTransposeShell_Private));
+  PetscCall(PCShellSetName(pc, "flowgrad Oseen preconditioner (src/adjoint/steady_pc.c)"));
+  PetscCall(KSPSetPCSide(*ksp, PC_RIGHT));
   PetscCall(KSPSetTolerances(*ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
   PetscCall(KSPSetFromOptions(*ksp));
+  {
+    PetscBool shell;
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &shell));
+    if (shell && !c->pc) PetscCall(FGSteadyPCCreate(s, c->withp, prefix, &c->pc));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -286,6 +319,10 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
     if (rn <= tol * xn) break;
     PetscCheck(it < maxit, s->comm, FG_ERR_NUMERIC, "steady: Newton did not converge in %" PetscInt_FMT " iterations: |F(x) - x| = %.3e |x| > adjoint.steady_tol = %g (a longer transient, time.steps, or a looser steady_tol; is the flow steady at all?)", maxit,
                (double)(xn > 0 ? rn / xn : rn), (double)tol);
+    if (c->pc) {
+      PetscCall(FGSteadyUnpack_Private(c, X, c->u, c->p));
+      PetscCall(FGSteadyPCSetUp(c->pc, c->u, c->withp ? c->p : s->p, t, s->dt));
+    }
     PetscCall(KSPSolve(ksp, R, dX));
     PetscCall(KSPGetConvergedReason(ksp, &reason));
     PetscCall(KSPGetIterationNumber(ksp, &its));
@@ -387,7 +424,9 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(FGSteadyPack_Private(&c, ubar, pbar, B));
 
   /* (I - F_x^T) mu = rhs */
+  PetscCall(FGSteadyPCDestroy(&c.pc)); /* Newton's; the adjoint's is set up at x* */
   PetscCall(FGSteadyKSPCreate_Private(&c, "adjoint_", PETSC_TRUE, &A, &ksp));
+  if (c.pc) PetscCall(FGSteadyPCSetUp(c.pc, s->u, s->p, c.T->t0, s->dt));
   PetscCall(KSPSolve(ksp, B, M));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(KSPGetIterationNumber(ksp, &its));

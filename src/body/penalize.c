@@ -98,6 +98,30 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
 }
 
 /*@C
+  FGBodiesGetPenalty - the penalization's coefficients at time t, K_a = sum_b chi_b/eta_b and
+  S_a = sum_b (chi_b/eta_b) u_s,b on every owned face (global Vecs, overwritten): the steady
+  momentum balance carries -(K u - S) (src/adjoint/steady_pc.c). K and S are 0 without bodies.
+@*/
+PetscErrorCode FGBodiesGetPenalty(FGBodies B, PetscReal t, Vec K[], Vec S[])
+{
+  PetscFunctionBeginUser;
+  if (!B || !B->nb) {
+    for (PetscInt a = 0; B && a < B->g->dim; a++) {
+      PetscCall(VecSet(K[a], 0.0));
+      PetscCall(VecSet(S[a], 0.0));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt b = 0; b < B->nb; b++) PetscCall(FGBodyPlace_Internal(B, &B->b[b], t));
+  for (PetscInt a = 0; a < B->g->dim; a++) {
+    PetscCall(FGBodiesKS_Private(B, a, t));
+    PetscCall(VecCopy(B->K[a], K[a]));
+    PetscCall(VecCopy(B->S[a], S[a]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGBodiesReduceForces - reduce the step's forces and moments (one MPI_Allreduce), form the
   coefficients (the step's end). Collective.
 @*/

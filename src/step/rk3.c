@@ -177,15 +177,19 @@ static PetscErrorCode FGStageViscousAdjoint_Private(FGSolver s, PetscReal sc, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* H = -A(ul) + nu L(ul) + f on the interior faces, the outflow condition on outflow faces;
-   f: the actuators with the parameters' amplitudes, a forcing hook, the constant flow.force. */
-static PetscErrorCode FGStageRHS_Private(FGSolver s, PetscReal t, Vec H[])
+/*@C
+  FGStepMomentumRHS - H = -A(ul) + nu L(ul) + f on the interior faces, the outflow condition on
+  outflow faces, 0 on the prescribed faces; f: the actuators with the parameters' amplitudes, a
+  forcing hook, the constant flow.force. ul: ghosted, boundary-filled at t. The stages call it
+  with nu = 0 when the viscous term is implicit; the steady preconditioner with the viscosity.
+@*/
+PetscErrorCode FGStepMomentumRHS(FGSolver s, PetscReal t, PetscReal nu, Vec ul[], Vec H[])
 {
   FGGrid g = s->grid;
 
   PetscFunctionBeginUser;
-  PetscCall(FGOpMomentum(g, &s->bc, s->viscous ? 0.0 : s->prm.v[FG_PARAM_NU], s->ul, H)); /* -A + nu L in one sweep, 0 elsewhere (implicit: -A) */
-  PetscCall(FGOpOutflow(g, &s->bc, s->ul, H));
+  PetscCall(FGOpMomentum(g, &s->bc, nu, ul, H)); /* -A + nu L in one sweep, 0 elsewhere */
+  PetscCall(FGOpOutflow(g, &s->bc, ul, H));
   if (s->layout.nact) PetscCall(FGActuatorsAddForce(g, &s->bc, s->c, FGParamsActuators(&s->prm), t, H));
   if (s->forcefn) PetscCall(s->forcefn(s, t, H, s->forcectx));
   for (PetscInt a = 0; a < g->dim; a++) {
@@ -227,7 +231,7 @@ PetscErrorCode FGStepForward_RK3(FGSolver s, FGStepTape T)
     PetscCall(FGSolverFillGhosts(s, s->u, tk));                 /* 1. boundary values at the stage start */
     if (T)
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->ul[a], T->ul[k][a]));
-    PetscCall(FGStageRHS_Private(s, tk, s->H));                 /* 2. H = -A(u) + nu L(u) + f            */
+    PetscCall(FGStepMomentumRHS(s, tk, s->viscous ? 0.0 : s->prm.v[FG_PARAM_NU], s->ul, s->H)); /* 2. H = -A(u) + nu L(u) + f (implicit: -A + f) */
     PetscCall(FGStageAdvance_Private(dim, dt, k, s->u, s->H, s->Hold)); /* 3. u* = u + dt(alpha H + beta Hold) */
     if (s->viscous) PetscCall(FGOpDiffusion(s->grid, &s->bc, 2 * sc, s->ul, s->u)); /* implicit: + 2 s L(u) */
     if (incr) PetscCall(FGStagePressure_Private(s, gdt, s->p, s->phil, s->u)); /* bodies: u* -= gamma dt G p  */

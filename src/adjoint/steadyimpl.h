@@ -1,0 +1,16 @@
+/* The steady solver's preconditioner (src/adjoint/steady_pc.c), private to src/adjoint/. */
+#ifndef FG_STEADYIMPL_H
+#define FG_STEADYIMPL_H
+
+#include <fg/adjoint.h>
+
+typedef struct _n_FGSteadyPC *FGSteadyPC;
+
+PETSC_INTERN PetscErrorCode FGSteadyPCCreate(FGSolver, PetscBool, const char[], FGSteadyPC *);
+PETSC_INTERN PetscErrorCode FGSteadyPCSetUp(FGSteadyPC, Vec[], Vec, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode FGSteadyPCApply(FGSteadyPC, Vec, Vec);
+PETSC_INTERN PetscErrorCode FGSteadyPCApplyTranspose(FGSteadyPC, Vec, Vec);
+PETSC_INTERN PetscErrorCode FGSteadyPCGetStats(FGSteadyPC, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode FGSteadyPCDestroy(FGSteadyPC *);
+
+#endif
