@@ -64,6 +64,13 @@ typedef struct {
   PetscBool  withp;     /* the pressure is part of the state (bodies, or the implicit viscous term) */
   Vec        u[3], p;   /* work: unpacked */
   FGSteadyPC pc;        /* the Oseen preconditioner (steady_pc.c); NULL: another PC was chosen */
+  /* Newton (SNES): the fixed time and step of F, the objective it records, the tolerance, the
+     monitor; the last residual's norms and iteration; work */
+  PetscReal   t, tol, rn, xn;
+  PetscInt    N, its;
+  PetscBool   every;
+  FGObjective o;
+  Vec         R;
 } FGSteadyCtx;
 
 /* X = (u, v[, w][, p]) from this rank's parts (VecGetArray on every rank: see the header). */
@@ -194,7 +201,7 @@ static PetscErrorCode FGSteadyCreateVec_Private(FGSteadyCtx *c, Vec *X)
    60 and 100 need about 600, 470 and 370 iterations, 60 the least time), relative tolerance 1e-12
    (Newton then converges quadratically to round-off, and J is smooth enough in p for central
    differences), at most 5000 iterations; then the options under the prefix. */
-static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *prefix, PetscBool adjoint, Mat *A, KSP *ksp)
+static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *prefix, PetscBool adjoint, Mat *A, KSP ksp)
 {
   FGSolver  s = c->s;
   PetscInt  n;
@@ -221,21 +228,20 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
     PetscCall(MatNullSpaceDestroy(&ns));
     PetscCall(VecDestroy(&z));
   }
-  PetscCall(KSPCreate(s->comm, ksp));
-  PetscCall(KSPSetOptionsPrefix(*ksp, prefix));
-  PetscCall(KSPSetOperators(*ksp, *A, *A));
-  PetscCall(KSPSetType(*ksp, KSPGMRES));
-  PetscCall(KSPGMRESSetRestart(*ksp, 60));
-  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+  PetscCall(KSPSetOperators(ksp, *A, *A));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPGMRESSetRestart(ksp, 60));
+  PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCSHELL));
   PetscCall(PCShellSetContext(pc, c));
   /* the adjoint's operator is I - F_x^T: its preconditioner is M^T */
   PetscCall(PCShellSetApply(pc, adjoint ? FGSteadyPCApplyTransposeShell_Private : FGSteadyPCApplyShell_Private));
   PetscCall(PCShellSetApplyTranspose(pc, adjoint ? FGSteadyPCApplyShell_Private : FGSteadyPCApplyTransposeShell_Private));
   PetscCall(PCShellSetName(pc, "flowgrad Oseen preconditioner (src/adjoint/steady_pc.c)"));
-  PetscCall(KSPSetPCSide(*ksp, PC_RIGHT));
-  PetscCall(KSPSetTolerances(*ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
-  PetscCall(KSPSetFromOptions(*ksp));
+  PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+  PetscCall(KSPSetTolerances(ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
+  PetscCall(KSPSetFromOptions(ksp));
   {
     PetscBool shell;
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &shell));
@@ -284,61 +290,152 @@ static PetscErrorCode FGSteadyResidual_Private(FGSteadyCtx *c, FGObjective o, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The forward part: the transient and Newton; on return the tape holds the step from x*, the
-   solver its end state F(x*) and the objective that step's values; J. */
+/* SNES's function F(X) = X - F_step(X) (the step from X with the tape and the objective). */
+static PetscErrorCode FGSteadySNESFunction_Private(SNES snes, Vec X, Vec F, void *ctx)
+{
+  FGSteadyCtx *c = (FGSteadyCtx *)ctx;
+
+  PetscFunctionBeginUser;
+  (void)snes;
+  PetscCall(FGSteadyResidual_Private(c, c->o, c->t, c->N, X, F));
+  PetscCall(VecScale(F, -1.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Jacobian I - F_x at X: the MatShell acts about the tape, so the step from X is recorded
+   again (the line search may have evaluated F elsewhere last: one step, against the Krylov
+   solve's tens); then the preconditioner's Jacobian at X. */
+static PetscErrorCode FGSteadySNESJacobian_Private(SNES snes, Vec X, Mat A, Mat B, void *ctx)
+{
+  FGSteadyCtx *c = (FGSteadyCtx *)ctx;
+  FGSolver     s = c->s;
+
+  PetscFunctionBeginUser;
+  (void)snes, (void)A, (void)B;
+  PetscCall(FGSteadyResidual_Private(c, c->o, c->t, c->N, X, c->R));
+  if (c->pc) {
+    PetscCall(FGSteadyUnpack_Private(c, X, c->u, c->p));
+    PetscCall(FGSteadyPCSetUp(c->pc, c->u, c->withp ? c->p : s->p, c->t, s->dt));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Converged when |F(x) - x| <= adjoint.steady_tol |x|; the iteration limit and a non-finite
+   residual end it too. Prints the monitor line (output.monitor_every > 0), with the Krylov solve
+   that led here. */
+static PetscErrorCode FGSteadySNESConverged_Private(SNES snes, PetscInt it, PetscReal xnorm, PetscReal gnorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
+{
+  FGSteadyCtx *c = (FGSteadyCtx *)ctx;
+  FGSolver     s = c->s;
+  PetscReal    xn;
+  PetscInt     maxit;
+  Vec          X;
+
+  PetscFunctionBeginUser;
+  (void)xnorm, (void)gnorm;
+  PetscCall(SNESGetSolution(snes, &X));
+  PetscCall(VecNorm(X, NORM_2, &xn));
+  PetscCall(SNESGetTolerances(snes, NULL, NULL, NULL, &maxit, NULL));
+  c->rn = fnorm, c->xn = xn, c->its = it;
+  if (c->every) {
+    if (it > 0) {
+      KSP                ksp;
+      KSPConvergedReason kr;
+      PetscInt           kits;
+      PetscReal          lambda = 1;
+      SNESLineSearch     ls;
+      PetscCall(SNESGetKSP(snes, &ksp));
+      PetscCall(KSPGetConvergedReason(ksp, &kr));
+      PetscCall(KSPGetIterationNumber(ksp, &kits));
+      PetscCall(SNESGetLineSearch(snes, &ls));
+      PetscCall(SNESLineSearchGetLambda(ls, &lambda));
+      PetscCall(PetscPrintf(s->comm, "steady:   KSP (steady_) %s in %" PetscInt_FMT " iterations, step length %g\n", KSPConvergedReasons[kr], kits, (double)lambda));
+    }
+    PetscCall(PetscPrintf(s->comm, "steady: Newton %2" PetscInt_FMT "  |F(x) - x| = %.3e  relative %.3e\n", it, (double)fnorm, (double)(xn > 0 ? fnorm / xn : fnorm)));
+  }
+  *reason = SNES_CONVERGED_ITERATING;
+  if (PetscIsInfOrNanReal(fnorm)) *reason = SNES_DIVERGED_FNORM_NAN;
+  else if (fnorm <= c->tol * xn) *reason = SNES_CONVERGED_FNORM_ABS;
+  else if (it >= maxit) *reason = SNES_DIVERGED_MAX_IT;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The forward part: the transient and Newton (SNES NEWTONLS, prefix steady_, on the MatShell
+   I - F_x, GMRES right-preconditioned by the Oseen solve, steady_pc.c); on return the tape holds
+   the step from x*, the solver its end state F(x*) and the objective that step's values; J.
+
+   Defaults, measured on tests/adjoint/steady_confined.yaml (100 x 25 and 400 x 100) and
+   tests/adjoint/steady.yaml: the full Newton step (line search basic) and linear solves to 1e-12.
+   The first Newton step from the end of the transient raises |F(x) - x| (5e-3 to 7e-2 at 100 x 25)
+   while it lands near x*, then Newton converges quadratically (4 iterations); a line search on
+   |F| (bt, cp, l2: -steady_snes_linesearch_type) refuses that step, takes steps of 0.1 to 0.3
+   and needs 7 to over 25 iterations. Eisenstat-Walker (-steady_snes_ksp_ew) cuts the Krylov
+   iterations to 1-3 per Newton step, but every Newton step refactors the preconditioner, and
+   with it Newton stagnated (12 iterations at 100 x 25, none converging at 400 x 100). */
 static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObjective o, Vec p, PetscReal *J)
 {
-  FGSolver        s = c->s;
-  const PetscInt  N = s->c->time.steps, maxit = 25;
-  const PetscReal tol = s->c->adjoint.steady_tol;
-  PetscInt        every = s->c->output.monitor_every > 0 ? s->c->output.monitor_every : 0, it;
-  PetscReal       t, rn = 0, xn = 0;
-  Vec             X, R, dX;
-  Mat             A;
-  KSP             ksp;
+  FGSolver            s = c->s;
+  const PetscInt      N = s->c->time.steps;
+  Vec                 X;
+  Mat                 A;
+  KSP                 ksp;
+  SNES                snes;
+  SNESConvergedReason reason;
 
   PetscFunctionBeginUser;
   PetscCall(FGSteadyCheckCase_Private(s));
   PetscCall(FGDesignApply(d, p));
   PetscCall(FGDesignSetInitialState(d, p));
   for (PetscInt n = 0; n < N; n++) PetscCall(FGStepForward_RK3(s, NULL));
-  t = s->t;
+  c->t     = s->t;
+  c->N     = N;
+  c->o     = o;
+  c->tol   = s->c->adjoint.steady_tol;
+  c->every = s->c->output.monitor_every > 0;
   PetscCall(FGSteadyCreateVec_Private(c, &X));
-  PetscCall(VecDuplicate(X, &R));
-  PetscCall(VecDuplicate(X, &dX));
+  PetscCall(VecDuplicate(X, &c->R));
   PetscCall(FGSteadyPack_Private(c, s->u, s->p, X));
-  PetscCall(FGSteadyKSPCreate_Private(c, "steady_", PETSC_FALSE, &A, &ksp));
-  for (it = 0;; it++) {
-    KSPConvergedReason reason;
-    PetscInt           its;
-    PetscCall(FGSteadyResidual_Private(c, o, t, N, X, R));
-    PetscCall(VecNorm(R, NORM_2, &rn));
-    PetscCall(VecNorm(X, NORM_2, &xn));
-    PetscCheck(!PetscIsInfOrNanReal(rn), s->comm, FG_ERR_NUMERIC, "steady: |F(x) - x| is %g at Newton iteration %" PetscInt_FMT " (the run blew up?)", (double)rn, it);
-    if (every) PetscCall(PetscPrintf(s->comm, "steady: Newton %2" PetscInt_FMT "  |F(x) - x| = %.3e  relative %.3e\n", it, (double)rn, (double)(xn > 0 ? rn / xn : rn)));
-    if (rn <= tol * xn) break;
-    PetscCheck(it < maxit, s->comm, FG_ERR_NUMERIC, "steady: Newton did not converge in %" PetscInt_FMT " iterations: |F(x) - x| = %.3e |x| > adjoint.steady_tol = %g (a longer transient, time.steps, or a looser steady_tol; is the flow steady at all?)", maxit,
-               (double)(xn > 0 ? rn / xn : rn), (double)tol);
-    if (c->pc) {
-      PetscCall(FGSteadyUnpack_Private(c, X, c->u, c->p));
-      PetscCall(FGSteadyPCSetUp(c->pc, c->u, c->withp ? c->p : s->p, t, s->dt));
-    }
-    PetscCall(KSPSolve(ksp, R, dX));
-    PetscCall(KSPGetConvergedReason(ksp, &reason));
-    PetscCall(KSPGetIterationNumber(ksp, &its));
-    if (every) PetscCall(PetscPrintf(s->comm, "steady:   KSP (steady_) %s in %" PetscInt_FMT " iterations\n", KSPConvergedReasons[reason], its));
-    PetscCheck(reason > 0, s->comm, FG_ERR_NUMERIC, "steady: Newton's linear solve (I - F_x) dx = F(x) - x did not converge: %s after %" PetscInt_FMT " iterations (options -steady_ksp_*)", KSPConvergedReasons[reason], its);
-    PetscCall(VecAXPY(X, 1.0, dX));
+
+  PetscCall(SNESCreate(s->comm, &snes));
+  PetscCall(SNESSetOptionsPrefix(snes, "steady_"));
+  PetscCall(SNESSetType(snes, SNESNEWTONLS));
+  {
+    SNESLineSearch ls;
+    PetscCall(SNESGetLineSearch(snes, &ls));
+    PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC)); /* the full step (see FGSteadyForward_Private) */
   }
+  PetscCall(SNESSetFunction(snes, NULL, FGSteadySNESFunction_Private, c));
+  PetscCall(SNESGetKSP(snes, &ksp)); /* SNES's own: it carries the Eisenstat-Walker hooks */
+  PetscCall(FGSteadyKSPCreate_Private(c, "steady_", PETSC_FALSE, &A, ksp));
+  PetscCall(SNESSetJacobian(snes, A, A, FGSteadySNESJacobian_Private, c));
+  PetscCall(SNESSetConvergenceTest(snes, FGSteadySNESConverged_Private, c, NULL));
+  PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 25, 10000));
+  PetscCall(SNESSetMaxLinearSolveFailures(snes, 1));
+  PetscCall(SNESSetFromOptions(snes));
+  PetscCall(SNESSolve(snes, NULL, X));
+  PetscCall(SNESGetConvergedReason(snes, &reason));
+  if (reason == SNES_DIVERGED_LINEAR_SOLVE) {
+    KSPConvergedReason kr;
+    PetscInt           its;
+    PetscCall(KSPGetConvergedReason(ksp, &kr));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    SETERRQ(s->comm, FG_ERR_NUMERIC, "steady: Newton's linear solve (I - F_x) dx = F(x) - x did not converge: %s after %" PetscInt_FMT " iterations (options -steady_ksp_*)", KSPConvergedReasons[kr], its);
+  }
+  PetscCheck(reason != SNES_DIVERGED_FNORM_NAN, s->comm, FG_ERR_NUMERIC, "steady: |F(x) - x| is %g at Newton iteration %" PetscInt_FMT " (the run blew up?)", (double)c->rn, c->its);
+  PetscCheck(reason != SNES_DIVERGED_MAX_IT, s->comm, FG_ERR_NUMERIC, "steady: Newton did not converge in %" PetscInt_FMT " iterations: |F(x) - x| = %.3e |x| > adjoint.steady_tol = %g (a longer transient, time.steps, or a looser steady_tol; is the flow steady at all?)", c->its,
+             (double)(c->xn > 0 ? c->rn / c->xn : c->rn), (double)c->tol);
+  PetscCheck(reason > 0, s->comm, FG_ERR_NUMERIC, "steady: Newton failed: %s after %" PetscInt_FMT " iterations, |F(x) - x| = %.3e |x| (options -steady_snes_*)", SNESConvergedReasons[reason], c->its, (double)(c->xn > 0 ? c->rn / c->xn : c->rn));
+
+  /* the step from x*: the tape, the end state and the objective */
+  PetscCall(FGSteadyResidual_Private(c, o, c->t, N, X, c->R));
   PetscCall(FGObjectiveSetSteady(o, PETSC_TRUE));
   PetscCall(FGObjectiveFinish(o, p, J));
   PetscCheck(!PetscIsInfOrNanReal(*J), s->comm, FG_ERR_NUMERIC, "the objective is %g at the steady state", (double)*J);
-  if (every) PetscCall(PetscPrintf(s->comm, "steady: converged after %" PetscInt_FMT " steps and %" PetscInt_FMT " Newton iterations (|F(x) - x| = %.3e |x|), J = %.10e\n", N, it, (double)(xn > 0 ? rn / xn : rn), (double)*J));
-  PetscCall(KSPDestroy(&ksp));
+  if (c->every) PetscCall(PetscPrintf(s->comm, "steady: converged after %" PetscInt_FMT " steps and %" PetscInt_FMT " Newton iterations (|F(x) - x| = %.3e |x|), J = %.10e\n", N, c->its, (double)(c->xn > 0 ? c->rn / c->xn : c->rn), (double)*J));
+  PetscCall(SNESDestroy(&snes));
   PetscCall(MatDestroy(&A));
   PetscCall(VecDestroy(&X));
-  PetscCall(VecDestroy(&R));
-  PetscCall(VecDestroy(&dX));
+  PetscCall(VecDestroy(&c->R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -425,7 +522,8 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
 
   /* (I - F_x^T) mu = rhs */
   PetscCall(FGSteadyPCDestroy(&c.pc)); /* Newton's; the adjoint's is set up at x* */
-  PetscCall(FGSteadyKSPCreate_Private(&c, "adjoint_", PETSC_TRUE, &A, &ksp));
+  PetscCall(KSPCreate(s->comm, &ksp));
+  PetscCall(FGSteadyKSPCreate_Private(&c, "adjoint_", PETSC_TRUE, &A, ksp));
   if (c.pc) PetscCall(FGSteadyPCSetUp(c.pc, s->u, s->p, c.T->t0, s->dt));
   PetscCall(KSPSolve(ksp, B, M));
   PetscCall(KSPGetConvergedReason(ksp, &reason));

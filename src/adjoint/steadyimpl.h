@@ -3,6 +3,7 @@
 #define FG_STEADYIMPL_H
 
 #include <fg/adjoint.h>
+#include <petscsnes.h>
 
 typedef struct _n_FGSteadyPC *FGSteadyPC;
 

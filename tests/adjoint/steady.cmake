@@ -17,16 +17,32 @@ foreach(np 1 3)
   set_tests_properties(case_adjoint_steady_check_np${np} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
 
-# The steady gradient against the unsteady adjoint of runs of 800 and 2400 steps started from the
-# steady state, objectives at the final time: 2e-4 relative at 2400 steps (measured 5.8e-5; 9.6e-3
-# at 800: the difference decays with the horizon, tests/adjoint/steady_vs_unsteady.py).
+# The steady gradient against the unsteady adjoint of runs of 1200 and 6000 steps started from the
+# steady state, objectives at the final time: the steady J and gradient equal the time-stepped
+# ones to 1e-8 (measured at 6000 steps: gradient 6.8e-10, J 2.8e-13; 5.8e-5 at 2400 steps: the
+# difference decays with the horizon, tests/adjoint/steady_vs_unsteady.py). The same from rest
+# (--rest 7000, on demand: README) measured J 8.3e-13 and the gradient 5.5e-10 (1.4e-8 at 6000).
 add_test(NAME adjoint_steady_vs_unsteady
          COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/adjoint/steady_vs_unsteady.py --flowgrad $<TARGET_FILE:flowgrad>
                  --mpiexec ${MPIEXEC_EXECUTABLE} "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}"
                  --case ${FG_ADJ_STEADY} --steady ${CMAKE_CURRENT_BINARY_DIR}/adjoint_steady_ref
-                 --workdir ${CMAKE_CURRENT_BINARY_DIR} --steps 800,2400 --rtol 2e-4
+                 --workdir ${CMAKE_CURRENT_BINARY_DIR} --steps 1200,6000 --rtol 1e-8
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(adjoint_steady_vs_unsteady PROPERTIES FIXTURES_REQUIRED fg_adjoint_steady TIMEOUT 300 LABELS "mpi;adjoint")
+
+# The steady solver (Newton on SNES, GMRES right-preconditioned by the Oseen solve of
+# src/adjoint/steady_pc.c) over a sweep of the radius of the confined cylinder of issue 20
+# (tests/adjoint/steady_confined.yaml) on 100 x 25 cells, 11 radii from 0.045 to 0.055: every one
+# converges with at most 100 Krylov iterations per Newton step and in the adjoint (measured
+# 18-22); the middle radius on 200 x 50 (dt halved) with at most 2x the iterations (measured
+# 0.85x). The full sweep (400 x 100, 21 radii, then 800 x 200) is bench/steady_sweep.sh.
+add_test(NAME adjoint_steady_sweep
+         COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/adjoint/steady_sweep.py --flowgrad $<TARGET_FILE:flowgrad>
+                 --mpiexec ${MPIEXEC_EXECUTABLE} "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}"
+                 --case ${FG_TEST_DIR}/adjoint/steady_confined.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}
+                 --cells 100,25 --radii 0.045:0.055:11 --max-its 100 --refine --max-growth 2
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_steady_sweep PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 
 # A KSP that cannot converge (2 iterations) exits 3 with its reason, for the adjoint and for
 # Newton's linear solves.
