@@ -45,21 +45,25 @@ def table(out):
     return J, rows
 
 
+def unsteady(out, steps, sets):
+    """`flowgrad adjoint` in unsteady mode for `steps` steps with the extra --set entries: (J, gradient)."""
+    cmd = [a.mpiexec, "-n", "1"] + a.mpiexec_flags.replace(";", " ").split() + [a.flowgrad, "adjoint", a.case]
+    for kv in ["adjoint.mode=unsteady", f"time.steps={steps}", "output.monitor_every=100000", "output.dir=" + out] + sets:
+        cmd += ["--set", kv]
+    r = subprocess.run(cmd + ["-fg_fftw_planner", "estimate"], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout, r.stderr)
+        sys.exit(f"FAIL: {' '.join(cmd)}: exit {r.returncode}")
+    return table(out)
+
+
 Js, gs = table(a.steady)
 gmax = max(abs(v) for v in gs.values())
 assert gmax > 0, "the steady gradient is 0"
 fails, worst = [], {}
 for N in (int(n) for n in a.steps.split(",")):
-    out = os.path.join(a.workdir, f"steady_vs_unsteady_{N}")
-    cmd = [a.mpiexec, "-n", "1"] + a.mpiexec_flags.replace(";", " ").split() + [
-        a.flowgrad, "adjoint", a.case, "--set", "adjoint.mode=unsteady", "--set", "initial.type=file",
-        "--set", "initial.file=" + os.path.join(a.steady, "steady.h5"), "--set", f"time.steps={N}",
-        "--set", "output.monitor_every=100000", "--set", "output.dir=" + out, "-fg_fftw_planner", "estimate"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        print(r.stdout, r.stderr)
-        sys.exit(f"FAIL: {' '.join(cmd)}: exit {r.returncode}")
-    Ju, gu = table(out)
+    Ju, gu = unsteady(os.path.join(a.workdir, f"steady_vs_unsteady_{N}"), N,
+                      ["initial.type=file", "initial.file=" + os.path.join(a.steady, "steady.h5")])
     if set(gu) != set(gs):
         sys.exit(f"FAIL: the parameters differ: {sorted(gu)} vs {sorted(gs)}")
     print(f"N = {N} steps: J {Ju:.12e} (steady {Js:.12e}, rel {abs(Ju - Js) / abs(Js):.2e})")
@@ -70,15 +74,7 @@ for N in (int(n) for n in a.steps.split(",")):
         print(f"  {k:32s} unsteady {gu[k]:+.12e}  steady {gs[k]:+.12e}  rel {rel:.2e}")
     print(f"  largest relative difference {worst[N]:.2e}")
 if a.rest:
-    out = os.path.join(a.workdir, f"steady_vs_unsteady_rest_{a.rest}")
-    cmd = [a.mpiexec, "-n", "1"] + a.mpiexec_flags.replace(";", " ").split() + [
-        a.flowgrad, "adjoint", a.case, "--set", "adjoint.mode=unsteady", "--set", f"time.steps={a.rest}",
-        "--set", "output.monitor_every=100000", "--set", "output.dir=" + out, "-fg_fftw_planner", "estimate"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        print(r.stdout, r.stderr)
-        sys.exit(f"FAIL: {' '.join(cmd)}: exit {r.returncode}")
-    Jr, gr = table(out)
+    Jr, gr = unsteady(os.path.join(a.workdir, f"steady_vs_unsteady_rest_{a.rest}"), a.rest, [])
     relJ = abs(Jr - Js) / abs(Js)
     rel = max(abs(gr[k] - gs[k]) / max(abs(gs[k]), 1e-3 * gmax) for k in gs)
     print(f"from the initial state, {a.rest} steps: J {Jr:.12e} (rel {relJ:.2e}), largest gradient difference {rel:.2e}")
