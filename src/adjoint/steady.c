@@ -309,11 +309,15 @@ static PetscErrorCode FGSteadySNESJacobian_Private(SNES snes, Vec X, Mat A, Mat 
 {
   FGSteadyCtx *c = (FGSteadyCtx *)ctx;
   FGSolver     s = c->s;
+  PetscInt     lag, it;
 
   PetscFunctionBeginUser;
-  (void)snes, (void)A, (void)B;
+  (void)A, (void)B;
   PetscCall(FGSteadyResidual_Private(c, c->o, c->t, c->N, X, c->R));
-  if (c->pc) {
+  /* -steady_snes_lag_preconditioner L: refactor every L-th Newton iteration (-1: only the first) */
+  PetscCall(SNESGetLagPreconditioner(snes, &lag));
+  PetscCall(SNESGetIterationNumber(snes, &it));
+  if (c->pc && (it == 0 || (lag > 0 && it % lag == 0))) {
     PetscCall(FGSteadyUnpack_Private(c, X, c->u, c->p));
     PetscCall(FGSteadyPCSetUp(c->pc, c->u, c->withp ? c->p : s->p, c->t, s->dt));
   }
