@@ -52,6 +52,9 @@ fg_case_expect(NAME adjoint_steady_ksp_limited NP 1 CODE 3
 fg_case_expect(NAME adjoint_steady_newton_limited NP 1 CODE 3
                REGEX [=[steady: Newton's linear solve \(I - F_x\) dx = F\(x\) - x did not converge: DIVERGED_ITS after 2 iterations]=]
                ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_newton_limited -fg_fftw_planner estimate -steady_ksp_max_it 2)
+# The unpreconditioned solver on request (-steady_pc_type none), named in the output.
+fg_case_expect(NAME adjoint_steady_no_pc NP 1 CODE 0 REGEX [=[^steady: KSP \(steady_\) without a preconditioner \(-steady_pc_type shell: the Oseen solve\)]=]
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_no_pc -fg_fftw_planner estimate -steady_pc_type none)
 # A step that varies in time has no fixed point: exit 2.
 fg_case_expect(NAME adjoint_steady_unsteady_body NP 1 CODE 2 REGEX "adjoint.mode steady: body.cyl moves or varies in time"
                ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_unsteady_body --set body.cyl.rotation_amplitude=0.1
