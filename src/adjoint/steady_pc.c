@@ -46,10 +46,9 @@ struct _n_FGSteadyPC {
   Mat           J;                        /* the Jacobian of the steady equations */
   MatFDColoring fdc;
   KSP           ksp;                      /* the inner solve (<outer>oseen_) */
-  Vec           X, F, b, y;               /* interlaced */
+  Vec           X, b, y;                  /* interlaced: the state, the inner right-hand side and solution */
   Vec           u[3], ul[3], H[3], K[3], S[3], mask[3], p, pl, div; /* grid layout */
   PetscInt      pin;                      /* the pinned pressure row (global, interlaced), -1: none */
-  PetscInt      its, applies;             /* inner iterations, applications (for the log line) */
 };
 
 /* interlaced x <-> the fields' arrays (the same owned box: the DMDA's ordering is the box's) */
@@ -78,7 +77,8 @@ static PetscErrorCode FGSteadyPCResidual_Private(void *unused, Vec X, Vec F, voi
   FGSolver    s = P->s;
   FGGrid      g = s->grid;
   Vec         f[4];
-  PetscScalar *h, *m, *k, *sv, *ua;
+  PetscScalar       *h;
+  const PetscScalar *m, *k, *sv, *ua;
 
   PetscFunctionBeginUser;
   (void)unused;
@@ -92,15 +92,15 @@ static PetscErrorCode FGSteadyPCResidual_Private(void *unused, Vec X, Vec F, voi
   PetscCall(FGOpGradientCorrect(g, &s->bc, 1.0, P->pl, P->H)); /* H - G p */
   for (PetscInt a = 0; a < P->dim; a++) {
     PetscCall(VecGetArray(P->H[a], &h));
-    PetscCall(VecGetArray(P->mask[a], &m));
-    PetscCall(VecGetArray(P->K[a], &k));
-    PetscCall(VecGetArray(P->S[a], &sv));
-    PetscCall(VecGetArray(P->u[a], &ua));
+    PetscCall(VecGetArrayRead(P->mask[a], &m));
+    PetscCall(VecGetArrayRead(P->K[a], &k));
+    PetscCall(VecGetArrayRead(P->S[a], &sv));
+    PetscCall(VecGetArrayRead(P->u[a], &ua));
     for (PetscInt i = 0; i < P->nloc; i++) h[i] = m[i] != 0 ? h[i] - (k[i] * ua[i] - sv[i]) : ua[i];
-    PetscCall(VecRestoreArray(P->u[a], &ua));
-    PetscCall(VecRestoreArray(P->S[a], &sv));
-    PetscCall(VecRestoreArray(P->K[a], &k));
-    PetscCall(VecRestoreArray(P->mask[a], &m));
+    PetscCall(VecRestoreArrayRead(P->u[a], &ua));
+    PetscCall(VecRestoreArrayRead(P->S[a], &sv));
+    PetscCall(VecRestoreArrayRead(P->K[a], &k));
+    PetscCall(VecRestoreArrayRead(P->mask[a], &m));
     PetscCall(VecRestoreArray(P->H[a], &h));
     f[a] = P->H[a];
   }
@@ -146,7 +146,6 @@ PetscErrorCode FGSteadyPCCreate(FGSolver s, PetscBool withp, const char prefix[]
   PetscCall(DMCreateMatrix(P->da, &P->J));
   PetscCall(MatSetOption(P->J, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE)); /* the pinned row (the coloring's pattern) */
   PetscCall(DMCreateGlobalVector(P->da, &P->X));
-  PetscCall(VecDuplicate(P->X, &P->F));
   PetscCall(VecDuplicate(P->X, &P->b));
   PetscCall(VecDuplicate(P->X, &P->y));
   for (PetscInt a = 0; a < g->dim; a++) {
@@ -283,8 +282,6 @@ static PetscErrorCode FGSteadyPCApply_Private(FGSteadyPC P, Vec r, Vec y, PetscB
   PetscCall(KSPGetConvergedReason(P->ksp, &reason));
   PetscCall(KSPGetIterationNumber(P->ksp, &its));
   PetscCheck(reason >= 0, P->s->comm, FG_ERR_NUMERIC, "steady: the preconditioner's Oseen solve failed: %s after %" PetscInt_FMT " iterations (options -steady_oseen_*, -adjoint_oseen_*)", KSPConvergedReasons[reason], its);
-  P->its += its;
-  P->applies++;
   PetscCall(VecCopy(r, y));
   PetscCall(FGSteadyPCOut_Private(P, P->y, transpose, y));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -328,7 +325,6 @@ PetscErrorCode FGSteadyPCDestroy(FGSteadyPC *pc)
   PetscCall(VecDestroy(&P->pl));
   PetscCall(VecDestroy(&P->div));
   PetscCall(VecDestroy(&P->X));
-  PetscCall(VecDestroy(&P->F));
   PetscCall(VecDestroy(&P->b));
   PetscCall(VecDestroy(&P->y));
   PetscCall(MatFDColoringDestroy(&P->fdc));
@@ -340,13 +336,3 @@ PetscErrorCode FGSteadyPCDestroy(FGSteadyPC *pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*@C
-  FGSteadyPCGetStats - the inner solve's iterations and the applications so far.
-@*/
-PetscErrorCode FGSteadyPCGetStats(FGSteadyPC P, PetscInt *its, PetscInt *applies)
-{
-  PetscFunctionBeginUser;
-  if (its) *its = P->its;
-  if (applies) *applies = P->applies;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

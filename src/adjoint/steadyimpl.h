@@ -11,7 +11,6 @@ PETSC_INTERN PetscErrorCode FGSteadyPCCreate(FGSolver, PetscBool, const char[], 
 PETSC_INTERN PetscErrorCode FGSteadyPCSetUp(FGSteadyPC, Vec[], Vec, PetscReal, PetscReal);
 PETSC_INTERN PetscErrorCode FGSteadyPCApply(FGSteadyPC, Vec, Vec);
 PETSC_INTERN PetscErrorCode FGSteadyPCApplyTranspose(FGSteadyPC, Vec, Vec);
-PETSC_INTERN PetscErrorCode FGSteadyPCGetStats(FGSteadyPC, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode FGSteadyPCDestroy(FGSteadyPC *);
 
 #endif
