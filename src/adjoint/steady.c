@@ -59,11 +59,13 @@
 */
 #include "steadyimpl.h"
 
-/* The default preconditioner's limit: the unknowns (cells x (d + 1)) of its sparse LU. In 2D the
-   factors take ~50 entries per unknown (400 x 100: 2.3 s, 85 ms per solve); in 3D the fill grows
-   like n^(4/3): beyond these sizes the default is no preconditioner. */
-#define FG_STEADY_LU_MAX_2D 4.0e6
-#define FG_STEADY_LU_MAX_3D 2.0e5
+/* Where the Oseen preconditioner is the default: 2D up to this many unknowns (cells x 3) of its
+   sparse LU. Measured (MUMPS, 1 rank): 400 x 100 (1.2e5 unknowns) 2.7e7 entries in the factors
+   (220 per unknown), 2.3 s per factorization, 85 ms per solve; 800 x 200 (4.8e5) ran in 2.2 GB.
+   In 3D the box stencil's 4 coupled fields fill in badly: 32 x 16 x 16 (3.3e4 unknowns) took
+   4.8e7 entries (1450 per unknown) and 150 s for forward + adjoint against 3.0 s without a
+   preconditioner (113 GMRES iterations per Newton step): in 3D the default is none. */
+#define FG_STEADY_LU_MAX_2D 1.0e6
 
 typedef struct {
   FGSolver   s;
@@ -204,9 +206,10 @@ static PetscErrorCode FGSteadyCreateVec_Private(FGSteadyCtx *c, Vec *X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The MatShell (I - F_x, or I - F_x^T with adjoint) and its GMRES: no preconditioner, restart 60
-   (the Krylov basis, 60 states, is most of the memory; on tests/adjoint/steady.yaml restarts 30,
-   60 and 100 need about 600, 470 and 370 iterations, 60 the least time), relative tolerance 1e-12
+/* The MatShell (I - F_x, or I - F_x^T with adjoint) and its GMRES on ksp (Newton's is SNES's):
+   right-preconditioned by the Oseen solve (2D, below FG_STEADY_LU_MAX_2D unknowns) or by nothing;
+   restart 60 (the Krylov basis, 60 states; unpreconditioned on tests/adjoint/steady.yaml restarts
+   30, 60 and 100 needed about 600, 470 and 370 iterations, 60 the least time), relative tolerance 1e-12
    (Newton then converges quadratically to round-off, and J is smooth enough in p for central
    differences), at most 5000 iterations; then the options under the prefix. */
 static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *prefix, PetscBool adjoint, Mat *A, KSP ksp)
@@ -242,12 +245,12 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
   PetscCall(KSPGMRESSetRestart(ksp, 60));
   PetscCall(KSPGetPC(ksp, &pc));
   {
-    /* the Oseen preconditioner by default, unless its sparse LU would be too large: then none
+    /* the Oseen preconditioner by default in 2D unless its sparse LU would be too large, else none
        (-<prefix>pc_type shell asks for it anyway, with an iterative inner solve if need be) */
     PetscReal cells = 1;
     PetscBool shell;
     for (PetscInt d = 0; d < c->dim; d++) cells *= (PetscReal)s->grid->n[d];
-    PetscCall(PCSetType(pc, cells * (c->dim + 1) <= (c->dim == 2 ? FG_STEADY_LU_MAX_2D : FG_STEADY_LU_MAX_3D) ? PCSHELL : PCNONE));
+    PetscCall(PCSetType(pc, c->dim == 2 && cells * (c->dim + 1) <= FG_STEADY_LU_MAX_2D ? PCSHELL : PCNONE));
     PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
     PetscCall(KSPSetTolerances(ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
     PetscCall(KSPSetFromOptions(ksp));
