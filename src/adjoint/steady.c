@@ -393,9 +393,10 @@ static PetscErrorCode FGSteadySNESConverged_Private(SNES snes, PetscInt it, Pets
    The first Newton step from the end of the transient raises |F(x) - x| (5e-3 to 7e-2 at 100 x 25)
    while it lands near x*, then Newton converges quadratically (4 iterations); a line search on
    |F| (bt, cp, l2: -steady_snes_linesearch_type) refuses that step, takes steps of 0.1 to 0.3
-   and needs 7 to over 25 iterations. Eisenstat-Walker (-steady_snes_ksp_ew) cuts the Krylov
-   iterations to 1-3 per Newton step, but every Newton step refactors the preconditioner, and
-   with it Newton stagnated (12 iterations at 100 x 25, none converging at 400 x 100). */
+   and needs 7 to over 25 iterations. Eisenstat-Walker (-steady_snes_ksp_ew), tried with the cp
+   line search only, cut the Krylov iterations to 1-3 per Newton step but Newton then stagnated
+   (12 iterations at 100 x 25, none converging at 400 x 100), each Newton step refactoring the
+   preconditioner; with the full step it is not measured. */
 static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObjective o, Vec p, PetscReal *J)
 {
   FGSolver            s = c->s;
