@@ -29,6 +29,9 @@ PETSC_EXTERN const char *const FGProfileNames[];
 /* The viscous term in time (time.viscous): auto is implicit where time.dt exceeds the explicit
    term's stability limit (FGViscousTimeStepLimit), explicit elsewhere. */
 typedef enum { FG_VISCOUS_AUTO = 0, FG_VISCOUS_EXPLICIT, FG_VISCOUS_IMPLICIT } FGViscousScheme;
+/* body.<body>.mask_profile */
+typedef enum { FG_MASK_QUINTIC = 0, FG_MASK_BSPLINE } FGMaskProfile;
+PETSC_EXTERN const char *const FGMaskProfileNames[];
 PETSC_EXTERN const char *const FGViscousSchemeNames[];
 
 typedef enum { FG_POISSON_FFTW = 0, FG_POISSON_KSP } FGPoissonType;
@@ -96,7 +99,10 @@ typedef struct {
   PetscReal   projection_threshold; /* density: threshold of the tanh projection */
 
   PetscReal mask_width;  /* width of the smoothed Heaviside band (chi from 0 to 1), in cells */
-  PetscReal mask_offset; /* the band's centre at phi = -mask_offset * eps (eps = half the width): 0 on the surface, 1 inside */
+  PetscReal mask_offset; /* the band's centre at phi = -mask_offset * eps (eps = half the width): 0 on the surface, 1 inside, < 0 outside */
+  FGMaskProfile mask_profile; /* the band's profile */
+  PetscReal skin_layer;  /* soft skin: sqrt(nu eta_s) / h (0: none) */
+  PetscReal core_depth;  /* soft skin: the stiff core's centre below the band's, in cells */
   PetscReal eta;        /* penalization time scale (chi/eta)(u - u_s) */
 
   /* rigid motion: position(t) = position + velocity t + oscillation_amplitude sin(2 pi oscillation_frequency t),

@@ -84,7 +84,11 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
       PetscCall(FGBodiesGetForces(B, b, &f));
       PetscCall(FGBodiesGetMaskSpacing(B, b, &h));
       if (!g->isuniform && h > 0) PetscCall(PetscSNPrintf(hs, sizeof(hs), " of h = %g (the largest cell width around it)", (double)h));
-      PetscCall(PetscPrintf(comm, "%s: %s, mask band %g cells%s at offset %g, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], (double)bc->mask_width, hs, (double)bc->mask_offset, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
+      PetscCall(PetscPrintf(comm, "%s: %s, %s mask band %g cells%s at offset %g, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], FGMaskProfileNames[bc->mask_profile], (double)bc->mask_width, hs, (double)bc->mask_offset, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
+      if (bc->skin_layer > 0 && h > 0) {
+        const PetscReal etas = PetscSqr(bc->skin_layer * h) / c->flow.nu;
+        PetscCall(PetscPrintf(comm, "%s: soft skin: the band penalizes with eta_s = %g (its layer sqrt(nu eta_s) = %g cells), the stiff core (eta) %g cells below the band's centre\n", bc->name, (double)etas, (double)bc->skin_layer, (double)bc->core_depth));
+      }
     }
     PetscCall(FGBodiesDestroy(&B));
   }

@@ -198,7 +198,9 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     }
     it->eps    = 0.5 * bc->mask_width * it->h;
     it->shift  = bc->mask_offset * it->eps;
-    it->reach  = 2 * it->eps + it->h;
+    it->bspline = (PetscBool)(bc->mask_profile == FG_MASK_BSPLINE);
+    if (bc->skin_layer > 0) it->skin = bc->eta * c->flow.nu / PetscSqr(bc->skin_layer * it->h), it->core = bc->core_depth * it->h;
+    it->reach  = PetscMax(2 * it->eps, it->eps - it->shift) + it->h;
     it->nbasis = PetscMax(c->design.time_basis, 1);
     it->T      = (PetscReal)c->time.steps * c->time.dt;
     for (PetscInt k = 0; k < it->nbasis; k++) { /* the case's constants, or its values in time (validated: nbasis each) */

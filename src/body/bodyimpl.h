@@ -48,6 +48,8 @@ typedef struct {
   PetscBool         airfoil, moving;
   PetscReal         h, eps, shift, reach, angle0; /* the mask's spacing; band half-width and centre (phi = -shift); how far outside
                                                    the bounding box chi may be > 0; the shape's angle at t = 0 (radians) */
+  PetscBool         bspline; /* the mask's profile: the cubic B-spline's integral (else the quintic FGHeaviside) */
+  PetscReal         skin, core; /* soft skin (skin > 0): chi = skin G(s) + G((s - core) eps / h, half-width h), skin = eta / eta_s */
   FGFaceList        f[3];
   PetscReal         tbuilt;
   PetscInt          boxlo[3], boxhi[3]; /* control volume around the body as last placed, cells [lo, hi) */
@@ -106,6 +108,8 @@ PETSC_INTERN PetscBool FGBodyMoves_Internal(const FGBodyCase *, PetscReal);
 PETSC_INTERN void      FGBodyState_Internal(const FGBodyItem *, PetscInt, PetscReal, PetscReal[3], PetscReal[3], PetscReal *, PetscReal *);
 
 /* mask.c */
+PETSC_INTERN void           FGBodyMaskProfile_Internal(const FGBodyItem *, PetscReal, PetscReal, PetscReal *, PetscReal *);
+PETSC_INTERN void           FGBodyMaskWeight_Internal(const FGBodyItem *, PetscReal, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode FGBodyBuild_Internal(FGBodies, FGBodyItem *, PetscReal);
 PETSC_INTERN PetscErrorCode FGBodyPlace_Internal(FGBodies, FGBodyItem *, PetscReal);
 PETSC_INTERN void           FGBodyForgetPlacements_Internal(FGBodyItem *);

@@ -87,6 +87,42 @@ static PetscErrorCode FGBodyShapeAt_Private(FGBodyItem *it, PetscInt dim, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The mask's profile G(s) of half-width e (0 for s <= -e, 1 for s >= e) and G'(s): the quintic
+   FGHeaviside, or the integral of the cardinal cubic B-spline, S(t) = int_{-2}^t B3, t = 2 s / e
+   (C^3; S' = B3 sums to 1 over any unit-spaced samples). */
+void FGBodyMaskProfile_Internal(const FGBodyItem *it, PetscReal s, PetscReal e, PetscReal *G, PetscReal *dG)
+{
+  PetscReal t = 2 * s / e, a = PetscAbsReal(t), S, B;
+
+  if (!it->bspline) {
+    (void)FGHeaviside(s, e, G, dG);
+    return;
+  }
+  if (a >= 2) S = 0, B = 0;
+  else if (a >= 1) S = PetscPowReal(2 - a, 4) / 24, B = PetscPowReal(2 - a, 3) / 6;
+  else S = 0.5 - 2 * a / 3 + a * a * a / 3 - a * a * a * a / 8, B = 2.0 / 3 - a * a + a * a * a / 2;
+  *G  = t >= 0 ? 1 - S : S; /* S above: the integral from -2 to -a */
+  *dG = 2 * B / e;
+}
+
+/* The penalty weight chi of a point at level set phi (K = chi / eta) and dchi / d(-phi): the
+   profile at s = -phi - shift; with a soft skin, skin G(s) + G(s - core) of half-width h (the stiff
+   core, core below the skin's centre). */
+void FGBodyMaskWeight_Internal(const FGBodyItem *it, PetscReal phi, PetscReal *chi, PetscReal *dchi)
+{
+  const PetscReal s = -phi - it->shift;
+  PetscReal       G, dG, Gc, dGc;
+
+  FGBodyMaskProfile_Internal(it, s, it->eps, &G, &dG);
+  if (it->skin <= 0) {
+    *chi = G, *dchi = dG;
+    return;
+  }
+  FGBodyMaskProfile_Internal(it, s - it->core, it->h, &Gc, &dGc);
+  *chi  = it->skin * G + Gc;
+  *dchi = it->skin * dG + dGc;
+}
+
 /* Place the shape at time t and collect its faces. Collective (the inside-the-domain check). */
 PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
 {
@@ -135,7 +171,7 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
           PetscReal      x[3]   = {0, 0, 0}, phi, gx[3], chi, dH;
           for (PetscInt d = 0; d < dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
           PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, NULL));
-          PetscCall(FGHeaviside(-phi - it->shift, it->eps, &chi, &dH)); /* the band at -shift */
+          FGBodyMaskWeight_Internal(it, phi, &chi, &dH); /* the band at -shift */
           if (chi <= 0) continue;
           PetscCall(FGFaceListReserve_Private(l, l->n + 1, nj));
           l->off[l->n] = FGBoxOwnedIndex(&g->box, i, j, k);
@@ -163,7 +199,11 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
               l->jet[nj * l->n + jj] = PetscAbsReal(del) < W / 2 ? PetscSqr(PetscCosReal(PETSC_PI * del / W)) * w : 0;
             }
           }
-          if (a == 0) it->out.volume += chi * l->vol[l->n];
+          if (a == 0) { /* the mask's area or volume: the profile's (without the skin's weights) */
+            PetscReal G = chi, dG;
+            if (it->skin > 0) FGBodyMaskProfile_Internal(it, -phi - it->shift, it->eps, &G, &dG);
+            it->out.volume += G * l->vol[l->n];
+          }
           l->n++;
         }
   }
@@ -420,7 +460,7 @@ PetscErrorCode FGBodiesCellMask(FGBodies B, PetscReal t, Vec chi)
           else {
             PetscReal phi, dH;
             PetscCall(FGShapeLevelSet(it->shape, x, &phi, NULL, NULL));
-            PetscCall(FGHeaviside(-phi - it->shift, it->eps, &c, &dH));
+            FGBodyMaskProfile_Internal(it, -phi - it->shift, it->eps, &c, &dH);
           }
           m[o] = 1 - (1 - m[o]) * (1 - c);
         }

@@ -11,6 +11,7 @@
 const char *const FGBCKindNames[]        = {"periodic", "wall", "lid", "slip", "inflow", "outflow", "FGBCKind", "FG_BC_", NULL};
 const char *const FGProfileNames[]       = {"uniform", "parabolic", "exact", "FGProfile", "FG_PROFILE_", NULL};
 const char *const FGViscousSchemeNames[] = {"auto", "explicit", "implicit", "FGViscousScheme", "FG_VISCOUS_", NULL};
+const char *const FGMaskProfileNames[]   = {"quintic", "bspline", "FGMaskProfile", "FG_MASK_", NULL};
 const char *const FGPoissonTypeNames[]   = {"fftw", "ksp", "FGPoissonType", "FG_POISSON_", NULL};
 const char *const FGInitialTypeNames[]   = {"rest", "uniform", "taylor_green", "abc", "kovasznay", "file", "FGInitialType", "FG_IC_", NULL};
 const char *const FGBodyShapeNames[]     = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
@@ -198,9 +199,15 @@ static const FGKeyDef FGCaseKeys[] = {
    .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the threshold of the tanh projection"},
   {.path = "body.<body>.mask_width", .type = FG_KEY_REAL, FG_BODY(mask_width), FG_GT(0), .def = "2",
    .doc = "Width of the smoothed Heaviside band of the body's mask (from 0 to 1), in cells (on a stretched grid: of the largest cell width around the body as the case places it)"},
-  {.path = "body.<body>.mask_offset", .type = FG_KEY_REAL, FG_BODY(mask_offset), FG_GE(0), .max = 1, .maxb = FG_BOUND_CLOSED, .def = "0.75",
+  {.path = "body.<body>.mask_offset", .type = FG_KEY_REAL, FG_BODY(mask_offset), FG_GE(-1), .max = 1, .maxb = FG_BOUND_CLOSED, .def = "0.75",
    .applies = FGCaseAppliesBodySolid_Internal,
-   .doc = "Where the mask band lies: chi = H(-phi - offset*w/2), w the band width: 0 centres it on the surface, 1 puts it inside (chi = 0 outside the body); the default puts the point where the penalty starts to stop the flow (chi ~ 1e-2) on the surface"},
+   .doc = "Where the mask band lies: chi = H(-phi - offset*w/2), w the band width: 0 centres it on the surface, 1 puts it inside (chi = 0 outside the body), < 0 moves it out; the default puts the point where the penalty starts to stop the flow (chi ~ 1e-2) on the surface"},
+  {.path = "body.<body>.mask_profile", .type = FG_KEY_ENUM, .choices = FGMaskProfileNames, FG_BODY(mask_profile), .def = "quintic", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "The mask's profile across its band: `quintic` (the C2 smoothed Heaviside) or `bspline` (the integral of the cubic B-spline, C3: its slope sums to one over faces a cell apart, so that sums over the band do not depend on where the surface falls between faces)"},
+  {.path = "body.<body>.skin_layer", .type = FG_KEY_REAL, FG_BODY(skin_layer), FG_GE(0), .def = "0", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "Soft skin (issue 21, experimental): the band penalizes with eta_s = (skin_layer h)^2 / nu (the case's nu), so that its penalization layer sqrt(nu eta_s) spans skin_layer cells, and a stiff core (`eta`, half-width one cell) lies `core_depth` cells below the band's centre; 0: no skin, the band penalizes with `eta`"},
+  {.path = "body.<body>.core_depth", .type = FG_KEY_REAL, FG_BODY(core_depth), FG_GT(0), .def = "4", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "With a soft skin: the depth of the stiff core's centre below the band's centre, in cells"},
   {.path = "body.<body>.eta", .type = FG_KEY_REAL, FG_BODY(eta), FG_GT(0), .compute = FGCaseComputeBodyEta_Internal, .defdoc = "`1e-4*l_ref/u_ref`",
    .doc = "Penalization time scale: the body drives the flow to its own velocity by the force (mask/eta)(u_body - u)"},
   {.path = "body.<body>.velocity", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_BODY(velocity), .def = "0", .defdoc = "all `0`",
