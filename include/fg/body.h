@@ -29,6 +29,9 @@
 
 typedef struct _p_FGBodies *FGBodies;
 
+/* The soft skin's calibrated band centre (src/body/skin.c). */
+PETSC_EXTERN PetscErrorCode FGBodySkinOffset(PetscBool, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal *, PetscReal *);
+
 /* Forces of one body over the last step (reduced: every rank has them). */
 typedef struct {
   PetscReal force[3];  /* F on the body (penalty), per unit span in 2D */

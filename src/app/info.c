@@ -87,7 +87,10 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
       PetscCall(PetscPrintf(comm, "%s: %s, %s mask band %g cells%s at offset %g, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], FGMaskProfileNames[bc->mask_profile], (double)bc->mask_width, hs, (double)bc->mask_offset, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
       if (bc->skin_layer > 0 && h > 0) {
         const PetscReal etas = PetscSqr(bc->skin_layer * h) / c->flow.nu;
+        PetscReal       off, rip;
+        PetscCall(FGBodySkinOffset((PetscBool)(bc->mask_profile == FG_MASK_BSPLINE), bc->mask_width, bc->skin_layer, bc->core_depth, h * h / (c->flow.nu * bc->eta), &off, &rip));
         PetscCall(PetscPrintf(comm, "%s: soft skin: the band penalizes with eta_s = %g (its layer sqrt(nu eta_s) = %g cells), the stiff core (eta) %g cells below the band's centre\n", bc->name, (double)etas, (double)bc->skin_layer, (double)bc->core_depth));
+        PetscCall(PetscPrintf(comm, "%s: soft skin: the wall sits on the surface with the band's centre %.4f cells below it (mask_offset %.4f; this case: %g), with a ripple of %.1e cells on a grid-aligned surface\n", bc->name, (double)off, (double)(2 * off / bc->mask_width), (double)bc->mask_offset, (double)rip));
       }
     }
     PetscCall(FGBodiesDestroy(&B));

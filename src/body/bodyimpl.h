@@ -108,7 +108,7 @@ PETSC_INTERN PetscBool FGBodyMoves_Internal(const FGBodyCase *, PetscReal);
 PETSC_INTERN void      FGBodyState_Internal(const FGBodyItem *, PetscInt, PetscReal, PetscReal[3], PetscReal[3], PetscReal *, PetscReal *);
 
 /* mask.c */
-PETSC_INTERN void           FGBodyMaskProfile_Internal(const FGBodyItem *, PetscReal, PetscReal, PetscReal *, PetscReal *);
+PETSC_INTERN void           FGBodyMaskProfile_Internal(PetscBool, PetscReal, PetscReal, PetscReal *, PetscReal *);
 PETSC_INTERN void           FGBodyMaskWeight_Internal(const FGBodyItem *, PetscReal, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode FGBodyBuild_Internal(FGBodies, FGBodyItem *, PetscReal);
 PETSC_INTERN PetscErrorCode FGBodyPlace_Internal(FGBodies, FGBodyItem *, PetscReal);

@@ -90,11 +90,11 @@ static PetscErrorCode FGBodyShapeAt_Private(FGBodyItem *it, PetscInt dim, PetscR
 /* The mask's profile G(s) of half-width e (0 for s <= -e, 1 for s >= e) and G'(s): the quintic
    FGHeaviside, or the integral of the cardinal cubic B-spline, S(t) = int_{-2}^t B3, t = 2 s / e
    (C^3; S' = B3 sums to 1 over any unit-spaced samples). */
-void FGBodyMaskProfile_Internal(const FGBodyItem *it, PetscReal s, PetscReal e, PetscReal *G, PetscReal *dG)
+void FGBodyMaskProfile_Internal(PetscBool bspline, PetscReal s, PetscReal e, PetscReal *G, PetscReal *dG)
 {
   PetscReal t = 2 * s / e, a = PetscAbsReal(t), S, B;
 
-  if (!it->bspline) {
+  if (!bspline) {
     (void)FGHeaviside(s, e, G, dG);
     return;
   }
@@ -113,12 +113,12 @@ void FGBodyMaskWeight_Internal(const FGBodyItem *it, PetscReal phi, PetscReal *c
   const PetscReal s = -phi - it->shift;
   PetscReal       G, dG, Gc, dGc;
 
-  FGBodyMaskProfile_Internal(it, s, it->eps, &G, &dG);
+  FGBodyMaskProfile_Internal(it->bspline, s, it->eps, &G, &dG);
   if (it->skin <= 0) {
     *chi = G, *dchi = dG;
     return;
   }
-  FGBodyMaskProfile_Internal(it, s - it->core, it->h, &Gc, &dGc);
+  FGBodyMaskProfile_Internal(it->bspline, s - it->core, it->h, &Gc, &dGc);
   *chi  = it->skin * G + Gc;
   *dchi = it->skin * dG + dGc;
 }
@@ -201,7 +201,7 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
           }
           if (a == 0) { /* the mask's area or volume: the profile's (without the skin's weights) */
             PetscReal G = chi, dG;
-            if (it->skin > 0) FGBodyMaskProfile_Internal(it, -phi - it->shift, it->eps, &G, &dG);
+            if (it->skin > 0) FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift, it->eps, &G, &dG);
             it->out.volume += G * l->vol[l->n];
           }
           l->n++;
@@ -460,7 +460,7 @@ PetscErrorCode FGBodiesCellMask(FGBodies B, PetscReal t, Vec chi)
           else {
             PetscReal phi, dH;
             PetscCall(FGShapeLevelSet(it->shape, x, &phi, NULL, NULL));
-            FGBodyMaskProfile_Internal(it, -phi - it->shift, it->eps, &c, &dH);
+            FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift, it->eps, &c, &dH);
           }
           m[o] = 1 - (1 - m[o]) * (1 - c);
         }

@@ -2,6 +2,9 @@
 # geometric functionals, bad input.
 fg_add_test_exe(NAME test_shape SOURCES ${FG_TEST_DIR}/body/test_shape.c)
 fg_add_mpi_test(NAME body_shape NP 1 COMMAND test_shape LABELS body TIMEOUT 120)
+# The soft skin's calibration against an independent implementation of its model (test_skin.c).
+fg_add_test_exe(NAME test_skin SOURCES ${FG_TEST_DIR}/body/test_skin.c)
+fg_add_mpi_test(NAME body_skin NP 1 COMMAND test_skin LABELS body TIMEOUT 60)
 
 # Density-field bodies (src/body/density.c): chi = P(F rho) at cells and faces; Jacobian-transpose
 # products vs central FD (1e-6), filter symmetry/conservation/variance, np ranks = 1 rank (1e-13),
