@@ -99,10 +99,13 @@ typedef struct {
   PetscReal   projection_threshold; /* density: threshold of the tanh projection */
 
   PetscReal mask_width;  /* width of the smoothed Heaviside band (chi from 0 to 1), in cells */
-  PetscReal mask_offset; /* the band's centre at phi = -mask_offset * eps (eps = half the width): 0 on the surface, 1 inside, < 0 outside */
+  PetscReal mask_offset; /* the band's centre at phi = -mask_offset * eps (eps = half the width): 0 on the surface, 1 inside (without a soft skin) */
   FGMaskProfile mask_profile; /* the band's profile */
   PetscReal skin_layer;  /* soft skin: sqrt(nu eta_s) / h (0: none) */
   PetscReal core_depth;  /* soft skin: the stiff core's centre below the band's, in cells */
+  char      skin_offset[32];   /* soft skin: "auto" or the band centre's depth in cells */
+  PetscBool skin_offset_auto;  /* ... parsed: auto (FGBodySkinOffset), else skin_offset_cells */
+  PetscReal skin_offset_cells;
   PetscReal eta;        /* penalization time scale (chi/eta)(u - u_s) */
 
   /* rigid motion: position(t) = position + velocity t + oscillation_amplitude sin(2 pi oscillation_frequency t),

@@ -80,17 +80,20 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
       const FGBodyCase *bc = &c->body[b];
       FGBodyForces      f;
       PetscReal         h;
-      char              hs[64] = "";
+      char              hs[64] = "", os[64];
       PetscCall(FGBodiesGetForces(B, b, &f));
       PetscCall(FGBodiesGetMaskSpacing(B, b, &h));
       if (!g->isuniform && h > 0) PetscCall(PetscSNPrintf(hs, sizeof(hs), " of h = %g (the largest cell width around it)", (double)h));
-      PetscCall(PetscPrintf(comm, "%s: %s, %s mask band %g cells%s at offset %g, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], FGMaskProfileNames[bc->mask_profile], (double)bc->mask_width, hs, (double)bc->mask_offset, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
+      if (bc->skin_layer > 0) PetscCall(PetscSNPrintf(os, sizeof(os), "with a soft skin"));
+      else PetscCall(PetscSNPrintf(os, sizeof(os), "at offset %g", (double)bc->mask_offset));
+      PetscCall(PetscPrintf(comm, "%s: %s, %s mask band %g cells%s %s, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], FGMaskProfileNames[bc->mask_profile], (double)bc->mask_width, hs, os, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
       if (bc->skin_layer > 0 && h > 0) {
         const PetscReal etas = PetscSqr(bc->skin_layer * h) / c->flow.nu;
         PetscReal       off, rip;
         PetscCall(FGBodySkinOffset((PetscBool)(bc->mask_profile == FG_MASK_BSPLINE), bc->mask_width, bc->skin_layer, bc->core_depth, h * h / (c->flow.nu * bc->eta), &off, &rip));
         PetscCall(PetscPrintf(comm, "%s: soft skin: the band penalizes with eta_s = %g (its layer sqrt(nu eta_s) = %g cells), the stiff core (eta) %g cells below the band's centre\n", bc->name, (double)etas, (double)bc->skin_layer, (double)bc->core_depth));
-        PetscCall(PetscPrintf(comm, "%s: soft skin: the wall sits on the surface with the band's centre %.4f cells below it (mask_offset %.4f; this case: %g), with a ripple of %.1e cells on a grid-aligned surface\n", bc->name, (double)off, (double)(2 * off / bc->mask_width), (double)bc->mask_offset, (double)rip));
+        if (bc->skin_offset_auto) PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %.4f cells below the surface (skin_offset auto: the wall the flow sees on the surface), a ripple of %.1e cells left on a grid-aligned surface\n", bc->name, (double)off, (double)rip));
+        else PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %g cells below the surface (skin_offset; auto would put it at %.4f)\n", bc->name, (double)bc->skin_offset_cells, (double)off));
       }
     }
     PetscCall(FGBodiesDestroy(&B));

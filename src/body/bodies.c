@@ -199,7 +199,11 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     it->eps    = 0.5 * bc->mask_width * it->h;
     it->shift  = bc->mask_offset * it->eps;
     it->bspline = (PetscBool)(bc->mask_profile == FG_MASK_BSPLINE);
-    if (bc->skin_layer > 0) it->skin = bc->eta * c->flow.nu / PetscSqr(bc->skin_layer * it->h), it->core = bc->core_depth * it->h;
+    if (bc->skin_layer > 0) { /* the soft skin: eta_s, the core, the band's centre (skin.c) */
+      PetscReal off = bc->skin_offset_cells;
+      if (bc->skin_offset_auto) PetscCall(FGBodySkinOffset(it->bspline, bc->mask_width, bc->skin_layer, bc->core_depth, it->h * it->h / (c->flow.nu * bc->eta), &off, NULL));
+      it->skin = bc->eta * c->flow.nu / PetscSqr(bc->skin_layer * it->h), it->core = bc->core_depth * it->h, it->shift = off * it->h;
+    }
     it->reach  = PetscMax(2 * it->eps, it->eps - it->shift) + it->h;
     it->nbasis = PetscMax(c->design.time_basis, 1);
     it->T      = (PetscReal)c->time.steps * c->time.dt;

@@ -39,6 +39,44 @@ PetscBool FGCaseAppliesBodySolid_Internal(FGCaseCtx ctx, const FGKeyRef *ref, ch
   return FGCaseBodyIs_Private(ctx, ref, ~FG_SHAPE(FG_BODY_DENSITY), NULL, why, len);
 }
 
+/* mask_offset without a soft skin; skin_offset and core_depth with one. */
+PetscBool FGCaseAppliesBodyStiff_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+
+  if (!FGCaseAppliesBodySolid_Internal(ctx, ref, why, len)) return PETSC_FALSE;
+  if (b->skin_layer > 0) snprintf(why, len, "mask_offset does not apply with a soft skin (body.%s.skin_layer > 0): skin_offset places its band", b->name);
+  return (PetscBool)(b->skin_layer <= 0);
+}
+
+PetscBool FGCaseAppliesBodySkin_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  const FGBodyCase *b    = FGCaseBody_Private(ctx, ref);
+  const char       *leaf = strrchr(ref->path, '.') + 1;
+
+  if (!FGCaseAppliesBodySolid_Internal(ctx, ref, why, len)) return PETSC_FALSE;
+  if (b->skin_layer <= 0) snprintf(why, len, "%s applies with a soft skin only (body.%s.skin_layer > 0)", leaf, b->name);
+  return (PetscBool)(b->skin_layer > 0);
+}
+
+/* skin_offset: auto, or a depth in cells in [-3, 3]. */
+PetscErrorCode FGCaseCheckBodySkinOffset_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+  char        where[FG_CASE_WHERE_LEN], *end;
+  double      x;
+
+  PetscFunctionBeginUser;
+  b->skin_offset_auto  = (PetscBool)!strcmp(b->skin_offset, "auto");
+  b->skin_offset_cells = 0;
+  if (b->skin_offset_auto) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  x = strtod(b->skin_offset, &end);
+  PetscCheck(end != b->skin_offset && !*end && x >= -3 && x <= 3, ctx->comm, FG_ERR_INPUT, "%s: '%s': expected auto or a depth in cells in [-3, 3]", where, b->skin_offset);
+  b->skin_offset_cells = (PetscReal)x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscBool FGCaseAppliesBodyRadius_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {
   return FGCaseBodyIs_Private(ctx, ref, FG_SHAPE(FG_BODY_CIRCLE) | FG_SHAPE(FG_BODY_SPHERE) | FG_SHAPE(FG_BODY_FOURIER), "circle, sphere and fourier", why, len);

@@ -11,13 +11,12 @@ fg_add_mpi_test(NAME adjoint_step NP 1 3 COMMAND test_step_adjoint -fg_fftw_plan
 set(FG_ADJ_CYL ${FG_TEST_DIR}/adjoint/cylinder.yaml)
 fg_case_expect(NAME adjoint_check_cylinder NP 1 3 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
                ARGS check ${FG_ADJ_CYL} --set output.dir=adjoint_check_cylinder -fg_fftw_planner estimate)
-# ... with the soft skin (issue 21: the cubic B-spline profile, a band centred outside the surface,
-# eta_s from skin_layer, the stiff core): every derivative as exact, the viscosity's included
+# ... with the soft skin (issue 21: the cubic B-spline profile, the band centred outside the surface
+# where skin_offset auto puts it, eta_s from skin_layer, the stiff core): every derivative as exact, the viscosity's included
 # (eta_s is frozen at the case's nu). At 1 and 2 ranks.
 fg_case_expect(NAME adjoint_check_cylinder_skin NP 1 2 CODE 0 REGEX "^flowgrad check: 20 checks, 0 failed"
                ARGS check ${FG_ADJ_CYL} --set output.dir=adjoint_check_cylinder_skin -fg_fftw_planner estimate
-                    --set body.cyl.mask_profile=bspline --set body.cyl.skin_layer=0.75 --set body.cyl.mask_width=4
-                    --set body.cyl.mask_offset=-0.2245)
+                    --set body.cyl.mask_profile=bspline --set body.cyl.skin_layer=0.75 --set body.cyl.mask_width=4.5)
 set_tests_properties(case_adjoint_check_cylinder_skin_np1 case_adjoint_check_cylinder_skin_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 # ... and the check fails (exit 3) when the adjoint step is deliberately wrong (a test-only option).
 fg_case_expect(NAME adjoint_check_broken NP 1 CODE 3 REGEX "flowgrad check: [0-9]+ of 20 checks failed"
