@@ -19,7 +19,10 @@ in each direction (4x the cells, dt halved) and the largest Krylov count there m
 The full validation (issue 20: 400 x 100, 21 radii from 0.045 to 0.055, at most 100 iterations,
 at most 2x that at 4x the cells) is bench/steady_sweep.sh; CTest runs it on 100 x 25.
 """
-import argparse, csv, os, re, subprocess, sys
+import argparse, os, re, subprocess, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fgtest import read_gradient  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--flowgrad", required=True)
@@ -66,14 +69,8 @@ def run(tag, radius, cells, dt):
     if r.returncode != 0:
         row["error"] = (text.strip().splitlines() or ["(no output)"])[-1]
         return row
-    with open(os.path.join(out, "gradient.csv")) as f:
-        lines = f.readlines()
-    for ln in lines:
-        if ln.startswith("# J = "):
-            row["J"] = float(ln.split("=")[1])
-    for g in csv.DictReader(ln for ln in lines if not ln.startswith("#")):
-        if g["name"] == "body.cyl.shape.r":
-            row["dJdr"] = float(g["gradient"])
+    row["J"], grad = read_gradient(out)
+    row["dJdr"] = grad.get("body.cyl.shape.r", float("nan"))
     return row
 
 

@@ -27,6 +27,9 @@ every run, --options further command-line options (one string). --csv writes the
 """
 import argparse, concurrent.futures, csv, os, subprocess, sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fgtest import read_gradient  # noqa: E402
+
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--flowgrad", required=True)
 ap.add_argument("--case", required=True)
@@ -77,15 +80,10 @@ def run(i, v):
     if r.returncode != 0:
         row["error"] = ((r.stdout + r.stderr).strip().splitlines() or ["(no output)"])[-1]
         return row
-    with open(os.path.join(out, "gradient.csv")) as f:
-        lines = f.readlines()
-    for ln in lines:
-        if ln.startswith("# J = "):
-            row["J"] = float(ln.split("=")[1])
-    for g in csv.DictReader(ln for ln in lines if not ln.startswith("#")):
-        if g["name"] == a.param:
-            row["grad"] = float(g["gradient"]) / a.scale
-    if row["grad"] != row["grad"]:
+    row["J"], grad = read_gradient(out)
+    if a.param in grad:
+        row["grad"] = grad[a.param] / a.scale
+    else:
         row["code"], row["error"] = -1, f"no parameter {a.param} in {out}/gradient.csv"
     return row
 
