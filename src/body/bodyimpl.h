@@ -49,7 +49,7 @@ typedef struct {
   PetscReal         h, eps, shift, reach, angle0; /* the mask's spacing; band half-width and centre (phi = -shift); how far outside
                                                    the bounding box chi may be > 0; the shape's angle at t = 0 (radians) */
   PetscBool         bspline; /* the mask's profile: the cubic B-spline's integral (else the quintic FGHeaviside) */
-  PetscReal         skin, core; /* soft skin (skin > 0): chi = skin G(s) + G((s - core) eps / h, half-width h), skin = eta / eta_s */
+  PetscReal         skin, core; /* soft skin (skin > 0): chi = skin G_eps(s) + G_h(s - core), skin = eta / eta_s (FGBodyMaskWeight_Internal) */
   FGFaceList        f[3];
   PetscReal         tbuilt;
   PetscInt          boxlo[3], boxhi[3]; /* control volume around the body as last placed, cells [lo, hi) */
