@@ -94,6 +94,7 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
         PetscCall(PetscPrintf(comm, "%s: soft skin: the band penalizes with eta_s = %g (its layer sqrt(nu eta_s) = %g cells), the stiff core (eta) %g cells below the band's centre\n", bc->name, (double)etas, (double)bc->skin_layer, (double)bc->core_depth));
         if (bc->skin_offset_auto) PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %.4f cells below the surface (skin_offset auto: the wall the flow sees on the surface), a ripple of %.1e cells left on a grid-aligned surface\n", bc->name, (double)off, (double)rip));
         else PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %g cells below the surface (skin_offset; auto would put it at %.4f)\n", bc->name, (double)bc->skin_offset_cells, (double)off));
+        if (rip > 1e-2) PetscCall(PetscPrintf(comm, "%s: warning: the soft skin leaves a ripple of %.2g cells: the band of %g cells is too narrow for a layer of %g cells to smooth the wall (widen mask_width: 4 or more for skin_layer 0.75)\n", bc->name, (double)rip, (double)bc->mask_width, (double)bc->skin_layer));
       }
     }
     PetscCall(FGBodiesDestroy(&B));

@@ -98,3 +98,15 @@ add_test(NAME body_cylinder_re100_check
          COMMAND ${FG_PYTHON} ${_fg_body_dir}/check_cylinder.py ${_fg_body_re100} --from 60
                  --st 0.155 0.18 --cdmean 1.25 1.5 --cv 0.01)
 set_tests_properties(body_cylinder_re100_check PROPERTIES FIXTURES_REQUIRED body_cylinder_re100 LABELS body TIMEOUT 60)
+# The soft skin's keys (issue 21): info warns when the band is too narrow for the layer (the 1D
+# model's ripple above 0.01 cells); mask_offset is refused with a skin, skin_offset without one,
+# and a skin_offset that is neither auto nor a depth in [-3, 3] cells (exit 2, naming the key).
+set(_fg_skin_case ${FG_TEST_DIR}/adjoint/steady_confined.yaml --set body.cyl.mask_profile=bspline)
+fg_case_expect(NAME body_skin_narrow_warns NP 1 CODE 0 REGEX "cyl: warning: the soft skin leaves a ripple of 0.078 cells"
+               ARGS info ${_fg_skin_case} --set body.cyl.skin_layer=0.75)
+fg_case_expect(NAME body_skin_mask_offset NP 1 CODE 2 REGEX "--set body.cyl.mask_offset=0.5: mask_offset does not apply with a soft skin"
+               ARGS info ${_fg_skin_case} --set body.cyl.skin_layer=0.75 --set body.cyl.mask_offset=0.5)
+fg_case_expect(NAME body_skin_offset_no_skin NP 1 CODE 2 REGEX "--set body.cyl.skin_offset=0.5: skin_offset applies with a soft skin only"
+               ARGS info ${_fg_skin_case} --set body.cyl.skin_offset=0.5)
+fg_case_expect(NAME body_skin_offset_bad NP 1 CODE 2 REGEX "--set body.cyl.skin_offset=9: '9': expected auto or a depth in cells in \\[-3, 3\\]"
+               ARGS info ${_fg_skin_case} --set body.cyl.skin_layer=1 --set body.cyl.skin_offset=9)
