@@ -90,7 +90,7 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
       if (bc->skin_layer > 0 && h > 0) {
         const PetscReal etas = PetscSqr(bc->skin_layer * h) / c->flow.nu;
         PetscReal       off, rip;
-        PetscCall(FGBodySkinOffset((PetscBool)(bc->mask_profile == FG_MASK_BSPLINE), bc->mask_width, bc->skin_layer, bc->core_depth, h * h / (c->flow.nu * bc->eta), &off, &rip));
+        PetscCall(FGBodiesGetSkinOffset(B, b, &off, &rip));
         PetscCall(PetscPrintf(comm, "%s: soft skin: the band penalizes with eta_s = %g (its layer sqrt(nu eta_s) = %g cells), the stiff core (eta) %g cells below the band's centre\n", bc->name, (double)etas, (double)bc->skin_layer, (double)bc->core_depth));
         if (bc->skin_offset_auto) PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %.4f cells below the surface (skin_offset auto: the wall the flow sees on the surface), a ripple of %.1e cells left on a grid-aligned surface\n", bc->name, (double)off, (double)rip));
         else PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %g cells below the surface (skin_offset; auto would put it at %.4f)\n", bc->name, (double)bc->skin_offset_cells, (double)off));

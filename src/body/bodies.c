@@ -200,9 +200,9 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     it->shift  = bc->mask_offset * it->eps;
     it->bspline = (PetscBool)(bc->mask_profile == FG_MASK_BSPLINE);
     if (bc->skin_layer > 0) { /* the soft skin: eta_s, the core, the band's centre (skin.c) */
-      PetscReal off = bc->skin_offset_cells;
-      if (bc->skin_offset_auto) PetscCall(FGBodySkinOffset(it->bspline, bc->mask_width, bc->skin_layer, bc->core_depth, it->h * it->h / (c->flow.nu * bc->eta), &off, NULL));
-      it->skin = bc->eta * c->flow.nu / PetscSqr(bc->skin_layer * it->h), it->core = bc->core_depth * it->h, it->shift = off * it->h;
+      PetscCall(FGBodySkinOffset(it->bspline, bc->mask_width, bc->skin_layer, bc->core_depth, it->h * it->h / (c->flow.nu * bc->eta), &it->skinauto, &it->skinripple));
+      it->skin  = bc->eta * c->flow.nu / PetscSqr(bc->skin_layer * it->h), it->core = bc->core_depth * it->h;
+      it->shift = (bc->skin_offset_auto ? it->skinauto : bc->skin_offset_cells) * it->h;
     }
     it->reach  = PetscMax(2 * it->eps, it->eps - it->shift) + it->h;
     it->nbasis = PetscMax(c->design.time_basis, 1);
@@ -274,6 +274,18 @@ PetscErrorCode FGBodiesGetShape(FGBodies B, PetscInt b, FGShape *shape)
 {
   PetscFunctionBeginUser;
   *shape = B->b[b].shape;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetSkinOffset - body b's soft skin as FGBodySkinOffset found it: the band centre's depth
+  that puts the wall on the surface (`skin_offset: auto`), and the ripple left, in cells (0 and 0
+  without a skin). Not collective.
+@*/
+PetscErrorCode FGBodiesGetSkinOffset(FGBodies B, PetscInt b, PetscReal *offset, PetscReal *ripple)
+{
+  PetscFunctionBeginUser;
+  *offset = B->b[b].skinauto, *ripple = B->b[b].skinripple;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
