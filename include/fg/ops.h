@@ -67,10 +67,16 @@ static inline void FGOpDiffusionCoefficients(FGGrid g, PetscInt a, PetscInt b, P
 /* The ghost rule's coefficient of component a beyond face (d, side) (src/ops/boundary.c). */
 PETSC_EXTERN PetscReal      FGOpGhostCoefficient(const FGBoundary *, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode FGOpZeroInteriorFaces(FGGrid, const FGBoundary *, Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpInteriorFromLocal(FGGrid, const FGBoundary *, Vec[], Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpBoundaryFacesToLocal(FGGrid, const FGBoundary *, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpCopyBoundaryPlanes(FGGrid, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpInteriorToLocalAdd(FGGrid, const FGBoundary *, Vec[], Vec[]);
 
 PETSC_EXTERN PetscErrorCode FGOpMomentum(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpMomentumSplit(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpAdvection(FGGrid, const FGBoundary *, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDiffusion(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpDiffusionShell(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDivergence(FGGrid, Vec[], Vec);
 PETSC_EXTERN PetscErrorCode FGOpGradientCorrect(FGGrid, const FGBoundary *, PetscReal, Vec, Vec[]);
 
@@ -91,6 +97,7 @@ PETSC_EXTERN PetscErrorCode FGOpAdvectionTangent(FGGrid, const FGBoundary *, Vec
 PETSC_EXTERN PetscErrorCode FGOpAdvectionAdjoint(FGGrid, const FGBoundary *, Vec[], Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDiffusionTangent(FGGrid, const FGBoundary *, PetscReal, PetscReal, Vec[], Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDiffusionAdjoint(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[], Vec[], PetscReal *);
+PETSC_EXTERN PetscErrorCode FGOpDiffusionShellAdjoint(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDivergenceTangent(FGGrid, Vec[], Vec);
 PETSC_EXTERN PetscErrorCode FGOpDivergenceAdjoint(FGGrid, Vec, Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpGradientCorrectTangent(FGGrid, const FGBoundary *, PetscReal, Vec, Vec[]);

@@ -15,14 +15,24 @@
    (the boundary data and the K faces as neighbours) is the caller's (src/step/rk3.c).
    FGViscousSolveTranspose applies S^T = V M(s)^{-1} (M is symmetric) the same way.
 
-   Solvers. The direct path (src/viscous/viscous_fftw.c, as CaNS): real-to-real transforms in the
-   in-slab directions and the Thomas algorithm along the slab direction (stretched or not), exact
-   to round-off; it needs the grid's FFTW slabs (poisson.type fftw) and uniform in-slab
-   directions (a periodic slab direction: cyclic lines; -fg_viscous_fftw 0 turns it off). Elsewhere PETSc KSP on the
+   Solvers (-fg_viscous_solver). `af` (the default, src/viscous/viscous_af.c): the approximately
+   factored operator prod_b (I - s L_b), one Thomas sweep per direction; S~ = (prod_b (I - s
+   L_b))^{-1} = S + O(s^2), second order in time on the stage's increment (FGViscousSolveIncrement)
+   and unconditionally stable; any direction stretched; it needs the grid's FFTW slabs
+   (poisson.type fftw). `direct` (src/viscous/viscous_fftw.c, as CaNS): real-to-real transforms in
+   the in-slab directions and the Thomas algorithm along the slab direction (stretched or not),
+   S exact to round-off; it needs the slabs and uniform in-slab directions (a periodic slab
+   direction: cyclic lines). Where the chosen one does not apply, and with `ksp`: PETSc KSP on the
    assembled M(s), options prefix "viscous_" (-viscous_ksp_type, -viscous_pc_type,
    -viscous_ksp_rtol, ...); defaults CG + Jacobi, rtol 1e-12 on the unpreconditioned residual,
    the input as the initial guess; M(s) is rebuilt from K when s changes (three stages per step:
-   three values); a solve that does not converge is FG_ERR_NUMERIC. */
+   three values); a solve that does not converge is FG_ERR_NUMERIC. `direct` and `ksp` solve the
+   Crank-Nicolson problem itself; all three give the same steady states.
+
+   FGViscousSolveIncrement applies the solve to an increment, x_U = w_U + S~ (x_U - w_U) (fused on
+   the factored path). FGViscousAddCorrection adds c (E(s) - L_0) d_U to x_U, E = -dM~/ds with
+   M~ = S~^{-1}, so that dS~/ds = S~ E S~: the part of the solve's derivative in s (in the
+   viscosity) that the exact solve (E = L_0) does not have; nothing on the exact paths. */
 #ifndef FG_VISCOUS_H
 #define FG_VISCOUS_H
 
@@ -31,9 +41,16 @@
 
 typedef struct _p_FGViscous *FGViscous;
 
+typedef enum {
+  FG_VISCOUS_SOLVER_AF,
+  FG_VISCOUS_SOLVER_DIRECT,
+  FG_VISCOUS_SOLVER_KSP
+} FGViscousSolverType;
+PETSC_EXTERN const char *const FGViscousSolverTypes[];
+
 /* The options (FGViscousGetOptions: -help lists them). */
 typedef struct {
-  PetscBool fftw; /* -fg_viscous_fftw: the direct path where it applies */
+  FGViscousSolverType type; /* -fg_viscous_solver: af (default), direct, ksp */
 } FGViscousOptions;
 PETSC_EXTERN PetscErrorCode FGViscousGetOptions(MPI_Comm, FGViscousOptions *);
 
@@ -42,8 +59,12 @@ PETSC_EXTERN PetscBool      FGViscousIsImplicit(const FGCase *, FGGrid);
 PETSC_EXTERN PetscErrorCode FGViscousCreate(FGGrid, const FGBoundary *, FGViscous *);
 PETSC_EXTERN PetscErrorCode FGViscousSolve(FGViscous, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGViscousSolveTranspose(FGViscous, PetscReal, Vec[]);
-PETSC_EXTERN PetscBool      FGViscousIsDirect(FGViscous);
-PETSC_EXTERN PetscBool      FGViscousDirectApplies(FGGrid, const FGBoundary *);
+PETSC_EXTERN PetscErrorCode FGViscousSolveIncrement(FGViscous, PetscReal, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGViscousAddCorrection(FGViscous, PetscReal, PetscReal, Vec[], Vec[]);
+PETSC_EXTERN FGViscousSolverType FGViscousGetType(FGViscous);
+PETSC_EXTERN PetscBool           FGViscousBoundaryFacesInGhosts(FGViscous);
+PETSC_EXTERN FGViscousSolverType FGViscousTypeFor(FGGrid, const FGBoundary *, FGViscousSolverType);
+PETSC_EXTERN const char         *FGViscousDescription(FGViscousSolverType);
 PETSC_EXTERN PetscErrorCode FGViscousDestroy(FGViscous *);
 
 #endif

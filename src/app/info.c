@@ -67,8 +67,8 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
     PetscCall(FGBoundaryFromCase(c, &vbc));
     PetscCall(FGViscousGetOptions(comm, &vo));
     if (c->time.cfl > 0) PetscCall(PetscSNPrintf(from, sizeof(from), " (from time.cfl = %g)", (double)c->time.cfl));
-    PetscCall(PetscPrintf(comm, "time step: dt = %.6g%s, the explicit viscous term's stability limit %.4g (dt / limit = %.3g); viscous term: %s%s\n", (double)c->time.dt, from, (double)lim, (double)(c->time.dt / lim),
-                          imp ? (vo.fftw && FGViscousDirectApplies(g, &vbc) ? "implicit (Crank-Nicolson per stage, direct Helmholtz solves)" : "implicit (Crank-Nicolson per stage, CG Helmholtz solves)") : "explicit", !imp && c->time.dt > lim ? "  ** EXCEEDED: the run will blow up (time.viscous: implicit) **" : ""));
+    PetscCall(PetscPrintf(comm, "time step: dt = %.6g%s, the explicit viscous term's stability limit %.4g (dt / limit = %.3g); viscous term: %s%s%s%s\n", (double)c->time.dt, from, (double)lim, (double)(c->time.dt / lim),
+                          imp ? "implicit (Crank-Nicolson per stage, " : "explicit", imp ? FGViscousDescription(FGViscousTypeFor(g, &vbc, vo.type)) : "", imp ? ")" : "", !imp && c->time.dt > lim ? "  ** EXCEEDED: the run will blow up (time.viscous: implicit) **" : ""));
   }
   if (c->nbodies) { /* set the bodies up: the same checks as a run (shapes, inside the domain, density files) */
     FGBoundary bnd;

@@ -409,7 +409,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCall(PetscCalloc1(PetscMax(ctx.nprobe, 1), &ctx.probe));
   everystep = (PetscBool)(ctx.nbodies > 0 || c->nprobes > 0); /* forces and probes: a history row every step */
   for (PetscInt d = 0; d < s->grid->dim; d++) ncells *= s->grid->n[d];
-  PetscCall(PetscPrintf(comm, "flowgrad run: case '%s', output in %s; dt %.6g, viscous term %s\n", c->name, c->output.dir, (double)c->time.dt, s->viscous ? (FGViscousIsDirect(s->viscous) ? "implicit (direct Helmholtz solves)" : "implicit (KSP Helmholtz solves)") : "explicit"));
+  PetscCall(PetscPrintf(comm, "flowgrad run: case '%s', output in %s; dt %.6g, viscous term %s%s%s\n", c->name, c->output.dir, (double)c->time.dt, s->viscous ? "implicit (" : "explicit", s->viscous ? FGViscousDescription(FGViscousGetType(s->viscous)) : "", s->viscous ? ")" : ""));
   PetscCall(FGGridView(s->grid, PETSC_VIEWER_STDOUT_(comm)));
 
   /* 3. the start */

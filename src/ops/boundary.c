@@ -142,6 +142,136 @@ PetscErrorCode FGOpZeroInteriorFaces(FGGrid g, const FGBoundary *bc, Vec u[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  FGOpInteriorFromLocal - w_U = the owned interior faces of the ghosted ul, and with uk non-NULL
+  w_K = uk_K (the boundary and outflow faces), in one pass; with uk NULL w's other faces are kept.
+  Not collective.
+@*/
+PetscErrorCode FGOpInteriorFromLocal(FGGrid g, const FGBoundary *bc, Vec ul[], Vec uk[], Vec w[])
+{
+  const FGBox *bx = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *x, *z = NULL;
+    PetscScalar       *y;
+    PetscInt           lo[3], hi[3];
+    const PetscInt     nx = bx->hi[0] - bx->lo[0];
+    FGOpInteriorFaces(g, bc, a, lo, hi);
+    PetscCall(VecGetArrayRead(ul[a], &x));
+    if (uk) PetscCall(VecGetArrayRead(uk[a], &z));
+    PetscCall(VecGetArray(w[a], &y));
+    for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+      for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++) {
+        const PetscInt o = FGBoxOwnedIndex(bx, bx->lo[0], j, k);
+        if (j < lo[1] || j >= hi[1] || k < lo[2] || k >= hi[2]) { /* a row of boundary faces */
+          if (z) PetscCall(PetscArraycpy(y + o, z + o, nx));
+          continue;
+        }
+        if (hi[0] > lo[0]) PetscCall(PetscArraycpy(y + o + (lo[0] - bx->lo[0]), x + FGBoxIndex(bx, lo[0], j, k), hi[0] - lo[0]));
+        if (z && hi[0] < bx->hi[0]) PetscCall(PetscArraycpy(y + o + (hi[0] - bx->lo[0]), z + o + (hi[0] - bx->lo[0]), bx->hi[0] - hi[0]));
+      }
+    PetscCall(VecRestoreArray(w[a], &y));
+    if (uk) PetscCall(VecRestoreArrayRead(uk[a], &z));
+    PetscCall(VecRestoreArrayRead(ul[a], &x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpBoundaryFacesToLocal - the owned boundary and outflow faces (those off FGOpInteriorFaces) of
+  the ghosted wl = u's. Not collective.
+@*/
+PetscErrorCode FGOpBoundaryFacesToLocal(FGGrid g, const FGBoundary *bc, Vec u[], Vec wl[])
+{
+  const FGBox *bx = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *x;
+    PetscScalar       *y;
+    PetscInt           lo[3], hi[3];
+    FGOpInteriorFaces(g, bc, a, lo, hi);
+    if (g->periodic[a] || hi[a] == bx->hi[a]) continue; /* no boundary face of a owned here: no access (not collective) */
+    PetscCall(VecGetArrayRead(u[a], &x));
+    PetscCall(VecGetArray(wl[a], &y));
+    for (PetscInt d = 0; d < 3; d++) lo[d] = bx->lo[d], hi[d] = d == a ? hi[d] : bx->hi[d];
+    lo[a] = hi[a], hi[a] = bx->hi[a]; /* the plane of boundary faces */
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = lo[1]; j < hi[1]; j++)
+        for (PetscInt i = lo[0]; i < hi[0]; i++) y[FGBoxIndex(bx, i, j, k)] = x[FGBoxOwnedIndex(bx, i, j, k)];
+    PetscCall(VecRestoreArray(wl[a], &y));
+    PetscCall(VecRestoreArrayRead(u[a], &x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpCopyBoundaryPlanes - dst = src (ghosted, each component) on the planes of faces next to the
+  physical boundaries that this rank holds: index 0 and n_d - 1 along each non-periodic d, over
+  the whole ghosted extent of the other directions. They are what FGOpFillBoundary reads to set
+  the ghosts beyond them; O(n^(d-1)) work. Not collective.
+@*/
+PetscErrorCode FGOpCopyBoundaryPlanes(FGGrid g, Vec src[], Vec dst[])
+{
+  const FGBox *bx = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *x;
+    PetscScalar       *y;
+    PetscCall(VecGetArrayRead(src[a], &x));
+    PetscCall(VecGetArray(dst[a], &y));
+    for (PetscInt d = 0; d < g->dim; d++) {
+      if (g->periodic[d]) continue;
+      for (PetscInt side = 0; side < 2; side++) {
+        const PetscInt inner = side ? g->n[d] - 1 : 0;
+        PetscInt       lo[3], hi[3];
+        if (side ? bx->hi[d] != g->n[d] : bx->lo[d] != 0) continue;
+        for (PetscInt e = 0; e < 3; e++) lo[e] = bx->glo[e], hi[e] = bx->ghi[e];
+        lo[d] = inner, hi[d] = inner + 1;
+        for (PetscInt k = lo[2]; k < hi[2]; k++)
+          for (PetscInt j = lo[1]; j < hi[1]; j++) {
+            const PetscInt c = FGBoxIndex(bx, lo[0], j, k);
+            if (d == 0) y[c] = x[c];
+            else PetscCall(PetscArraycpy(y + c, x + c, hi[0] - lo[0]));
+          }
+      }
+    }
+    PetscCall(VecRestoreArray(dst[a], &y));
+    PetscCall(VecRestoreArrayRead(src[a], &x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpInteriorToLocalAdd - the transpose of FGOpInteriorFromLocal's interior part: the owned
+  interior faces of the ghosted ul += w_U. Not collective.
+@*/
+PetscErrorCode FGOpInteriorToLocalAdd(FGGrid g, const FGBoundary *bc, Vec w[], Vec ul[])
+{
+  const FGBox *bx = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const PetscScalar *x;
+    PetscScalar       *y;
+    PetscInt           lo[3], hi[3];
+    FGOpInteriorFaces(g, bc, a, lo, hi);
+    PetscCall(VecGetArrayRead(w[a], &x));
+    PetscCall(VecGetArray(ul[a], &y));
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = lo[1]; j < hi[1]; j++) {
+        PetscScalar       *yy = y + FGBoxIndex(bx, lo[0], j, k);
+        const PetscScalar *xx = x + FGBoxOwnedIndex(bx, lo[0], j, k);
+        for (PetscInt i = 0; i < hi[0] - lo[0]; i++) yy[i] += xx[i];
+      }
+    PetscCall(VecRestoreArray(ul[a], &y));
+    PetscCall(VecRestoreArrayRead(w[a], &x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The rule of one ghost value of component a at idx beyond face (d, side), time t:
      v(ghost) = cf v(interior neighbour) + data,
    with `inflow` the part of data that scales with the inflow velocity (FGOpFillBoundaryTangent). */

@@ -231,3 +231,91 @@ PetscErrorCode FGOpDiffusionAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu
   PetscCall(PetscLogEventEnd(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The shell's terms (FGOpDiffusionShell) in one of two modes: forward, r_f += nu c (ula - ulb)(n)
+   for each interior face f next to a boundary of b and its neighbour n across it (c: the
+   coupling cm or cp of f along b); adjoint, ulabar(n) += nu c rbar_f and ulbbar(n) -= nu c rbar_f. */
+static PetscErrorCode FGOpDiffusionShell_Private(FGGrid g, const FGBoundary *bc, PetscReal nu, PetscBool adjoint, Vec ula[], Vec ulb[], Vec r[])
+{
+  const FGBox *bx = &g->box;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscScalar *ua, *ub, *rr;
+    PetscInt     lo[3], hi[3];
+    FGOpInteriorFaces(g, bc, a, lo, hi);
+    if (adjoint) {
+      PetscCall(VecGetArray(ula[a], &ua));
+      PetscCall(VecGetArray(ulb[a], &ub));
+      PetscCall(VecGetArrayRead(r[a], (const PetscScalar **)&rr));
+    } else {
+      PetscCall(VecGetArrayRead(ula[a], (const PetscScalar **)&ua));
+      PetscCall(VecGetArrayRead(ulb[a], (const PetscScalar **)&ub));
+      PetscCall(VecGetArray(r[a], &rr));
+    }
+    for (PetscInt b = 0; b < g->dim; b++) {
+      if (g->periodic[b]) continue;
+      for (PetscInt side = 0; side < 2; side++) {
+        const PetscInt t = side ? g->n[b] - (b == a ? 2 : 1) : 0, sb = side ? bx->s[b] : -bx->s[b];
+        PetscInt       l[3], h[3];
+        PetscReal      cm, cp, c;
+        if (t < lo[b] || t >= hi[b]) continue; /* not this rank's plane */
+        for (PetscInt d = 0; d < 3; d++) l[d] = lo[d], h[d] = hi[d];
+        l[b] = t, h[b] = t + 1;
+        FGOpDiffusionCoefficients(g, a, b, t, &cm, &cp);
+        if (g->uniform[b]) cm = cp = 1.0 / (g->h[b] * g->h[b]);
+        c = nu * (side ? cp : cm);
+        for (PetscInt k = l[2]; k < h[2]; k++)
+          for (PetscInt j = l[1]; j < h[1]; j++) {
+            const PetscInt cc = FGBoxIndex(bx, l[0], j, k) + sb, o = FGBoxOwnedIndex(bx, l[0], j, k);
+            if (adjoint)
+              for (PetscInt i = 0; i < h[0] - l[0]; i++) ua[cc + i] += c * rr[o + i], ub[cc + i] -= c * rr[o + i];
+            else
+              for (PetscInt i = 0; i < h[0] - l[0]; i++) rr[o + i] += c * (ua[cc + i] - ub[cc + i]);
+          }
+      }
+    }
+    if (adjoint) {
+      PetscCall(VecRestoreArrayRead(r[a], (const PetscScalar **)&rr));
+      PetscCall(VecRestoreArray(ulb[a], &ub));
+      PetscCall(VecRestoreArray(ula[a], &ua));
+    } else {
+      PetscCall(VecRestoreArray(r[a], &rr));
+      PetscCall(VecRestoreArrayRead(ulb[a], (const PetscScalar **)&ub));
+      PetscCall(VecRestoreArrayRead(ula[a], (const PetscScalar **)&ua));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpDiffusionShell - rhs_a += nu (L(ula) - L(ulb)) on the interior faces, for two ghosted fields
+  that agree on every interior face (owned or ghost): their difference lives on the boundary
+  faces and the ghosts only, so L of it is one term per interior face next to a boundary and
+  direction, the coupling across that boundary times the difference there: O(n^(d-1)) work. The
+  implicit viscous term's change of the boundary data over a stage (src/step/rk3.c). Linear in
+  (ula, ulb) and in nu.
+@*/
+PetscErrorCode FGOpDiffusionShell(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec ula[], Vec ulb[], Vec rhs[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_Diffusion, 0, 0, 0, 0));
+  PetscCall(FGOpDiffusionShell_Private(g, bc, nu, PETSC_FALSE, ula, ulb, rhs));
+  PetscCall(PetscLogEventEnd(FG_EVENT_Diffusion, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOpDiffusionShellAdjoint - the transpose of FGOpDiffusionShell: ulabar += nu S^T rbar,
+  ulbbar -= nu S^T rbar (ghosted, accumulated), S the shell's terms.
+@*/
+PetscErrorCode FGOpDiffusionShellAdjoint(FGGrid g, const FGBoundary *bc, PetscReal nu, Vec rbar[], Vec ulabar[], Vec ulbbar[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGOpsInitializePackage());
+  PetscCall(PetscLogEventBegin(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
+  PetscCall(FGOpDiffusionShell_Private(g, bc, nu, PETSC_TRUE, ulabar, ulbbar, rbar));
+  PetscCall(PetscLogEventEnd(FG_EVENT_DiffusionAdjoint, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -27,12 +27,20 @@
   s = gamma_k dt nu / 2 a stage is Crank-Nicolson in the delta form
     u^ = u^{k-1} + dt (alpha_k H_k + beta_k H_{k-1}) + 2 s L(u^{k-1}) - gamma_k dt G p^{k-1}
     u** = Pen(u^)                                        (the implicit, pointwise penalization)
-    u* - s L(u*) = u** - s L(u^{k-1})                    (per component: FGViscousSolve)
-  then the projection, with the pressure incremental and p^k = p^{k-1} + phi - s (D u*) / (gamma dt)
-  (CaNS's update). Without bodies u* - s L u* = u + gamma dt H + s L u: Crank-Nicolson. With
-  them, the penalization sees the whole explicit viscous term, so a steady state is a fixed point
-  of every stage with chi/eta (u - u_s) = -A + nu L u + f - G p, whatever dt (with the solve
-  before the penalization, s L applied to the penalty force made the fixed point depend on dt).
+    (I - s L_0) (u* - u^{k-1}) = u** - u^{k-1} + s [L(Fill(u~, t_k+1)) - L(Fill(u^{k-1}, t_k))]
+  (per component, FGViscousSolveIncrement; u~ = u^{k-1} on the interior faces and u** on the
+  boundary and outflow faces, so the bracket is the change of the boundary data over the stage,
+  nonzero on the faces next to a boundary only: FGOpDiffusionShell), then the projection, with
+  the pressure incremental and p^k = p^{k-1} + phi - s (D u*) / (gamma dt) (CaNS's update). With
+  the exact solve this is u* - s L(u*) = u** - s L(u^{k-1}) (with the boundary data of each
+  time): without bodies u* - s L u* = u + gamma dt H + s L u, Crank-Nicolson. With them, the
+  penalization sees the whole explicit viscous term, so a steady state is a fixed point of every
+  stage with chi/eta (u - u_s) = -A + nu L u + f - G p, whatever dt (with the solve before the
+  penalization, s L applied to the penalty force made the fixed point depend on dt). The delta
+  form keeps this with the approximately factored solve (the default: (I - s L_0)^{-1} replaced
+  by prod_b (I - s L_b)^{-1}, an O(s^2) change of the operator acting on an O(dt) increment:
+  still second order, and a steady state, where the right-hand side vanishes, is still a fixed
+  point).
 
   The step is pure: a function of the state, the solver's parameters (FGSolver.prm) and dt, with
   the bodies' penalty forces of the step as its other output; a tape, passed as an argument,
@@ -126,56 +134,113 @@ static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, V
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The implicit half of the Crank-Nicolson viscous term (include/fg/viscous.h), s = gamma_k dt nu / 2:
-   on entry u holds the predicted velocity on the interior faces (with the explicit half
-   s L(u^{k-1})) and its final values on the other faces (the data of the solve: boundary faces
-   set, outflow faces advanced); on return u_U solves u_U - s L(Fill(u, t))_U = u_U(entry), i.e.
-   u_U = (I - s L_0)^{-1} (u_U + s L(Fill(u with u_U = 0, t))_U). tangent: the fill's tangent
-   with the inflow perturbation dinf. w, wl: global and ghosted work. Linear in (u, dinf) for a
-   tangent; affine in u for the forward. */
-static PetscErrorCode FGStageViscous_Private(FGSolver s, PetscReal sc, PetscReal t, PetscBool tangent, PetscReal dinf, Vec w[], Vec wl[], Vec u[])
+/* The implicit half of the Crank-Nicolson viscous term (include/fg/viscous.h), s = gamma_k dt nu / 2,
+   in the delta form: on entry u holds u** (the penalized predictor with the explicit half
+   2 s L(u^{k-1})) on the interior faces and its final values on the others (the data of the solve:
+   boundary faces set, outflow faces advanced); uol is the stage's start state, ghosted and filled
+   at its time. On return
+     u_U = w_U + S (u_U - w_U + s [L(Fill(w, t)) - L(uol)]_U),   w = (uol on U, u on K),
+   S the viscous solve. tangent: the fill's tangent with the inflow perturbation dinf (and uol the
+   tangent's). w: global work (returned as above). Linear in (u, uol, dinf) for a tangent; affine
+   in (u, uol) for the forward. */
+static PetscErrorCode FGStageViscous_Private(FGSolver s, PetscReal sc, PetscReal t, PetscBool tangent, PetscReal dinf, Vec uol[], Vec w[], Vec u[])
 {
   FGGrid g = s->grid;
+  Vec    wl[3] = {NULL, NULL, NULL};
 
   PetscFunctionBeginUser;
-  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecCopy(u[a], w[a]));
-  PetscCall(FGOpZeroInteriorFaces(g, &s->bc, w));
-  for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMGlobalToLocal(g->da, w[a], INSERT_VALUES, wl[a]));
+  PetscCall(FGOpInteriorFromLocal(g, &s->bc, uol, u, w));
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMGetLocalVector(g->da, &wl[a]));
+  if (FGViscousBoundaryFacesInGhosts(s->viscous))
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMGlobalToLocal(g->da, w[a], INSERT_VALUES, wl[a]));
+  else { /* no exchange: the fill and the shell read wl next to the boundaries only, where it is uol
+            but for the owned boundary faces (no rank's ghosts hold another's) */
+    PetscCall(FGOpCopyBoundaryPlanes(g, uol, wl));
+    PetscCall(FGOpBoundaryFacesToLocal(g, &s->bc, u, wl));
+  }
   if (tangent) PetscCall(FGOpFillBoundaryTangent(g, &s->bc, t, dinf, wl));
   else PetscCall(FGOpFillBoundary(g, &s->bc, t, wl));
-  PetscCall(FGOpDiffusion(g, &s->bc, sc, wl, u));
-  PetscCall(FGViscousSolve(s->viscous, sc, u));
+  PetscCall(FGOpDiffusionShell(g, &s->bc, sc, wl, uol, u));
+  PetscCall(FGViscousSolveIncrement(s->viscous, sc, w, u));
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMRestoreLocalVector(g->da, &wl[a]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The transpose of the tangent of FGStageViscous_Private (and, with nk non-NULL, *nk += the local
-   <qbar, L(Fill(u*, t))_U>, the solve's part of nubar / (gamma dt / 2), u* the solve's output
-   from the tape, T->uvis): ubar_U = qbar = V M^{-T} ubar_U, then the K faces get the transpose of the
-   affine part, ubar_K += Fill'^T (s L^T qbar)|_K; *infb += the inflow scale's part. w, wl: work. */
-static PetscErrorCode FGStageViscousAdjoint_Private(FGSolver s, PetscReal sc, PetscReal t, Vec ustar[], Vec w[], Vec wl[], Vec ubar[], PetscReal *nk, PetscReal *infb)
+/* The solve's dependence on s (on nu) at the recorded stage: with delta = u* - u^{k-1},
+   d(u*)/ds = S ([L(Fill(u*, t)) - L(ul_k)]_U + C delta), C = E - L_0 the factored solve's part
+   (FGViscousAddCorrection). r += c times the bracket plus C delta (interior faces). */
+static PetscErrorCode FGStageViscousDs_Private(FGSolver s, PetscReal sc, PetscReal t, Vec ustar[], Vec ulk[], PetscReal c, Vec r[])
 {
   FGGrid g = s->grid;
-  Vec    ulstar[3] = {NULL, NULL, NULL};
+  Vec    ql[3] = {NULL, NULL, NULL}, dg[3] = {NULL, NULL, NULL};
 
   PetscFunctionBeginUser;
-  PetscCall(FGViscousSolveTranspose(s->viscous, sc, ubar));
   for (PetscInt a = 0; a < g->dim; a++) {
-    PetscCall(DMGetLocalVector(g->da, &ulstar[a]));
-    PetscCall(DMGlobalToLocal(g->da, ustar[a], INSERT_VALUES, ulstar[a]));
-    PetscCall(VecSet(wl[a], 0.0));
+    PetscCall(DMGetLocalVector(g->da, &ql[a]));
+    PetscCall(DMGetGlobalVector(g->da, &dg[a]));
+    PetscCall(DMGlobalToLocal(g->da, ustar[a], INSERT_VALUES, ql[a]));
+    PetscCall(DMLocalToGlobal(g->da, ulk[a], INSERT_VALUES, dg[a]));
+    PetscCall(VecAYPX(dg[a], -1.0, ustar[a])); /* delta */
   }
-  PetscCall(FGOpFillBoundary(g, &s->bc, t, ulstar));
-  PetscCall(FGOpDiffusionAdjoint(g, &s->bc, sc, ulstar, ubar, wl, nk));
-  PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, t, wl, infb));
+  PetscCall(FGOpFillBoundary(g, &s->bc, t, ql));
+  PetscCall(FGOpDiffusion(g, &s->bc, c, ql, r));
+  PetscCall(FGOpDiffusion(g, &s->bc, -c, ulk, r));
+  PetscCall(FGViscousAddCorrection(s->viscous, sc, c, dg, r));
   for (PetscInt a = 0; a < g->dim; a++) {
-    PetscCall(DMRestoreLocalVector(g->da, &ulstar[a]));
-    PetscCall(VecSet(w[a], 0.0));
-    PetscCall(DMLocalToGlobal(g->da, wl[a], ADD_VALUES, w[a]));
+    PetscCall(DMRestoreLocalVector(g->da, &ql[a]));
+    PetscCall(DMRestoreGlobalVector(g->da, &dg[a]));
   }
-  PetscCall(FGOpZeroInteriorFaces(g, &s->bc, w));
-  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecAXPY(ubar[a], 1.0, w[a]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The transpose of the tangent of FGStageViscous_Private at the recorded stage k (ustar: the
+   solve's output, T->uvis; ulk: T->ul[k]): on entry ubar is the adjoint of the output, on return
+   that of the input u (interior: qbar = S^T ubar_U; the K faces: passed through, plus w's part);
+   ulkbar (ghosted, accumulated) receives the start state's part; with nk non-NULL,
+   *nk += the local <qbar, d(u*)/ds> (FGStageViscousDs_Private), the solve's part of nubar / (gamma dt / 2);
+   *infb += the inflow scale's part. wg, wl: global and ghosted work. */
+static PetscErrorCode FGStageViscousAdjoint_Private(FGSolver s, PetscReal sc, PetscReal t, Vec ustar[], Vec ulk[], Vec wg[], Vec wl[], Vec ubar[], Vec ulkbar[], PetscReal *nk, PetscReal *infb)
+{
+  FGGrid g = s->grid;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecCopy(ubar[a], wg[a]));
+  PetscCall(FGViscousSolveTranspose(s->viscous, sc, ubar)); /* qbar (the K faces kept) */
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(VecAXPY(wg[a], -1.0, ubar[a])); /* wbar_U = ubar_U - qbar (0 on K) */
+    PetscCall(VecSet(wl[a], 0.0));
+  }
+  if (nk) { /* <qbar, d(u*)/ds>, locally */
+    Vec z[3] = {NULL, NULL, NULL};
+    for (PetscInt a = 0; a < g->dim; a++) {
+      PetscCall(DMGetGlobalVector(g->da, &z[a]));
+      PetscCall(VecSet(z[a], 0.0));
+    }
+    PetscCall(FGStageViscousDs_Private(s, sc, t, ustar, ulk, 1.0, z));
+    for (PetscInt a = 0; a < g->dim; a++) {
+      const PetscScalar *zz, *qq;
+      PetscInt           n;
+      PetscCall(VecGetLocalSize(z[a], &n));
+      PetscCall(VecGetArrayRead(z[a], &zz));
+      PetscCall(VecGetArrayRead(ubar[a], &qq));
+      for (PetscInt i = 0; i < n; i++) *nk += PetscRealPart(qq[i] * zz[i]); /* z is 0 off the interior */
+      PetscCall(VecRestoreArrayRead(ubar[a], &qq));
+      PetscCall(VecRestoreArrayRead(z[a], &zz));
+      PetscCall(DMRestoreGlobalVector(g->da, &z[a]));
+    }
+  }
+  /* s [L(wl) - L(ulk)] on the shell: wl's and ulk's adjoints */
+  PetscCall(FGOpDiffusionShellAdjoint(g, &s->bc, sc, ubar, wl, ulkbar));
+  /* wl = Fill(w, t), w = (ulk on U, u on K) */
+  PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, t, wl, infb));
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMLocalToGlobal(g->da, wl[a], ADD_VALUES, wg[a]));
+  PetscCall(FGOpInteriorToLocalAdd(g, &s->bc, wg, ulkbar));
+  PetscCall(FGOpZeroInteriorFaces(g, &s->bc, wg));
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecAXPY(ubar[a], 1.0, wg[a]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGStepMomentumRHS_Private(FGSolver, PetscReal, PetscReal, Vec[], Vec[], Vec[]);
 
 /*@C
   FGStepMomentumRHS - H = -A(ul) + nu L(ul) + f on the interior faces, the outflow condition on
@@ -185,10 +250,20 @@ static PetscErrorCode FGStageViscousAdjoint_Private(FGSolver s, PetscReal sc, Pe
 @*/
 PetscErrorCode FGStepMomentumRHS(FGSolver s, PetscReal t, PetscReal nu, Vec ul[], Vec H[])
 {
+  PetscFunctionBeginUser;
+  PetscCall(FGStepMomentumRHS_Private(s, t, nu, NULL, ul, H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same; with R, H = -A + f and R += nu L(ul) instead (the implicit stage's explicit half, in
+   the same sweep). */
+static PetscErrorCode FGStepMomentumRHS_Private(FGSolver s, PetscReal t, PetscReal nu, Vec R[], Vec ul[], Vec H[])
+{
   FGGrid g = s->grid;
 
   PetscFunctionBeginUser;
-  PetscCall(FGOpMomentum(g, &s->bc, nu, ul, H)); /* -A + nu L in one sweep, 0 elsewhere */
+  if (R) PetscCall(FGOpMomentumSplit(g, &s->bc, nu, ul, H, R)); /* -A into H, nu L into R */
+  else PetscCall(FGOpMomentum(g, &s->bc, nu, ul, H));           /* -A + nu L in one sweep, 0 elsewhere */
   PetscCall(FGOpOutflow(g, &s->bc, ul, H));
   if (s->layout.nact) PetscCall(FGActuatorsAddForce(g, &s->bc, s->c, FGParamsActuators(&s->prm), t, H));
   if (s->forcefn) PetscCall(s->forcefn(s, t, H, s->forcectx));
@@ -231,24 +306,23 @@ PetscErrorCode FGStepForward_RK3(FGSolver s, FGStepTape T)
     PetscCall(FGSolverFillGhosts(s, s->u, tk));                 /* 1. boundary values at the stage start */
     if (T)
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->ul[a], T->ul[k][a]));
-    PetscCall(FGStepMomentumRHS(s, tk, s->viscous ? 0.0 : s->prm.v[FG_PARAM_NU], s->ul, s->H)); /* 2. H = -A(u) + nu L(u) + f (implicit: -A + f) */
+    if (s->viscous) PetscCall(FGStepMomentumRHS_Private(s, tk, 2 * sc, s->u, s->ul, s->H)); /* 2. implicit: H = -A(u) + f, u += 2 s L(u) */
+    else PetscCall(FGStepMomentumRHS(s, tk, s->prm.v[FG_PARAM_NU], s->ul, s->H));          /*    H = -A(u) + nu L(u) + f */
     PetscCall(FGStageAdvance_Private(dim, dt, k, s->u, s->H, s->Hold)); /* 3. u* = u + dt(alpha H + beta Hold) */
-    if (s->viscous) PetscCall(FGOpDiffusion(s->grid, &s->bc, 2 * sc, s->ul, s->u)); /* implicit: + 2 s L(u) */
     if (incr) PetscCall(FGStagePressure_Private(s, gdt, s->p, s->phil, s->u)); /* bodies: u* -= gamma dt G p  */
     PetscCall(FGOpSetBoundaryFaces(s->grid, &s->bc, tk1, s->u));
     if (T)
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->u[a], T->ustar[k][a]));
     PetscCall(FGBodiesPenalize(s->bodies, tk1, gdt / dt, dt, s->u)); /* 4. implicit penalization        */
-    if (s->viscous) { /*  implicit: u* - s L(u*) = u** - s L(u), the solve on the increment          */
-      PetscCall(FGOpDiffusion(s->grid, &s->bc, -sc, s->ul, s->u));
-      PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_FALSE, 0, s->H, s->ul, s->u));
+    if (s->viscous) { /*  implicit: (I - s L)(u* - u) = u** - u + (the boundary data's change)      */
+      PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_FALSE, 0, s->ul, s->H, s->u));
       if (T)
         for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->u[a], T->uvis[k][a]));
     }
     PetscCall(FGSolverFillGhosts(s, s->u, tk1));                /* 5. u = u* - gamma dt G phi            */
     PetscCall(FGStageProject_Private(s, gdt, s->ul, s->div, s->phi, s->phil, s->u));
-    if (incr) PetscCall(VecAXPY(s->p, 1.0, s->phi));            /* 6. p = p + phi (bodies), else         */
-    if (s->viscous) PetscCall(VecAXPY(s->p, -sc, s->div));      /*    (implicit: - s L_p phi)            */
+    if (s->viscous) PetscCall(VecAXPBYPCZ(s->p, 1.0, -sc, 1.0, s->phi, s->div)); /* 6. p = p + phi - s L_p phi (implicit) */
+    else if (incr) PetscCall(VecAXPY(s->p, 1.0, s->phi));       /*    p = p + phi (bodies), else         */
     if (s->viscous && T) PetscCall(VecCopy(s->div, T->div[k]));
   }
   if (!incr) PetscCall(VecCopy(s->phi, s->p));                  /*    p = phi of the last stage          */
@@ -319,14 +393,9 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
     if (incr) PetscCall(FGStagePressure_Private(s, gdt, dp, T->wphil, du));
     PetscCall(FGOpSetBoundaryFacesTangent(g, &s->bc, tk1, dinf, du));
     PetscCall(FGBodiesPenalizeTangent(s->bodies, tk1, gdt / dt, dt, T->ustar[k], dprm ? dprm->theta : NULL, dprm ? dprm->chif : NULL, du, dacc));
-    if (s->viscous) { /* - s L(u), the solve's dependence on nu, c dnu L(Fill(u*)), then the same solve */
-      PetscCall(FGOpDiffusionTangent(g, &s->bc, -sc, -ch * dnu, T->ul[k], T->wl, du));
-      if (dnu != 0) {
-        for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, T->uvis[k][a], INSERT_VALUES, T->wl[a]));
-        PetscCall(FGOpFillBoundary(g, &s->bc, tk1, T->wl));
-        PetscCall(FGOpDiffusion(g, &s->bc, ch * dnu, T->wl, du));
-      }
-      PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_TRUE, dinf, T->wH, T->wl, du));
+    if (s->viscous) { /* the solve's dependence on nu, then the same solve of the perturbation */
+      if (dnu != 0) PetscCall(FGStageViscousDs_Private(s, sc, tk1, T->uvis[k], T->ul[k], ch * dnu, du));
+      PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_TRUE, dinf, T->wl, T->wH, du));
     }
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
     PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk1, dinf, T->wl));
@@ -391,15 +460,12 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk1, T->wl, &infb));
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
     /* u** = Pen(u*), u* on the prescribed faces = boundary data */
-    if (s->viscous) { /* u* - s L(u*) = u** - s L(ul_k): the solve, then - s L(ul_k) (into ulk, added below) */
-      PetscReal nm = 0;
-      PetscCall(FGStageViscousAdjoint_Private(s, sc, tk1, T->uvis[k], T->wH, T->wl, ubar, bar ? &nk : NULL, &infb));
+    if (s->viscous) { /* the solve on the increment (the start state's part into ulk, added below) */
       for (PetscInt a = 0; a < dim; a++) {
         PetscCall(DMGetLocalVector(g->da, &ulk[a]));
         PetscCall(VecSet(ulk[a], 0.0));
       }
-      PetscCall(FGOpDiffusionAdjoint(g, &s->bc, -sc, T->ul[k], ubar, ulk, bar ? &nm : NULL));
-      nk -= nm;
+      PetscCall(FGStageViscousAdjoint_Private(s, sc, tk1, T->uvis[k], T->ul[k], T->wH, T->wl, ubar, ulk, bar ? &nk : NULL, &infb));
     }
     PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], wacc, ubar, bar ? bar->theta : NULL, bar && bar->chibar[0] ? bar->chibar : NULL, bar && bar->sens[0] ? bar->sens : NULL, bar ? bar->chif : NULL));
     PetscCall(FGOpSetBoundaryFacesAdjoint(g, &s->bc, tk1, ubar, &infb));
@@ -410,7 +476,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
     PetscCall(FGOpAdvectionAdjoint(g, &s->bc, T->ul[k], T->wH, T->wl));
     if (s->opt.test_break_adjoint) PetscCall(VecScale(T->wl[0], 1 + 1e-3)); /* test hook: a wrong adjoint */
-    if (s->viscous) { /* the explicit 2 s L(ul_k), and the - s L(ul_k) from above */
+    if (s->viscous) { /* the explicit 2 s L(ul_k), and the viscous solve's part from above */
       PetscReal n2 = 0;
       PetscCall(FGOpDiffusionAdjoint(g, &s->bc, 2 * sc, T->ul[k], ubar, T->wl, bar ? &n2 : NULL));
       nk += 2 * n2;

@@ -32,8 +32,14 @@ struct _p_FGViscous {
   Vec        vol[3]; /* the face volumes of component a */
   KSP        ksp[3]; /* prefix viscous_ */
   Vec        rhs, y; /* work */
-  FGViscousFFTW fft; /* the direct path (viscous_fftw.c), NULL: KSP */
+  FGViscousSolverType type;
+  FGViscousFFTW fft; /* the direct path (viscous_fftw.c) */
+  FGViscousAF   af;  /* the approximately factored path (viscous_af.c) */
+  PetscScalar  *w0, *w1; /* the factored path's scratch for its correction */
+  PetscBool     kghost;  /* some rank's ghost planes hold a neighbour's boundary faces */
 };
+
+const char *const FGViscousSolverTypes[] = {"af", "direct", "ksp", "FGViscousSolverType", "FG_VISCOUS_SOLVER_", NULL};
 
 static PetscLogEvent FG_EVENT_ViscousSolve, FG_EVENT_ViscousSolveTranspose;
 static PetscBool     FGViscousPackageInitialized = PETSC_FALSE;
@@ -156,11 +162,30 @@ PetscReal FGViscousTimeStepLimit(FGGrid g, PetscReal nu)
 PetscErrorCode FGViscousGetOptions(MPI_Comm comm, FGViscousOptions *o)
 {
   PetscFunctionBeginUser;
-  o->fftw = PETSC_TRUE;
+  o->type = FG_VISCOUS_SOLVER_AF;
   PetscOptionsBegin(comm, NULL, "Implicit viscous term", NULL);
-  PetscCall(PetscOptionsBool("-fg_viscous_fftw", "the direct transform + tridiagonal Helmholtz solves where they apply (0: CG + Jacobi everywhere)", NULL, o->fftw, &o->fftw, NULL));
+  PetscCall(PetscOptionsEnum("-fg_viscous_solver", "the Helmholtz solves: af (approximately factored: a Thomas sweep per direction), direct (transforms + Thomas: exact Crank-Nicolson), ksp (CG + Jacobi); af and direct need poisson.type fftw's slabs, else ksp", NULL, FGViscousSolverTypes, (PetscEnum)o->type, (PetscEnum *)&o->type, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGViscousTypeFor - the solver that a grid and its boundary kinds get when `want` is asked for:
+  want itself where it applies, else ksp. Not collective.
+@*/
+FGViscousSolverType FGViscousTypeFor(FGGrid g, const FGBoundary *bc, FGViscousSolverType want)
+{
+  if (want == FG_VISCOUS_SOLVER_AF && FGViscousAFApplies(g, bc)) return FG_VISCOUS_SOLVER_AF;
+  if (want == FG_VISCOUS_SOLVER_DIRECT && FGViscousDirectApplies(g, bc)) return FG_VISCOUS_SOLVER_DIRECT;
+  return FG_VISCOUS_SOLVER_KSP;
+}
+
+/*@C
+  FGViscousDescription - how a solver type solves the Helmholtz problems, for the logs.
+@*/
+const char *FGViscousDescription(FGViscousSolverType t)
+{
+  return t == FG_VISCOUS_SOLVER_AF ? "approximately factored Helmholtz solves" : t == FG_VISCOUS_SOLVER_DIRECT ? "direct Helmholtz solves" : "CG Helmholtz solves";
 }
 
 /*@C
@@ -189,13 +214,17 @@ PetscErrorCode FGViscousCreate(FGGrid g, const FGBoundary *bc, FGViscous *out)
   v->grid = g;
   v->bc   = *bc;
   PetscCall(FGViscousGetOptions(g->comm, &opt));
-  if (opt.fftw) PetscCall(FGViscousFFTWCreate(g, bc, &v->fft));
+  v->type = FGViscousTypeFor(g, bc, opt.type);
+  for (PetscInt a = 0; a < g->dim; a++) v->kghost = (PetscBool)(v->kghost || (!g->periodic[a] && g->box.hi[a] == g->n[a] - 1));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &v->kghost, 1, MPIU_BOOL, MPI_LOR, g->comm));
+  if (v->type == FG_VISCOUS_SOLVER_AF) PetscCall(FGViscousAFCreate(g, bc, &v->af));
+  if (v->type == FG_VISCOUS_SOLVER_DIRECT) PetscCall(FGViscousFFTWCreate(g, bc, &v->fft));
   PetscCall(FGGridCreateStarDM(g, "viscous_", &v->da));
   PetscCall(DMCreateGlobalVector(v->da, &v->rhs));
   PetscCall(VecDuplicate(v->rhs, &v->y));
   for (PetscInt a = 0; a < g->dim; a++) {
     PC pc;
-    if (v->fft) { /* the face volumes only (the transpose) */
+    if (v->fft || v->af) { /* the face volumes only (the transpose) */
       PetscCall(VecDuplicate(v->rhs, &v->vol[a]));
       PetscCall(FGViscousVolumes_Private(v, a));
       continue;
@@ -300,6 +329,14 @@ PetscErrorCode FGViscousSolve(FGViscous v, PetscReal s, Vec x[])
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(FG_EVENT_ViscousSolve, 0, 0, 0, 0));
   for (PetscInt a = 0; a < v->grid->dim; a++) {
+    if (v->af) {
+      PetscScalar *xx;
+      PetscCheck(s > 0, v->grid->comm, PETSC_ERR_ARG_OUTOFRANGE, "the viscous Helmholtz problem needs s = c nu > 0, got %g", (double)s);
+      PetscCall(VecGetArray(x[a], &xx));
+      PetscCall(FGViscousAFSolve(v->af, v->grid, a, s, NULL, xx));
+      PetscCall(VecRestoreArray(x[a], &xx));
+      continue;
+    }
     if (v->fft) {
       PetscCall(FGViscousFFTWApply_Private(v, a, s, x[a], v->y));
       PetscCall(FGViscousCopyInterior_Private(v, a, v->y, PETSC_FALSE, x[a]));
@@ -325,6 +362,15 @@ PetscErrorCode FGViscousSolveTranspose(FGViscous v, PetscReal s, Vec x[])
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(FG_EVENT_ViscousSolveTranspose, 0, 0, 0, 0));
   for (PetscInt a = 0; a < v->grid->dim; a++) {
+    if (v->af) { /* S~^T = V S~ V^{-1} (the factors commute) */
+      PetscScalar *yy;
+      PetscCall(VecPointwiseDivide(v->y, x[a], v->vol[a]));
+      PetscCall(VecGetArray(v->y, &yy));
+      PetscCall(FGViscousAFSolve(v->af, v->grid, a, s, NULL, yy));
+      PetscCall(VecRestoreArray(v->y, &yy));
+      PetscCall(FGViscousCopyInterior_Private(v, a, v->y, PETSC_TRUE, x[a]));
+      continue;
+    }
     if (v->fft) { /* S^T = V S V^{-1} */
       PetscCall(VecPointwiseDivide(v->rhs, x[a], v->vol[a]));
       PetscCall(FGViscousFFTWApply_Private(v, a, s, v->rhs, v->y));
@@ -342,12 +388,110 @@ PetscErrorCode FGViscousSolveTranspose(FGViscous v, PetscReal s, Vec x[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*@C
-  FGViscousIsDirect - whether the Helmholtz problems take the direct path (transforms + Thomas).
-@*/
-PetscBool FGViscousIsDirect(FGViscous v)
+/* x_U += alpha w_U for component a (owned arrays). */
+static void FGViscousAXPYInterior_Private(FGViscous v, PetscInt a, PetscReal alpha, const PetscScalar *w, PetscScalar *x)
 {
-  return (PetscBool)(v->fft != NULL);
+  const FGBox *bx = &v->grid->box;
+  PetscInt     lo[3], hi[3];
+
+  FGOpInteriorFaces(v->grid, &v->bc, a, lo, hi);
+  for (PetscInt k = lo[2]; k < hi[2]; k++)
+    for (PetscInt j = lo[1]; j < hi[1]; j++) {
+      const PetscInt o = FGBoxOwnedIndex(bx, lo[0], j, k);
+      for (PetscInt i = 0; i < hi[0] - lo[0]; i++) x[o + i] += alpha * w[o + i];
+    }
+}
+
+/*@C
+  FGViscousSolveIncrement - x_U = w_U + S (x_U - w_U) for each component (the K faces of x left
+  as they are; w is not changed). Collective.
+@*/
+PetscErrorCode FGViscousSolveIncrement(FGViscous v, PetscReal s, Vec w[], Vec x[])
+{
+  PetscFunctionBeginUser;
+  if (v->af) { /* fused with the sweeps */
+    PetscCheck(s > 0, v->grid->comm, PETSC_ERR_ARG_OUTOFRANGE, "the viscous Helmholtz problem needs s = c nu > 0, got %g", (double)s);
+    PetscCall(PetscLogEventBegin(FG_EVENT_ViscousSolve, 0, 0, 0, 0));
+    for (PetscInt a = 0; a < v->grid->dim; a++) {
+      const PetscScalar *ww;
+      PetscScalar       *xx;
+      PetscCall(VecGetArrayRead(w[a], &ww));
+      PetscCall(VecGetArray(x[a], &xx));
+      PetscCall(FGViscousAFSolve(v->af, v->grid, a, s, ww, xx));
+      PetscCall(VecRestoreArray(x[a], &xx));
+      PetscCall(VecRestoreArrayRead(w[a], &ww));
+    }
+    PetscCall(PetscLogEventEnd(FG_EVENT_ViscousSolve, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt a = 0; a < v->grid->dim; a++) {
+    const PetscScalar *ww;
+    PetscScalar       *xx;
+    PetscCall(VecGetArrayRead(w[a], &ww));
+    PetscCall(VecGetArray(x[a], &xx));
+    FGViscousAXPYInterior_Private(v, a, -1.0, ww, xx);
+    PetscCall(VecRestoreArray(x[a], &xx));
+    PetscCall(VecRestoreArrayRead(w[a], &ww));
+  }
+  PetscCall(FGViscousSolve(v, s, x));
+  for (PetscInt a = 0; a < v->grid->dim; a++) {
+    const PetscScalar *ww;
+    PetscScalar       *xx;
+    PetscCall(VecGetArrayRead(w[a], &ww));
+    PetscCall(VecGetArray(x[a], &xx));
+    FGViscousAXPYInterior_Private(v, a, 1.0, ww, xx);
+    PetscCall(VecRestoreArray(x[a], &xx));
+    PetscCall(VecRestoreArrayRead(w[a], &ww));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGViscousAddCorrection - x_U += c (E(s) - L_0) d_U for each component (see the header; d is
+  not changed); nothing on the exact paths. Collective.
+@*/
+PetscErrorCode FGViscousAddCorrection(FGViscous v, PetscReal s, PetscReal c, Vec d[], Vec x[])
+{
+  PetscFunctionBeginUser;
+  if (!v->af) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!v->w0) {
+    PetscInt n;
+    PetscCall(VecGetLocalSize(v->y, &n));
+    PetscCall(PetscMalloc2(PetscMax(n, 1), &v->w0, PetscMax(n, 1), &v->w1));
+  }
+  for (PetscInt a = 0; a < v->grid->dim; a++) {
+    const PetscScalar *yy;
+    PetscScalar       *yw, *xx;
+    PetscCall(VecCopy(d[a], v->y));
+    PetscCall(VecGetArray(v->y, &yw));
+    PetscCall(FGViscousAFCorrection(v->af, v->grid, a, s, yw, v->w0, v->w1));
+    PetscCall(VecRestoreArray(v->y, &yw));
+    PetscCall(VecGetArrayRead(v->y, &yy));
+    PetscCall(VecGetArray(x[a], &xx));
+    FGViscousAXPYInterior_Private(v, a, c, yy, xx);
+    PetscCall(VecRestoreArray(x[a], &xx));
+    PetscCall(VecRestoreArrayRead(v->y, &yy));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGViscousBoundaryFacesInGhosts - whether some rank's ghost planes hold boundary faces of a
+  neighbour (the rank below the last plane of a direction, when the last rank owns that plane
+  only): then a ghosted field with new boundary faces needs a ghost exchange, else a local copy
+  and the owned faces suffice (src/step/rk3.c). The same on every rank.
+@*/
+PetscBool FGViscousBoundaryFacesInGhosts(FGViscous v)
+{
+  return v->kghost;
+}
+
+/*@C
+  FGViscousGetType - the solver the Helmholtz problems take (FGViscousTypeFor).
+@*/
+FGViscousSolverType FGViscousGetType(FGViscous v)
+{
+  return v->type;
 }
 
 PetscErrorCode FGViscousDestroy(FGViscous *vp)
@@ -365,6 +509,8 @@ PetscErrorCode FGViscousDestroy(FGViscous *vp)
   PetscCall(VecDestroy(&v->rhs));
   PetscCall(VecDestroy(&v->y));
   PetscCall(FGViscousFFTWDestroy(&v->fft));
+  PetscCall(FGViscousAFDestroy(&v->af));
+  if (v->w0) PetscCall(PetscFree2(v->w0, v->w1));
   PetscCall(DMDestroy(&v->da));
   PetscCall(PetscFree(*vp));
   PetscFunctionReturn(PETSC_SUCCESS);

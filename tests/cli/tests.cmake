@@ -51,8 +51,10 @@ fg_case_expect(NAME cli_run_viscous_limit NP 1 CODE 3 REGEX "exceeds time.cfl_ma
                ARGS run ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set time.steps=400 --set time.viscous=explicit
                     --set output.monitor_every=1 --set output.dir=cli_viscous)
 # flowgrad info says which scheme auto picks and how its Helmholtz problems are solved.
-fg_case_expect(NAME cli_info_viscous_direct NP 1 CODE 0 REGEX [=[dt / limit = 1\.3\); viscous term: implicit \(Crank-Nicolson per stage, direct Helmholtz solves\)]=]
+fg_case_expect(NAME cli_info_viscous_af NP 1 CODE 0 REGEX [=[dt / limit = 1\.3\); viscous term: implicit \(Crank-Nicolson per stage, approximately factored Helmholtz solves\)]=]
                ARGS info ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3)
+fg_case_expect(NAME cli_info_viscous_direct NP 1 CODE 0 REGEX [=[viscous term: implicit \(Crank-Nicolson per stage, direct Helmholtz solves\)]=]
+               ARGS info ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 -fg_viscous_solver direct)
 fg_case_expect(NAME cli_info_viscous_ksp NP 1 CODE 0 REGEX [=[viscous term: implicit \(Crank-Nicolson per stage, CG Helmholtz solves\)]=]
                ARGS info ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set poisson.type=ksp)
 fg_case_expect(NAME cli_run_viscous_auto NP 1 CODE 0 REGEX "viscous term implicit"
