@@ -59,7 +59,7 @@ PETSC_EXTERN PetscBool      FGViscousIsImplicit(const FGCase *, FGGrid);
 PETSC_EXTERN PetscErrorCode FGViscousCreate(FGGrid, const FGBoundary *, FGViscous *);
 PETSC_EXTERN PetscErrorCode FGViscousSolve(FGViscous, PetscReal, Vec[]);
 PETSC_EXTERN PetscErrorCode FGViscousSolveTranspose(FGViscous, PetscReal, Vec[]);
-PETSC_EXTERN PetscErrorCode FGViscousSolveIncrement(FGViscous, PetscReal, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGViscousSolveIncrement(FGViscous, PetscReal, PetscBool, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGViscousAddCorrection(FGViscous, PetscReal, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN FGViscousSolverType FGViscousGetType(FGViscous);
 PETSC_EXTERN PetscBool           FGViscousBoundaryFacesInGhosts(FGViscous);

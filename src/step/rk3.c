@@ -141,27 +141,28 @@ static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, V
    at its time. On return
      u_U = w_U + S (u_U - w_U + s [L(Fill(w, t)) - L(uol)]_U),   w = (uol on U, u on K),
    S the viscous solve. tangent: the fill's tangent with the inflow perturbation dinf (and uol the
-   tangent's). w: global work (returned as above). Linear in (u, uol, dinf) for a tangent; affine
-   in (u, uol) for the forward. */
+   tangent's). w: global work (where a ghost exchange is needed: then as above). Linear in
+   (u, uol, dinf) for a tangent; affine in (u, uol) for the forward. */
 static PetscErrorCode FGStageViscous_Private(FGSolver s, PetscReal sc, PetscReal t, PetscBool tangent, PetscReal dinf, Vec uol[], Vec w[], Vec u[])
 {
-  FGGrid g = s->grid;
-  Vec    wl[3] = {NULL, NULL, NULL};
+  FGGrid          g     = s->grid;
+  Vec             wl[3] = {NULL, NULL, NULL};
+  const PetscBool exch = FGViscousBoundaryFacesInGhosts(s->viscous);
 
   PetscFunctionBeginUser;
-  PetscCall(FGOpInteriorFromLocal(g, &s->bc, uol, u, w));
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMGetLocalVector(g->da, &wl[a]));
-  if (FGViscousBoundaryFacesInGhosts(s->viscous))
+  if (exch) {
+    PetscCall(FGOpInteriorFromLocal(g, &s->bc, uol, u, w));
     for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMGlobalToLocal(g->da, w[a], INSERT_VALUES, wl[a]));
-  else { /* no exchange: the fill and the shell read wl next to the boundaries only, where it is uol
-            but for the owned boundary faces (no rank's ghosts hold another's) */
+  } else { /* no exchange: the fill and the shell read wl next to the boundaries only, where it is uol
+            but for the owned boundary faces (no rank's ghosts hold another's); w_U is uol's */
     PetscCall(FGOpCopyBoundaryPlanes(g, uol, wl));
     PetscCall(FGOpBoundaryFacesToLocal(g, &s->bc, u, wl));
   }
   if (tangent) PetscCall(FGOpFillBoundaryTangent(g, &s->bc, t, dinf, wl));
   else PetscCall(FGOpFillBoundary(g, &s->bc, t, wl));
   PetscCall(FGOpDiffusionShell(g, &s->bc, sc, wl, uol, u));
-  PetscCall(FGViscousSolveIncrement(s->viscous, sc, w, u));
+  PetscCall(FGViscousSolveIncrement(s->viscous, sc, (PetscBool)!exch, exch ? w : uol, u));
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMRestoreLocalVector(g->da, &wl[a]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

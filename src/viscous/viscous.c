@@ -333,7 +333,7 @@ PetscErrorCode FGViscousSolve(FGViscous v, PetscReal s, Vec x[])
       PetscScalar *xx;
       PetscCheck(s > 0, v->grid->comm, PETSC_ERR_ARG_OUTOFRANGE, "the viscous Helmholtz problem needs s = c nu > 0, got %g", (double)s);
       PetscCall(VecGetArray(x[a], &xx));
-      PetscCall(FGViscousAFSolve(v->af, v->grid, a, s, NULL, xx));
+      PetscCall(FGViscousAFSolve(v->af, v->grid, a, s, NULL, NULL, xx));
       PetscCall(VecRestoreArray(x[a], &xx));
       continue;
     }
@@ -366,7 +366,7 @@ PetscErrorCode FGViscousSolveTranspose(FGViscous v, PetscReal s, Vec x[])
       PetscScalar *yy;
       PetscCall(VecPointwiseDivide(v->y, x[a], v->vol[a]));
       PetscCall(VecGetArray(v->y, &yy));
-      PetscCall(FGViscousAFSolve(v->af, v->grid, a, s, NULL, yy));
+      PetscCall(FGViscousAFSolve(v->af, v->grid, a, s, NULL, NULL, yy));
       PetscCall(VecRestoreArray(v->y, &yy));
       PetscCall(FGViscousCopyInterior_Private(v, a, v->y, PETSC_TRUE, x[a]));
       continue;
@@ -404,12 +404,16 @@ static void FGViscousAXPYInterior_Private(FGViscous v, PetscInt a, PetscReal alp
 
 /*@C
   FGViscousSolveIncrement - x_U = w_U + S (x_U - w_U) for each component (the K faces of x left
-  as they are; w is not changed). Collective.
+  as they are; w is not changed); w global, or with local true ghosted (its owned entries used).
+  Collective.
 @*/
-PetscErrorCode FGViscousSolveIncrement(FGViscous v, PetscReal s, Vec w[], Vec x[])
+PetscErrorCode FGViscousSolveIncrement(FGViscous v, PetscReal s, PetscBool local, Vec w[], Vec x[])
 {
+  const FGBox *bx = &v->grid->box;
+
   PetscFunctionBeginUser;
-  if (v->af) { /* fused with the sweeps */
+  if (v->af) { /* the subtraction and the addition inside the solve, reading w where it is */
+    const PetscInt ws[3] = {1, local ? bx->s[1] : bx->os[1], local ? bx->s[2] : bx->os[2]};
     PetscCheck(s > 0, v->grid->comm, PETSC_ERR_ARG_OUTOFRANGE, "the viscous Helmholtz problem needs s = c nu > 0, got %g", (double)s);
     PetscCall(PetscLogEventBegin(FG_EVENT_ViscousSolve, 0, 0, 0, 0));
     for (PetscInt a = 0; a < v->grid->dim; a++) {
@@ -417,31 +421,30 @@ PetscErrorCode FGViscousSolveIncrement(FGViscous v, PetscReal s, Vec w[], Vec x[
       PetscScalar       *xx;
       PetscCall(VecGetArrayRead(w[a], &ww));
       PetscCall(VecGetArray(x[a], &xx));
-      PetscCall(FGViscousAFSolve(v->af, v->grid, a, s, ww, xx));
+      PetscCall(FGViscousAFSolve(v->af, v->grid, a, s, ww + (local ? FGBoxIndex(bx, bx->lo[0], bx->lo[1], bx->lo[2]) : 0), ws, xx));
       PetscCall(VecRestoreArray(x[a], &xx));
       PetscCall(VecRestoreArrayRead(w[a], &ww));
     }
     PetscCall(PetscLogEventEnd(FG_EVENT_ViscousSolve, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt a = 0; a < v->grid->dim; a++) {
-    const PetscScalar *ww;
-    PetscScalar       *xx;
-    PetscCall(VecGetArrayRead(w[a], &ww));
-    PetscCall(VecGetArray(x[a], &xx));
-    FGViscousAXPYInterior_Private(v, a, -1.0, ww, xx);
-    PetscCall(VecRestoreArray(x[a], &xx));
-    PetscCall(VecRestoreArrayRead(w[a], &ww));
-  }
-  PetscCall(FGViscousSolve(v, s, x));
-  for (PetscInt a = 0; a < v->grid->dim; a++) {
-    const PetscScalar *ww;
-    PetscScalar       *xx;
-    PetscCall(VecGetArrayRead(w[a], &ww));
-    PetscCall(VecGetArray(x[a], &xx));
-    FGViscousAXPYInterior_Private(v, a, 1.0, ww, xx);
-    PetscCall(VecRestoreArray(x[a], &xx));
-    PetscCall(VecRestoreArrayRead(w[a], &ww));
+  for (PetscInt pass = 0; pass < 2; pass++) { /* x_U -= w_U; the solve; x_U += w_U */
+    if (pass == 1) PetscCall(FGViscousSolve(v, s, x));
+    for (PetscInt a = 0; a < v->grid->dim; a++) {
+      const PetscScalar *ww;
+      PetscScalar       *xx;
+      PetscInt           lo[3], hi[3];
+      FGOpInteriorFaces(v->grid, &v->bc, a, lo, hi);
+      PetscCall(VecGetArrayRead(w[a], &ww));
+      PetscCall(VecGetArray(x[a], &xx));
+      for (PetscInt k = lo[2]; k < hi[2]; k++)
+        for (PetscInt j = lo[1]; j < hi[1]; j++) {
+          const PetscInt o = FGBoxOwnedIndex(bx, lo[0], j, k), q = local ? FGBoxIndex(bx, lo[0], j, k) : o;
+          for (PetscInt i = 0; i < hi[0] - lo[0]; i++) xx[o + i] += (pass ? 1.0 : -1.0) * ww[q + i];
+        }
+      PetscCall(VecRestoreArray(x[a], &xx));
+      PetscCall(VecRestoreArrayRead(w[a], &ww));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -39,7 +39,6 @@
   cells, no outflow face at the lower end of a direction.
 */
 #include "viscousimpl.h"
-#include <fftw3-mpi.h>
 
 /* One factorization of I - s L_b: multipliers l, 1/pivots i, super-diagonal c; a cyclic line's
    Sherman-Morrison vector z and den = 1/(1 + z_0 + beta z_{n-1}/gam), beta, gam. */
@@ -117,34 +116,21 @@ PetscErrorCode FGViscousAFCreate(FGGrid g, const FGBoundary *bc, FGViscousAF *ou
   f->ns  = g->n[sd];
   PetscCall(PetscMalloc1(f->nsl * f->P + f->ns * (dim == 3 ? g->n[1] : 1) + 1, &f->scr)); /* a field, and a z sweep's saved faces */
   if (size > 1) {
-    ptrdiff_t n2[2], alloc, ln0, s0, ln1, s1;
-    if (dim == 3) f->B = g->n[0], f->nmid = g->n[1];
-    else {
-      f->B = 1;
-      for (PetscInt b = 8; b > 1; b /= 2)
-        if (g->n[0] % b == 0) {
-          f->B = b;
-          break;
-        }
-      f->nmid = g->n[0] / f->B;
-    }
-    n2[0] = f->ns, n2[1] = f->nmid;
-    alloc = fftw_mpi_local_size_many_transposed(2, n2, f->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &ln0, &s0, &ln1, &s1);
-    PetscCheck(ln0 == f->nsl && s0 == g->box.lo[sd], PETSC_COMM_SELF, PETSC_ERR_PLIB, "viscous AF: the slabs differ from the grid's");
-    f->lnmid = ln1;
-    alloc    = PetscMax(alloc, f->nsl * f->P);
-    f->buf   = fftw_alloc_real((size_t)PetscMax(alloc, 1));
-    f->tbuf  = fftw_alloc_real((size_t)PetscMax(alloc, 1));
+    FGViscousLines L;
+    ptrdiff_t      alloc;
+    PetscCall(FGViscousLinesLayout(g, "viscous AF", &L));
+    f->B = L.B, f->nmid = L.nmid, f->lnmid = L.lnmid;
+    alloc   = PetscMax(L.alloc, f->nsl * f->P);
+    f->buf  = fftw_alloc_real((size_t)PetscMax(alloc, 1));
+    f->tbuf = fftw_alloc_real((size_t)PetscMax(alloc, 1));
     PetscCheck(f->buf && f->tbuf, PETSC_COMM_SELF, PETSC_ERR_MEM, "viscous AF: out of memory");
-    f->t1 = fftw_mpi_plan_many_transpose(f->ns, f->nmid, f->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->buf, f->tbuf, g->comm, FFTW_ESTIMATE);
-    f->t2 = fftw_mpi_plan_many_transpose(f->nmid, f->ns, f->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->tbuf, f->buf, g->comm, FFTW_ESTIMATE);
-    PetscCheck(f->t1 && f->t2, g->comm, PETSC_ERR_LIB, "viscous AF: fftw_mpi_plan_many_transpose failed");
+    PetscCall(FGViscousLinesPlans(g, &L, "viscous AF", f->buf, f->tbuf, &f->t1, &f->t2));
   }
   *out = f;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Factor I - s L_b of component a into f->fl, fi, fc (and, cyclic, fz, fden): rows
+/* Factor I - s L_b of component a into f->fac[b] (FGAFFactor): rows
    A_t x_{t-1} + D_t x_t + C_t x_{t+1}; l_t = A_t / piv_{t-1}, piv_t = D_t - l_t C_{t-1}. A cyclic
    line is the tridiagonal with D_0 - gam and D_{n-1} - alpha beta / gam (gam = -D_0; alpha, beta the
    corners) plus a rank-one correction along z = T^{-1} (gam, 0, .., 0, alpha). */
@@ -268,13 +254,15 @@ static void FGViscousAFRange_Private(FGViscousAF f, FGGrid g, PetscInt a, PetscI
   for (PetscInt d = 0; d < f->dim; d++) m[d] = d == f->sd ? PetscMax(0, PetscMin(g->box.hi[d], f->nu[a][d]) - g->box.lo[d]) : f->nu[a][d];
 }
 
-/* x += alpha w on the interior faces (the ranges m of FGViscousAFRange_Private). */
-static void FGViscousAFAxpy_Private(FGViscousAF f, FGGrid g, const PetscInt m[3], PetscReal alpha, const PetscReal *w, PetscReal *x)
+/* x += alpha w on the interior faces (the ranges m of FGViscousAFRange_Private); w's rows and
+   planes ws[1], ws[2] apart (the owned layout's, or a ghosted array's). */
+static void FGViscousAFAxpy_Private(FGViscousAF f, FGGrid g, const PetscInt m[3], PetscReal alpha, const PetscReal *w, const PetscInt ws[3], PetscReal *x)
 {
   for (PetscInt k = 0; k < m[2]; k++)
     for (PetscInt j = 0; j < m[1]; j++) {
-      const ptrdiff_t o = k * f->P + j * g->n[0];
-      for (PetscInt i = 0; i < m[0]; i++) x[o + i] += alpha * w[o + i];
+      const ptrdiff_t  o = k * f->P + j * g->n[0];
+      const PetscReal *wr = w + k * ws[2] + j * ws[1];
+      for (PetscInt i = 0; i < m[0]; i++) x[o + i] += alpha * wr[i];
     }
 }
 
@@ -357,11 +345,12 @@ static PetscErrorCode FGViscousAFDirection_Private(FGViscousAF f, FGGrid g, Pets
 
 /*@C
   FGViscousAFSolve - x_U = S~(s) x_U for component a, in place on the owned array (the other
-  faces untouched); with w (an owned array of the same layout), the increment form
+  faces untouched); with w (its entry (0, 0, 0) of the owned box, rows and planes ws[1], ws[2]
+  apart: an owned array, or a ghosted one from its first owned entry), the increment form
   x_U = w_U + S~ (x_U - w_U) (the subtraction and the addition are contiguous passes: fused
   into the sweeps they made the strided sweeps slower than the passes cost). Collective.
 @*/
-PetscErrorCode FGViscousAFSolve(FGViscousAF f, FGGrid g, PetscInt a, PetscReal s, const PetscScalar *w, PetscScalar *x)
+PetscErrorCode FGViscousAFSolve(FGViscousAF f, FGGrid g, PetscInt a, PetscReal s, const PetscScalar *w, const PetscInt ws[3], PetscScalar *x)
 {
   PetscInt m[3];
 
@@ -376,16 +365,16 @@ PetscErrorCode FGViscousAFSolve(FGViscousAF f, FGGrid g, PetscInt a, PetscReal s
       PetscReal *xk = x + k * f->P;
       if (w)
         for (PetscInt j = 0; j < m[1]; j++)
-          for (PetscInt i = 0; i < m[0]; i++) xk[j * n0 + i] -= w[k * f->P + j * n0 + i];
+          for (PetscInt i = 0; i < m[0]; i++) xk[j * n0 + i] -= w[k * ws[2] + j * ws[1] + i];
       FGViscousAFSweepRows_Private(&f->fac[0], f->nu[a][0], n0, m[1], xk, f->cyc[0]);
       FGViscousAFSweep_Private(&f->fac[1], f->nu[a][1], n0, m[0], xk, f->cyc[1]);
     }
     PetscCall(FGViscousAFDirection_Private(f, g, a, 2, 0, s, x));
   } else {
-    if (w) FGViscousAFAxpy_Private(f, g, m, -1.0, w, x);
+    if (w) FGViscousAFAxpy_Private(f, g, m, -1.0, w, ws, x);
     for (PetscInt b = 0; b < f->dim; b++) PetscCall(FGViscousAFDirection_Private(f, g, a, b, 0, s, x));
   }
-  if (w) FGViscousAFAxpy_Private(f, g, m, 1.0, w, x);
+  if (w) FGViscousAFAxpy_Private(f, g, m, 1.0, w, ws, x);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -41,7 +41,6 @@
   Transpose: (I - s L_0) is symmetric in the face-volume inner product, so S^T = V S V^{-1}.
 */
 #include "viscousimpl.h"
-#include <fftw3-mpi.h>
 
 struct _p_FGViscousFFTW {
   PetscInt  dim, sd;      /* dimension; the slab direction */
@@ -103,6 +102,47 @@ PetscBool FGViscousDirectApplies(FGGrid g, const FGBoundary *bc)
 }
 
 /*@C
+  FGViscousLinesLayout - the line layout of the slab direction (viscousimpl.h); checks that FFTW's
+  slabs are the grid's. Collective.
+@*/
+PetscErrorCode FGViscousLinesLayout(FGGrid g, const char *who, FGViscousLines *L)
+{
+  const PetscInt sd = g->dim - 1;
+  ptrdiff_t      n2[2], ln0, s0;
+
+  PetscFunctionBeginUser;
+  if (g->dim == 3) L->B = g->n[0], L->nmid = g->n[1];
+  else {
+    L->B = 1;
+    for (PetscInt b = 8; b > 1; b /= 2)
+      if (g->n[0] % b == 0) {
+        L->B = b;
+        break;
+      }
+    L->nmid = g->n[0] / L->B;
+  }
+  n2[0] = g->n[sd], n2[1] = L->nmid;
+  L->alloc = fftw_mpi_local_size_many_transposed(2, n2, L->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &ln0, &s0, &L->lnmid, &L->mid0);
+  PetscCheck(ln0 == g->box.hi[sd] - g->box.lo[sd] && s0 == g->box.lo[sd], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the slabs differ from the grid's", who);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGViscousLinesPlans - the two transposes, slabs (buf) to lines (tbuf) and back (FFTW_ESTIMATE:
+  a run and its resumption plan alike). Collective.
+@*/
+PetscErrorCode FGViscousLinesPlans(FGGrid g, const FGViscousLines *L, const char *who, double *buf, double *tbuf, fftw_plan *t1, fftw_plan *t2)
+{
+  const ptrdiff_t ns = g->n[g->dim - 1];
+
+  PetscFunctionBeginUser;
+  *t1 = fftw_mpi_plan_many_transpose(ns, L->nmid, L->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, buf, tbuf, g->comm, FFTW_ESTIMATE);
+  *t2 = fftw_mpi_plan_many_transpose(L->nmid, ns, L->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, tbuf, buf, g->comm, FFTW_ESTIMATE);
+  PetscCheck(*t1 && *t2, g->comm, PETSC_ERR_LIB, "%s: fftw_mpi_plan_many_transpose failed", who);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGViscousFFTWCreate - the direct path where it applies (see above); *f = NULL where it does not.
   Collective.
 @*/
@@ -111,7 +151,7 @@ PetscErrorCode FGViscousFFTWCreate(FGGrid g, const FGBoundary *bc, FGViscousFFTW
   FGViscousFFTW f;
   const PetscInt dim = g->dim, sd = dim - 1;
   PetscMPIInt    size;
-  ptrdiff_t      alloc, ln0, s0, ln1, s1, n2[2];
+  ptrdiff_t      alloc;
   PetscReal     *l1[2];
 
   PetscFunctionBeginUser;
@@ -122,29 +162,19 @@ PetscErrorCode FGViscousFFTWCreate(FGGrid g, const FGBoundary *bc, FGViscousFFTW
   f->dim = dim, f->sd = sd, f->ns = g->n[sd], f->cyclic = g->periodic[sd];
   f->P   = dim == 2 ? g->n[0] : g->n[0] * g->n[1];
   f->nsl = g->box.hi[sd] - g->box.lo[sd];
-  if (dim == 3) f->B = g->n[0], f->nmid = g->n[1];
-  else {
-    f->B = 1;
-    for (PetscInt b = 8; b > 1; b /= 2)
-      if (g->n[0] % b == 0) {
-        f->B = b;
-        break;
-      }
-    f->nmid = g->n[0] / f->B;
+  {
+    FGViscousLines L;
+    PetscCall(FGViscousLinesLayout(g, "viscous FFTW", &L));
+    f->B = L.B, f->nmid = L.nmid, f->lnmid = L.lnmid, f->mid0 = L.mid0;
+    alloc = PetscMax(L.alloc, f->nsl * f->P);
   }
-  n2[0] = f->ns, n2[1] = f->nmid;
-  alloc = fftw_mpi_local_size_many_transposed(2, n2, f->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, g->comm, &ln0, &s0, &ln1, &s1);
-  PetscCheck(ln0 == f->nsl && s0 == g->box.lo[sd], PETSC_COMM_SELF, PETSC_ERR_PLIB, "viscous FFTW: the slabs differ from the grid's");
-  f->lnmid = ln1, f->mid0 = s1;
-  alloc    = PetscMax(alloc, f->nsl * f->P);
   f->buf   = fftw_alloc_real((size_t)PetscMax(alloc, 1));
   f->tbuf  = fftw_alloc_real((size_t)PetscMax(alloc, f->ns * f->P * (size == 1)) + 1);
   if (f->cyclic) f->zb = fftw_alloc_real((size_t)(f->ns * (size == 1 ? f->P : f->B)));
   PetscCheck(f->buf && f->tbuf && (!f->cyclic || f->zb), PETSC_COMM_SELF, PETSC_ERR_MEM, "viscous FFTW: out of memory");
   if (size > 1) {
-    f->t1 = fftw_mpi_plan_many_transpose(f->ns, f->nmid, f->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->buf, f->tbuf, g->comm, FFTW_ESTIMATE);
-    f->t2 = fftw_mpi_plan_many_transpose(f->nmid, f->ns, f->B, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, f->tbuf, f->buf, g->comm, FFTW_ESTIMATE);
-    PetscCheck(f->t1 && f->t2, g->comm, PETSC_ERR_LIB, "viscous FFTW: fftw_mpi_plan_many_transpose failed");
+    const FGViscousLines L = {f->B, f->nmid, f->lnmid, f->mid0, alloc};
+    PetscCall(FGViscousLinesPlans(g, &L, "viscous FFTW", f->buf, f->tbuf, &f->t1, &f->t2));
   }
   PetscCall(PetscMalloc2(g->n[0], &l1[0], dim == 3 ? g->n[1] : 1, &l1[1]));
   for (PetscInt a = 0; a < dim; a++) {

@@ -50,7 +50,13 @@ fg_case_expect(NAME adjoint_check_cylinder_implicit_re5 NP 2 CODE 0 REGEX "^flow
 fg_case_expect(NAME adjoint_check_steady_implicit NP 2 CODE 0 REGEX "^flowgrad check: 13 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/dissipation_channel.yaml --set time.viscous=implicit
                     --set output.dir=adjoint_check_steady_implicit -fg_fftw_planner estimate)
-foreach(t cylinder_stretched_np1 cylinder_stretched_np3 cylinder_stretched_ksp_np2 cylinder_implicit_np1 cylinder_implicit_np3 cylinder_implicit_re5_np2 steady_implicit_np2)
+# ... and unsteady on 13 y cells over 4 ranks: FFTW's slabs 4, 4, 4, 1, so the third rank's ghost
+# plane holds the last rank's boundary faces of v, and the viscous stage takes its ghost-exchange
+# path (FGViscousBoundaryFacesInGhosts).
+fg_case_expect(NAME adjoint_check_implicit_last_plane NP 4 CODE 0 REGEX "^flowgrad check: 13 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/dissipation_channel.yaml --set time.viscous=implicit --set adjoint.mode=unsteady
+                    --set grid.cells=[32,13] --set time.steps=20 --set output.dir=adjoint_check_implicit_last_plane -fg_fftw_planner estimate)
+foreach(t cylinder_stretched_np1 cylinder_stretched_np3 cylinder_stretched_ksp_np2 cylinder_implicit_np1 cylinder_implicit_np3 cylinder_implicit_re5_np2 steady_implicit_np2 implicit_last_plane_np4)
   set_tests_properties(case_adjoint_check_${t} PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
 
