@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_help.py SRC_DIR -- COMMAND...: `flowgrad CMD CASE -help` lists every -fg_* option.
 
-The options are found in the sources: every PetscOptions{Bool,Int,Real,String,EList}("-fg_...",
+The options are found in the sources: every PetscOptions{Bool,Int,Real,String,EList,Enum}("-fg_...",
 "description", ...) call under SRC_DIR/src registers one, inside a PetscOptionsBegin block. Checks:
   - no -fg_* option is read outside such a block (PetscOptionsGet*(..., "-fg_...")): -help would
     not list it;
@@ -13,7 +13,7 @@ Exit 1 with the failures listed, 0 otherwise."""
 import glob, os, re, subprocess, sys
 
 src, cmd = sys.argv[1], sys.argv[sys.argv.index("--") + 1:]
-REG = re.compile(r'PetscOptions(?:Bool|Int|Real|String|EList)\(\s*"(-fg_[a-z0-9_]+)"\s*,\s*"((?:[^"\\]|\\.)*)"', re.S)
+REG = re.compile(r'PetscOptions(?:Bool|Int|Real|String|EList|Enum)\(\s*"(-fg_[a-z0-9_]+)"\s*,\s*"((?:[^"\\]|\\.)*)"', re.S)
 GET = re.compile(r'PetscOptionsGet(?:Bool|Int|Real|String|EList|IntArray|RealArray)\([^;]*"(-fg_[a-z0-9_]+)"')
 fail, opts = [], {}
 for path in sorted(glob.glob(os.path.join(src, "src", "**", "*.c"), recursive=True)):
