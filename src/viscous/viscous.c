@@ -161,11 +161,18 @@ PetscReal FGViscousTimeStepLimit(FGGrid g, PetscReal nu)
 @*/
 PetscErrorCode FGViscousGetOptions(MPI_Comm comm, FGViscousOptions *o)
 {
+  char      name[16] = "af";
+  PetscBool found    = PETSC_FALSE;
+
   PetscFunctionBeginUser;
-  o->type = FG_VISCOUS_SOLVER_AF;
   PetscOptionsBegin(comm, NULL, "Implicit viscous term", NULL);
-  PetscCall(PetscOptionsEnum("-fg_viscous_solver", "the Helmholtz solves: af (approximately factored: a Thomas sweep per direction), direct (transforms + Thomas: exact Crank-Nicolson), ksp (CG + Jacobi); af and direct need poisson.type fftw's slabs, else ksp", NULL, FGViscousSolverTypes, (PetscEnum)o->type, (PetscEnum *)&o->type, NULL));
+  PetscCall(PetscOptionsString("-fg_viscous_solver", "the Helmholtz solves: af (approximately factored: a Thomas sweep per direction), direct (transforms + Thomas: exact Crank-Nicolson), ksp (CG + Jacobi); af and direct need poisson.type fftw's slabs, else ksp", NULL, name, name, sizeof(name), NULL));
   PetscOptionsEnd();
+  /* read as a string and checked here, so that a bad value is an input error on every rank
+     (PetscOptionsEnum raises it on PETSC_COMM_SELF) */
+  for (PetscInt t = 0; t < 3; t++)
+    if (!strcmp(name, FGViscousSolverTypes[t])) o->type = (FGViscousSolverType)t, found = PETSC_TRUE;
+  PetscCheck(found, comm, FG_ERR_INPUT, "-fg_viscous_solver %s: unknown solver (af, direct, ksp)", name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -55,6 +55,8 @@ fg_case_expect(NAME cli_info_viscous_af NP 1 CODE 0 REGEX [=[dt / limit = 1\.3\)
                ARGS info ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3)
 fg_case_expect(NAME cli_info_viscous_direct NP 1 CODE 0 REGEX [=[viscous term: implicit \(Crank-Nicolson per stage, direct Helmholtz solves\)]=]
                ARGS info ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 -fg_viscous_solver direct)
+fg_case_expect(NAME cli_bad_viscous_solver NP 2 CODE 2 REGEX "-fg_viscous_solver bogus: unknown solver \\(af, direct, ksp\\)"
+               ARGS info ${FG_CAVITY} --set time.viscous=implicit -fg_viscous_solver bogus)
 fg_case_expect(NAME cli_info_viscous_ksp NP 1 CODE 0 REGEX [=[viscous term: implicit \(Crank-Nicolson per stage, CG Helmholtz solves\)]=]
                ARGS info ${FG_CAVITY} --set grid.cells=[128,128] --set time.dt=2.5e-3 --set poisson.type=ksp)
 fg_case_expect(NAME cli_run_viscous_auto NP 1 CODE 0 REGEX "viscous term implicit"
