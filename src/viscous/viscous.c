@@ -1,5 +1,7 @@
 /*
-  The Helmholtz problems of the implicit viscous term (include/fg/viscous.h), on PETSc KSP.
+  The Helmholtz problems of the implicit viscous term (include/fg/viscous.h): the dispatch to the
+  approximately factored path (viscous_af.c), the direct path (viscous_fftw.c) or PETSc KSP, and
+  the KSP path itself.
 
   K_a = V L_0 is assembled once per component on a star-stencil DMDA with the grid's layout
   (FGGridCreateStarDM). Row of an interior face f (global index idx, volume V_f), for each
