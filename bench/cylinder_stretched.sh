@@ -11,7 +11,7 @@
 # Prints Cd and the times; exit 1 unless the stretched grid, time-stepped or steady, ends within
 # 0.1 % of the uniform grid's Cd in at most 1/5 of the uniform grid's time to it.
 #
-#   bash bench/cylinder_stretched.sh [build-dir]     (~17 minutes on 1 core)
+#   bash bench/cylinder_stretched.sh [build-dir]     (~15 minutes on 1 core)
 #
 # Environment: NP=1, MPIEXEC, WORK (default <build-dir>/bench_cylinder_stretched), EXTRA (options
 # for the steady run, e.g. "-steady_snes_lag_preconditioner -2").

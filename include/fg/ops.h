@@ -64,6 +64,14 @@ static inline void FGOpDiffusionCoefficients(FGGrid g, PetscInt a, PetscInt b, P
   if (a == b) *cp = x->idxf[t + 1] * x->idxc[t], *cm = x->idxf[t] * x->idxc[t];
   else *cp = x->idxc[t] * x->idxf[t], *cm = x->idxc[t - 1] * x->idxf[t];
 }
+/* The weights of the transport velocity of component a's cross fluxes at index t along a
+   (src/ops/advection.c): P = wl u_b(c) + wr u_b(c + e_a), wl = dxf_a(t)/dxc_a(t), wr = dxf_a(t+1)/dxc_a(t). */
+static inline void FGOpAdvectionWeights(FGGrid g, PetscInt a, PetscInt t, PetscReal *wl, PetscReal *wr)
+{
+  const FGAxis *x = &g->ax[a];
+  *wl = x->dxf[t] * x->idxc[t];
+  *wr = x->dxf[t + 1] * x->idxc[t];
+}
 /* The ghost rule's coefficient of component a beyond face (d, side) (src/ops/boundary.c). */
 PETSC_EXTERN PetscReal      FGOpGhostCoefficient(const FGBoundary *, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode FGOpZeroInteriorFaces(FGGrid, const FGBoundary *, Vec[]);

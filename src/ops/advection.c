@@ -31,13 +31,6 @@
 */
 #include <fg/ops.h>
 
-/* The weights of P_ab at index t along a: wl = dxf_a(t)/dxc_a(t), wr = dxf_a(t+1)/dxc_a(t). */
-static inline void FGAdvWeights_Private(const FGAxis *x, PetscInt t, PetscReal *wl, PetscReal *wr)
-{
-  *wl = x->dxf[t] * x->idxc[t];
-  *wr = x->dxf[t + 1] * x->idxc[t];
-}
-
 typedef enum { FG_ADV_FORWARD, FG_ADV_TANGENT, FG_ADV_ADJOINT } FGAdvMode;
 
 /* The advection on a grid with a stretched direction, face by face, in one of three modes:
@@ -77,7 +70,7 @@ static PetscErrorCode FGAdvStretched_Private(FGGrid g, const FGBoundary *bc, FGA
             if (b == a) q = 0.25 * g->ax[a].idxc[ta];
             else {
               q = 0.25 * g->ax[b].idxf[idx[b]];
-              FGAdvWeights_Private(&g->ax[a], ta, &wl, &wr);
+              FGOpAdvectionWeights(g, a, ta, &wl, &wr);
             }
             {
               const PetscReal Pp = wl * ubb[c] + wr * ubb[c + sa], Qp = ua[c] + ua[c + sb];
