@@ -6,7 +6,8 @@
 Reads OUT_DIR/optimization.csv and OUT_DIR/optimization/iter_NNNN.h5 and writes
   OUT_DIR/optimization/history.png  J/J_0 and the largest constraint violation per iteration
                                     (and each constraint row relative to its first value)
-  OUT_DIR/optimization/shape.png    the bodies' outline (the chi = 0.5 contour of the mask) at the
+  OUT_DIR/optimization/shape.png    the bodies' outline (the surface phi = 0: the iteration file's
+                                    outline points in 2D, else the chi = 0.5 contour of the mask) at the
                                     first, the last and any chosen iterations, overlaid; with a
                                     density body the final mask as an image
 Prints what it wrote. Needs h5py, numpy and matplotlib (Debian's: run it with /usr/bin/python3).
@@ -88,7 +89,12 @@ def main():
             x = o[0] + (np.arange(nx) + 0.5) * h[0]
             y = o[1] + (np.arange(ny) + 0.5) * h[1]
             last = (x, y, chi)
-            if chi.min() < 0.5 < chi.max():  # (a uniform 0.5, a density start, has no outline)
+            pts = [f[k][()].reshape(-1, 2) for k in sorted(f) if k.startswith("outline_")] if chi.ndim == 2 else []
+            if pts:  # the design's surface phi = 0: its exact points
+                for q in pts:
+                    ax.plot(np.append(q[:, 0], q[0, 0]), np.append(q[:, 1], q[0, 1]), color=f"C{k % 10}", linewidth=1.5)
+                ax.plot([], [], color=f"C{k % 10}", label=f"iteration {n}")
+            elif chi.min() < 0.5 < chi.max():  # (a uniform 0.5, a density start, has no outline)
                 ax.contour(x, y, chi, levels=[0.5], colors=[f"C{k % 10}"], linewidths=1.5)
                 ax.plot([], [], color=f"C{k % 10}", label=f"iteration {n}")
     if last is not None:
@@ -105,7 +111,7 @@ def main():
     ax.set_xlabel("x")
     ax.set_ylabel("y")
     ax.legend(loc="best", fontsize=8)
-    ax.set_title(f"{case}: the body outline (chi = 0.5)")
+    ax.set_title(f"{case}: the body outline")
     fig.tight_layout()
     out2 = os.path.join(a.out, "optimization", f"shape.{a.format}")
     fig.savefig(out2, dpi=120)

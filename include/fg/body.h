@@ -26,6 +26,7 @@
 #include <fg/ops.h>
 #include <fg/shape.h>
 #include <fg/density.h>
+#include <fg/io.h>
 
 typedef struct _p_FGBodies *FGBodies;
 
@@ -67,6 +68,16 @@ PETSC_EXTERN PetscErrorCode FGBodiesControlVolumeEnd(FGBodies, PetscReal, PetscR
 
 /* The combined mask 1 - prod_b (1 - chi_b) at cell centres (output), at time t. */
 PETSC_EXTERN PetscErrorCode FGBodiesCellMask(FGBodies, PetscReal, Vec);
+/* What the output files carry to draw the bodies (src/body/outline.c): chi, phi, outline_<body>. */
+#define FG_BODY_OUTLINE_POINTS 1024
+typedef struct {
+  Vec        chi, phi;
+  PetscReal *xy;
+  char       names[FG_CASE_MAX_BODIES][FG_CASE_NAME_LEN + 16];
+} FGBodiesOutput;
+PETSC_EXTERN PetscErrorCode FGBodiesCellLevelSet(FGBodies, PetscReal, Vec, PetscBool *);
+PETSC_EXTERN PetscErrorCode FGBodiesOutputAdd(FGBodies, PetscReal, Vec, FGBodiesOutput *, FGIOField[], PetscInt *, FGIOVector[], PetscInt *);
+PETSC_EXTERN PetscErrorCode FGBodiesOutputDestroy(FGBodiesOutput *);
 
 /* The bodies' parameters theta_b = [shape parameters (placement first), rotation rate (nb basis
    coefficients), jet amplitudes (nb per jet, jet-major)] and the tangent and adjoint of the

@@ -61,6 +61,7 @@ PETSC_EXTERN PetscErrorCode FGShapeMask(FGShape, PetscReal, const PetscReal[], P
 PETSC_EXTERN PetscErrorCode FGHeaviside(PetscReal, PetscReal, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGShapeCurvePoint(FGShape, PetscReal, PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGShapeBoundingBox(FGShape, PetscReal[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGShapeOutline(FGShape, PetscInt, PetscReal[]);
 
 PETSC_EXTERN PetscErrorCode FGShapeMaskGrid(FGShape, const FGSampleGrid *, PetscReal, PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGShapeArea(FGShape, const FGSampleGrid *, PetscReal, PetscReal *, PetscReal[]);

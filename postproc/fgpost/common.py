@@ -16,7 +16,7 @@ Figures
   new_figure(args, ...)       a figure of the size asked for (--width/--height inches, --dpi)
   save(fig, args, stem)       write <out>/<stem>.<fmt> for every --format (png, svg, pdf);
                               returns the paths; closes nothing (tests read the figure)
-  outline(ax, chi, x, y)      the body outline: the chi = 0.5 contour
+  outline(ax, lines)          draws the bodies' outlines (slices.body_outlines: the surface phi = 0)
   add_figure_args(parser)     --out DIR, --format png[,svg,pdf], --dpi, --width, --height
 Errors: PostprocError(message) -> the command prints "postproc: error: message", exits 2.
 """
@@ -293,10 +293,9 @@ def image(ax, vals, ca, cb, extent, aspect=None, **kw):
     return im
 
 
-def outline(ax, chi, x, y, **kw):
-    """The body outline: the chi = 0.5 contour of a cell-centred mask (2D)."""
-    if chi is None or np.nanmax(chi) < 0.5 or np.nanmin(chi) > 0.5:
-        return None
-    style = dict(colors="k", linewidths=1.2)
+def outline(ax, lines, **kw):
+    """Draws the bodies' outlines (slices.body_outlines: (k, 2) arrays in the plane's coordinates)
+    as lines; returns the Line2D artists."""
+    style = dict(color="k", linewidth=1.2)
     style.update(kw)
-    return ax.contour(x, y, chi, levels=[0.5], **style)
+    return [ax.plot(ln[:, 0], ln[:, 1], **style)[0] for ln in (lines or [])]

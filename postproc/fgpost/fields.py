@@ -11,7 +11,8 @@ pressure in rho U_ref^2):
              at (x0+(i+1)hx, y0+(j+1)hy); not interpolated to the cell centres; colours span
              +-(the 99.5th percentile of |omega|), the peaks at a body's surface saturate
   pressure   p / (rho U^2) as stored (the cell-centred p; defined up to a constant)
-The body outline is the chi = 0.5 contour of the cell mask chi (when the file has chi).
+The body outline is the design's surface phi = 0 (slices.body_outlines: the file's exact outline
+points in 2D, the phi = 0 contour in a 3D plane; chi = 0.5 for files without phi).
 In 3D the plane's values are linearly interpolated between the two nearest planes of elements.
 Pictures: <out>/fields_<quantity>_<step>[_<axis><value>].<fmt>.
 """
@@ -21,7 +22,7 @@ import numpy as np
 
 from . import common
 from .common import PostprocError
-from .slices import (AXES, at_cells, cell_coords, parse_pair, parse_slice, plane, resolve_input,
+from .slices import (AXES, at_cells, body_outlines, cell_coords, parse_pair, parse_slice, plane, resolve_input,
                      vorticity_edges)
 
 QUANTITIES = {
@@ -87,8 +88,8 @@ def extent(ca, cb):
 
 
 def fields_figure(args, ff, quantity, axis=2, value=None, case="", xlim=None, ylim=None):
-    """One picture of `quantity`; returns (fig, data) with data = {values, x, y, axes, chi, image}:
-    the array drawn (values[j, i] at (x[i], y[j]))."""
+    """One picture of `quantity`; returns (fig, data) with data = {values, x, y, axes, chi, outlines,
+    image}: the array drawn (values[j, i] at (x[i], y[j])) and the outlines drawn (body_outlines)."""
     vals, ca, cb, (a, b) = quantity_plane(ff, quantity, axis, value)
     fig, ax = common.new_figure(args)
     kw = {}
@@ -105,9 +106,8 @@ def fields_figure(args, ff, quantity, axis=2, value=None, case="", xlim=None, yl
         label = f"ω_{AXES[axis]} L / U"
     fig.colorbar(im, ax=ax, label=label)
     chi = chi_plane(ff, axis, value)
-    if chi is not None:
-        cc = cell_coords(ff)
-        common.outline(ax, chi, cc[a], cc[b])
+    lines, _ = body_outlines(ff, axis, value)
+    common.outline(ax, lines)
     ax.set_xlabel(f"{AXES[a]} / L")
     ax.set_ylabel(f"{AXES[b]} / L")
     if xlim:
@@ -117,7 +117,7 @@ def fields_figure(args, ff, quantity, axis=2, value=None, case="", xlim=None, yl
     where = f", {AXES[axis]} = {value:g}" if ff.attrs["dim"] == 3 else ""
     ax.set_title(f"{case}: {quantity}, t = {ff.attrs['time']:.4g}{where}")
     fig.tight_layout()
-    return fig, dict(values=vals, x=ca, y=cb, axes=(a, b), chi=chi, image=im)
+    return fig, dict(values=vals, x=ca, y=cb, axes=(a, b), chi=chi, outlines=lines, image=im)
 
 
 def base_dir(path):

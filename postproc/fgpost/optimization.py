@@ -5,7 +5,7 @@ Pictures (in --out, default RUN_DIR/plots):
   optimization_history.<fmt>   J and J/J0, TAO's gradient norm (log), and each constraint row
                                relative to its first value with the largest violation (log), per
                                iteration, from optimization.csv
-  optimization_outlines.<fmt>  the bodies' outline (chi = 0.5 contour of optimization/iter_NNNN.h5)
+  optimization_outlines.<fmt>  the bodies' outline (the surface phi = 0 of optimization/iter_NNNN.h5)
                                at the chosen iterations (default: the first and the last written),
                                overlaid; 3D: the middle z plane
 """
@@ -18,6 +18,7 @@ import numpy as np
 from . import common
 from .common import PostprocError
 from .plotdata import parse_list, require_dir
+from .slices import body_outlines
 
 FIXED = ("iteration", "evaluations", "J", "J_rel", "gradient_norm", "step", "max_violation", "seconds")
 
@@ -151,14 +152,18 @@ def read_chi(path):
 
 
 def outlines_figure(args, picked, title):
-    """Returns (fig, data): data[iteration] = list of (k, 2) arrays, the chi = 0.5 contour lines."""
+    """Returns (fig, data): data[iteration] = list of (k, 2) arrays, the outlines drawn (the
+    design's surface phi = 0, slices.body_outlines; chi = 0.5 in files without phi)."""
     fig, ax = common.new_figure(args)
     data = {}
     box = None
+    srcs = set()
     for k, (n, path) in enumerate(picked):
         x, y, chi = read_chi(path)
-        cs = common.outline(ax, chi, x, y, colors=[f"C{k % 10}"], linewidths=1.5)
-        segs = [np.asarray(s) for s in cs.allsegs[0]] if cs is not None else []
+        with common.FieldFile(path) as ff:
+            segs, src = body_outlines(ff)
+        srcs.add(src)
+        common.outline(ax, segs, color=f"C{k % 10}", linewidth=1.5)
         data[n] = segs
         ax.plot([], [], color=f"C{k % 10}", label=f"iteration {n}" + ("" if segs else " (no outline)"))
         ys, xs = np.nonzero(chi > 0.05)
@@ -174,7 +179,7 @@ def outlines_figure(args, picked, title):
     ax.set_ylabel("y (flowgrad length units)")
     ax.legend(fontsize=8, loc="best")
     ax.grid(alpha=0.3)
-    ax.set_title(f"{title}: body outline (χ = 0.5)", fontsize=9)
+    ax.set_title(f"{title}: body outline" + (" (χ = 0.5)" if srcs == {"chi"} else " (φ = 0)"), fontsize=9)
     fig.tight_layout()
     return fig, data
 

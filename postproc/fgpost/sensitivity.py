@@ -7,15 +7,18 @@ Pictures (3D: the plane --slice, the mid z-plane by default), <out>/sensitivity_
             mean); diverging colours symmetric about 0. Units: J per unit chi (J's own units).
   surface   the surface shape sensitivity along the body outline: shape_sensitivity (dJ per unit
             volume of outward normal displacement, non-zero in the mask's transition band)
-            integrated across the band along the outward normal (-grad chi) at each point of the
-            chi = 0.5 contour, over +-BAND_CELLS cell widths (bilinear samples, trapezoid rule):
-            dJ per unit area (2D: length) of the surface moved outward. Its integral along the
-            outline is the total of shape_sensitivity, dJ/dr for a circle. The outline is coloured
-            by it, with arrows along the outward normal scaled by it (inward where negative). chi comes from
-            gradient.h5 if there, else from the run directory's last fields file of the same grid,
-            else it is estimated from the support of shape_sensitivity (chi-bar H' |grad phi| is
-            non-zero exactly in the mask's transition band): 1 inside the band, 0 outside, across
-            the band the relative distance, so the contour is the band's centre line.
+            integrated across the band along the outward normal at each point of the outline, over
+            +-BAND_CELLS cell widths (bilinear samples, trapezoid rule), with the factor 1 + kappa t
+            of the area between parallel curves (kappa the outline's curvature, t the distance
+            along the normal): dJ per unit area (2D: length) of the surface moved outward. Its
+            integral along the outline is the total of shape_sensitivity, dJ/dr for a circle. The
+            outline is coloured by it, with arrows along the outward normal scaled by it (inward
+            where negative). The outline, normal and curvature are the design's surface phi = 0,
+            grad phi / |grad phi| and its divergence when gradient.h5 has phi (slices.body_outlines);
+            else the chi = 0.5 contour and -grad chi, chi from gradient.h5, else from the run
+            directory's last fields file of the same grid, else estimated from the support of
+            shape_sensitivity (chi-bar H' |grad phi| is non-zero exactly in the mask's transition
+            band): 1 inside the band, 0 outside, across the band the relative distance.
   adjoint   the adjoint velocity: |(u_adj, v_adj[, w_adj])| at the cell centres (face values
             interpolated; 3D: the full magnitude) with streamlines of the in-plane components.
 """
@@ -26,7 +29,8 @@ import numpy as np
 
 from . import common
 from .common import PostprocError
-from .slices import AXES, at_cells, cell_coords, face_sum_at_cells, interp, np_axis, parse_slice, plane
+from .slices import (AXES, at_cells, body_outlines, cell_coords, contour_lines, face_sum_at_cells, interp, np_axis,
+                     parse_slice, plane)
 
 
 BAND_CELLS = 4  # the band of chi-bar H'(phi) |grad phi| lies within a few cells of the outline
@@ -95,6 +99,16 @@ def find_chi(ff, run_dir):
     return chi_estimate(s, ff.attrs["spacing"][:dim][::-1]), "the support of shape_sensitivity"
 
 
+def _outlines(ff, chi, axis, value, a, b):
+    """(lines, source) to draw in the plane: the file's surface (body_outlines), else the chi = 0.5
+    contour of the chi given."""
+    lines, src = body_outlines(ff, axis, value)
+    if src in ("outline", "phi") or chi is None:
+        return lines, src
+    cc = cell_coords(ff)
+    return contour_lines(_to_plane(chi, cc, axis, value, ff.attrs["dim"]), cc[a], cc[b], 0.5), "chi"
+
+
 def _plane_args(ff, args_slice):
     dim = ff.attrs["dim"]
     if dim == 3:
@@ -130,8 +144,7 @@ def dJdchi_figure(args, ff, chi=None, case="", slice_=None):
     vmax = float(np.max(np.abs(vals))) or 1.0
     im = common.image(ax, vals, cc[a], cc[b], extent(cc[a], cc[b]), cmap="RdBu_r", vmin=-vmax, vmax=vmax)
     fig.colorbar(im, ax=ax, label="dJ/dχ (cell centres; units of J)")
-    if chi is not None:
-        common.outline(ax, _to_plane(chi, cc, axis, value, dim), cc[a], cc[b], colors="0.3", linewidths=0.8)
+    common.outline(ax, _outlines(ff, chi, axis, value, a, b)[0], color="0.3", linewidth=0.8)
     _frame(ax, a, b)
     _title(ax, case, "dJ/dχ (x, y[, z] faces averaged to cells, summed)", ff, axis, value)
     fig.tight_layout()
@@ -151,19 +164,25 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
     fig, ax = common.new_figure(args)
     _frame(ax, a, b)
     _title(ax, case, "surface shape sensitivity", ff, axis, value)
-    data = dict(points=np.zeros((0, 2)), values=np.zeros(0), normals=np.zeros((0, 2)))
-    chi2 = None if chi is None else _to_plane(chi, cc, axis, value, dim)
-    if chi2 is None or chi2.max() < 0.5 or chi2.min() > 0.5:
-        ax.text(0.5, 0.5, "no body outline (chi = 0.5) in this plane", ha="center", transform=ax.transAxes)
+    data = dict(points=np.zeros((0, 2)), values=np.zeros(0), normals=np.zeros((0, 2)), curvature=np.zeros(0))
+    segs, src = _outlines(ff, chi, axis, value, a, b)
+    if not segs:
+        ax.text(0.5, 0.5, "no body outline in this plane", ha="center", transform=ax.transAxes)
         return fig, data
-    cs = ax.contour(cc[a], cc[b], chi2, levels=[0.5], colors="none")
-    segs = [sg for sg in cs.allsegs[0] if len(sg) >= 2]
-    pts = np.concatenate(segs)
-    # normals and samples in the full dimension (3D: a slice off the body's centre cuts the band
-    # obliquely, so the in-plane normal would integrate across a wider band)
+    # the points, each once (an outline's closing point repeats its first)
+    pts = np.concatenate([sg[:-1] if src == "outline" else sg for sg in segs])
+    # normals, curvature and samples in the full dimension (3D: a slice off the body's centre
+    # cuts the band obliquely, so the in-plane normal would integrate across a wider band);
+    # the outward normal grad phi (or -grad chi) normalized, the curvature its divergence
     s_full = ff.array("shape_sensitivity")
-    grads = [np.gradient(chi, c, axis=np_axis(d, dim)) if len(c) > 1 else np.zeros_like(chi)
-             for d, c in enumerate(cc)]
+    lev = at_cells(ff, "phi") if src in ("outline", "phi") else -chi
+
+    def unit(field):
+        g = [np.gradient(field, c, axis=np_axis(d, dim)) if len(c) > 1 else np.zeros_like(field) for d, c in enumerate(cc)]
+        nrm = np.sqrt(sum(q ** 2 for q in g))
+        return [q / np.maximum(nrm, 1e-300) for q in g]
+    grads = unit(lev)
+    div = sum(np.gradient(q, c, axis=np_axis(d, dim)) if len(c) > 1 else np.zeros_like(q) for d, (q, c) in enumerate(zip(grads, cc)))
 
     def lift(q):
         P = np.zeros((len(q), dim))
@@ -173,16 +192,18 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
         return P
 
     def normals(P):
-        m = -np.stack([interp(g, cc, P) for g in grads], axis=1)
+        m = np.stack([interp(g, cc, P) for g in grads], axis=1)
         return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-300)
     h = max(float(np.max(np.diff(ff.axis(d)[0]))) for d in range(dim))  # the largest cell width
 
     def across(q):
-        """shape_sensitivity integrated across the band along the normal at each point of q."""
+        """shape_sensitivity integrated across the band along the normal at each point of q, with
+        the area factor 1 + kappa t."""
         P = lift(q)
         m = normals(P)
+        kap = interp(div, cc, P)
         tau = np.linspace(-BAND_CELLS * h, BAND_CELLS * h, 8 * BAND_CELLS + 1)
-        samples = np.stack([interp(s_full, cc, P + t * m) for t in tau], axis=1)
+        samples = np.stack([interp(s_full, cc, P + t * m) * (1 + kap * t) for t in tau], axis=1)
         return np.trapz(samples, tau, axis=1)
     n = normals(lift(pts))[:, [a, b]]  # drawn: the normal's in-plane part
     vals = across(pts)
@@ -207,7 +228,7 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
     ax.set_xlim(pts[:, 0].min() - pad, pts[:, 0].max() + pad)
     ax.set_ylim(pts[:, 1].min() - pad, pts[:, 1].max() + pad)
     fig.tight_layout()
-    return fig, dict(points=pts, values=vals, normals=n)
+    return fig, dict(points=pts, values=vals, normals=n, curvature=interp(div, cc, lift(pts)))
 
 
 def adjoint_figure(args, ff, chi=None, case="", slice_=None):
@@ -229,8 +250,7 @@ def adjoint_figure(args, ff, chi=None, case="", slice_=None):
             P = np.stack([g.ravel() for g in np.meshgrid(xa, xb)], axis=1)
             ua, ub = (interp(q, [cc[a], cc[b]], P).reshape(len(xb), len(xa)) for q in (ua, ub))
         ax.streamplot(xa, xb, ua, ub, color="w", linewidth=0.6, density=1.2, arrowsize=0.7)
-    if chi is not None:
-        common.outline(ax, _to_plane(chi, cc, axis, value, dim), cc[a], cc[b], colors="c")
+    common.outline(ax, _outlines(ff, chi, axis, value, a, b)[0], color="c")
     _frame(ax, a, b)
     ax.set_xlim(cc[a][0] - (cc[a][1] - cc[a][0]) / 2, cc[a][-1] + (cc[a][1] - cc[a][0]) / 2)
     ax.set_ylim(cc[b][0] - (cc[b][1] - cc[b][0]) / 2, cc[b][-1] + (cc[b][1] - cc[b][0]) / 2)

@@ -12,6 +12,7 @@ fields, cell-centre averages, the vorticity, option parsing. (Not a subcommand.)
   plane(arr, coords, axis, v)   the plane axis = v of a 3D (or the line of a 2D) array, linearly
                                 interpolated between the two nearest elements along `axis`
   vorticity_edges(ff, normal)   the vorticity component along `normal` on the MAC grid's edges
+  body_outlines(ff, axis, v)    the bodies' surfaces {phi = 0} in a plane: (lines, source)
   parse_slice("z=1.5"), parse_pair("a,b"), resolve_input(path, time, step)
 """
 import os
@@ -234,3 +235,47 @@ def open_field(path):
 
 def seg_title_time(ff):
     return f"t = {ff.attrs['time']:.4g} (step {ff.attrs['step']})"
+
+
+def contour_lines(z, x, y, level):
+    """The level-`level` contour of z[j, i] at (x[i], y[j]): a list of (k, 2) arrays (contourpy,
+    what matplotlib draws with; marching squares with linear interpolation)."""
+    import contourpy
+    if min(z.shape) < 2:
+        return []
+    gen = contourpy.contour_generator(np.asarray(x, float), np.asarray(y, float), np.asarray(z, float), line_type="Separate")
+    return [ln for ln in gen.lines(level) if len(ln) >= 2]
+
+
+def body_outlines(ff, axis=2, value=None):
+    """The bodies' outlines in a plane of a field file (3D: the plane `axis` = value; 2D: the file's
+    x-y plane): (lines, source), lines a list of (k, 2) arrays in the plane's coordinates, source
+    one of "outline", "phi", "chi", or None without bodies. In order of preference:
+      outline  the exact surface points /outline_<body> (2D; closed here by repeating the first)
+      phi      the phi = 0 contour of the level set /phi (3D planes; a signed distance for circles,
+               spheres and curves, so the contour is the surface to O(h^2 / radius))
+      chi      the chi = 0.5 contour of the mask: files without phi (older ones, density bodies),
+               which lies inside the surface by the mask's shift (0.75 cells by default)."""
+    dim = ff.attrs["dim"]
+    if dim == 2:
+        names = sorted(k for k in ff._h if k.startswith("outline_") and ff._h[k].ndim == 1)
+        if names:
+            lines = []
+            for k in names:
+                xy = np.asarray(ff._h[k][...], float).reshape(-1, 2)
+                lines.append(np.vstack([xy, xy[:1]]))
+            return lines, "outline"
+    for name, level in (("phi", 0.0), ("chi", 0.5)):
+        if not ff.has(name):
+            continue
+        v = at_cells(ff, name)
+        cc = cell_coords(ff)
+        if dim == 3:
+            if value is None:
+                value = 0.5 * (cc[axis][0] + cc[axis][-1])
+            v, (ca, cb) = plane(v, cc, axis, value)
+        else:
+            ca, cb = cc[0], cc[1]
+        return contour_lines(v, ca, cb, level), name
+    return [], None
+

@@ -232,9 +232,11 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscInt            dim, ns, nb, nblk, nf = 0;
   PetscReal           J, *sv, *gvals = NULL;
   Vec                 sens, extra[FG_CASE_MAX_BODIES];
-  FGIOField           f[16];
+  FGIOField           f[16 + 2];
   FGIOMeta            meta = {0};
-  FGIOVector          vecs[3];
+  FGIOVector          vecs[3 + FG_CASE_MAX_BODIES];
+  FGBodiesOutput      bo, sbo;
+  PetscInt            nv = 3;
   char              **names = NULL, path[PETSC_MAX_PATH_LEN], fieldnames[FG_CASE_MAX_BODIES][FG_CASE_NAME_LEN + 16];
   const char         *onames[FG_CASE_MAX_OBJECTIVES];
   PetscReal           ovals[FG_CASE_MAX_OBJECTIVES], *pvals = NULL;
@@ -292,16 +294,21 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCall(FGAdjointWriteGradientTime_Private(&A, &out));
   PetscCall(PetscFree(out.gtime));
   if (c->adjoint.mode == FG_ADJOINT_STEADY) { /* the steady state (the solver holds F(x*) = x*) */
-    FGIOField sf[4];
-    FGIOMeta  smeta = {0};
-    PetscInt  nsf   = 0;
+    FGIOField  sf[6];
+    FGIOVector svec[FG_CASE_MAX_BODIES];
+    FGIOMeta   smeta = {0};
+    PetscInt   nsf = 0, nsv = 0;
     PetscCall(FGIOAddState(s->grid, PETSC_FALSE, s->u, s->p, sf, &nsf));
+    PetscCall(FGBodiesOutputAdd(s->bodies, s->t, s->p, &sbo, sf, &nsf, svec, &nsv));
+    smeta.nvectors  = nsv;
+    smeta.vectors   = svec;
     smeta.time      = s->t;
     smeta.step      = s->step;
     smeta.case_hash = c->hash;
     smeta.case_name = c->name;
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/steady.h5", c->output.dir));
     PetscCall(FGIOWriteFields(s->grid, path, &smeta, nsf, sf));
+    PetscCall(FGBodiesOutputDestroy(&sbo));
     PetscCall(PetscPrintf(comm, "wrote the steady state to %s (+ .xmf)\n", path));
   }
 
@@ -319,6 +326,7 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, const FGCase *c, PetscBool resume)
     f[nf++].vec    = sens;
   }
   PetscCall(FGIOAddState(s->grid, PETSC_TRUE, out.ubar0, out.pbar0, f, &nf));
+  PetscCall(FGBodiesOutputAdd(s->bodies, 0.0, s->p, &bo, f, &nf, vecs, &nv)); /* the design's bodies, placed at t = 0 */
   PetscCall(FGDesignGetBlocks(A.d, &nblk, &blk));
   for (PetscInt b = 0; b < FG_CASE_MAX_BODIES; b++) extra[b] = NULL;
   for (PetscInt i = 0; i < nblk; i++) {
@@ -354,10 +362,11 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, const FGCase *c, PetscBool resume)
   meta.step        = 0;
   meta.case_hash   = c->hash;
   meta.case_name   = c->name;
-  meta.nvectors    = 3;
+  meta.nvectors    = nv;
   meta.vectors     = vecs;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/gradient.h5", c->output.dir));
   PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
+  PetscCall(FGBodiesOutputDestroy(&bo));
   PetscCall(PetscPrintf(comm, "\nwrote %s/gradient.csv, %s%s (+ .xmf)\n", c->output.dir, ns ? "gradient_time.csv, " : "", path));
 
   for (PetscInt i = 0; i < ns; i++) PetscCall(PetscFree(names[i]));

@@ -44,7 +44,6 @@ typedef struct {
   FGCheckpointRun ckpt;   /* what the checkpoints belong to */
   FGRunOptions   opt;     /* test hooks */
   char           last[FG_CHECKPOINT_PATH_LEN]; /* the newest checkpoint written or resumed from */
-  Vec            chi;     /* bodies: the mask at cell centres, for output */
   PetscInt       nbodies, nprobe; /* bodies; probe values per row */
   PetscReal     *probe;   /* the probe values of the current row */
   /* lift signal of each body (rank 0, since this process started), for the Strouhal number */
@@ -57,8 +56,10 @@ static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
 {
   const FGCase *c = s->c;
   char          path[PETSC_MAX_PATH_LEN];
-  FGIOField     f[8];
-  PetscInt      nf = 0;
+  FGIOField      f[10];
+  FGIOVector     v[FG_CASE_MAX_BODIES];
+  FGBodiesOutput bo = {0};
+  PetscInt       nf = 0, nv = 0;
   FGIOMeta      meta = {0};
   const FGBox  *bx = &s->grid->box;
 
@@ -81,16 +82,16 @@ static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
   }
   PetscCall(FGIOAddState(s->grid, PETSC_FALSE, s->u, s->p, f, &nf));
   for (PetscInt a = 0; a < s->grid->dim; a++) f[nf++] = (FGIOField){(const char *[]){"velocity_x", "velocity_y", "velocity_z"}[a], FG_LOC_CELL, ctx->uc[a]};
-  if (ctx->chi) {
-    PetscCall(FGBodiesCellMask(s->bodies, s->t, ctx->chi));
-    f[nf++] = (FGIOField){"chi", FG_LOC_CELL, ctx->chi};
-  }
+  if (ctx->nbodies) PetscCall(FGBodiesOutputAdd(s->bodies, s->t, s->p, &bo, f, &nf, v, &nv));
   meta.time      = s->t;
   meta.step      = s->step;
   meta.case_hash = c->hash;
   meta.case_name = c->name;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/fields/fields_%06" PetscInt_FMT ".h5", c->output.dir, s->step));
+  meta.nvectors  = nv;
+  meta.vectors   = v;
   PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
+  PetscCall(FGBodiesOutputDestroy(&bo));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -404,7 +405,6 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
 
   for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecDuplicate(s->p, &ctx.uc[a]));
   PetscCall(FGBodiesGetCount(s->bodies, &ctx.nbodies));
-  if (ctx.nbodies) PetscCall(VecDuplicate(s->p, &ctx.chi));
   ctx.nprobe = FGProbesCount(c);
   PetscCall(PetscCalloc1(PetscMax(ctx.nprobe, 1), &ctx.probe));
   everystep = (PetscBool)(ctx.nbodies > 0 || c->nprobes > 0); /* forces and probes: a history row every step */
@@ -455,7 +455,6 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     PetscCall(FGTableDestroy(&ctx.history));
     PetscCall(PetscFree(ctx.row));
     for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecDestroy(&ctx.uc[a]));
-    PetscCall(VecDestroy(&ctx.chi));
     PetscCall(PetscFree(ctx.probe));
     PetscCall(PetscFree2(ctx.sigt, ctx.sigcl));
     PetscCall(FGDtHistoryDestroy(&ctx.dts));

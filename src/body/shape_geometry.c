@@ -12,6 +12,42 @@
 */
 #include "shapeimpl.h"
 
+/* Point i of M samples of the section's boundary in the x-y plane, in global coordinates (x[2],
+   where 3D, the placement's z0): an angle 2 pi i/M (circle, ellipse, Fourier; spheres and
+   ellipsoids: their section through the centre), the curve parameter n i/M (B-spline) or
+   t = -1 + 2 i/(M - 1) (airfoils: the trailing edge at both ends). */
+static PetscErrorCode FGShapeSectionPoint_Private(FGShape s, PetscInt i, PetscInt M, PetscReal x[])
+{
+  const PetscReal *q  = s->p + s->nplace;
+  const PetscReal  th = s->p[s->dim] * (FGShapeIsAirfoil_Internal(s->section) ? -1.0 : 1.0), a = 2 * PETSC_PI * i / M;
+
+  PetscFunctionBeginUser;
+  switch (s->section) {
+  case FG_SHAPE_CIRCLE:
+  case FG_SHAPE_SPHERE:
+  case FG_SHAPE_ELLIPSE:
+  case FG_SHAPE_ELLIPSOID: { /* (A cos a, B sin a) in the body's axes, rotated by th */
+    const PetscBool round = (PetscBool)(s->section == FG_SHAPE_CIRCLE || s->section == FG_SHAPE_SPHERE);
+    const PetscReal A = q[0] * PetscCosReal(a), B = (round ? q[0] : q[1]) * PetscSinReal(a);
+    x[0]              = s->p[0] + PetscCosReal(th) * A - PetscSinReal(th) * B;
+    x[1]              = s->p[1] + PetscSinReal(th) * A + PetscCosReal(th) * B;
+  } break;
+  case FG_SHAPE_FOURIER: {
+    PetscReal r = q[0];
+    for (PetscInt k = 1; k <= s->nk; k++) r += q[k] * PetscCosReal(k * a) + q[s->nk + k] * PetscSinReal(k * a);
+    x[0] = s->p[0] + r * PetscCosReal(a + th);
+    x[1] = s->p[1] + r * PetscSinReal(a + th);
+  } break;
+  case FG_SHAPE_BSPLINE:
+    PetscCall(FGShapeCurvePoint(s, (PetscReal)s->nk * i / M, x));
+    break;
+  default: /* airfoils */
+    PetscCall(FGShapeCurvePoint(s, -1.0 + 2.0 * i / (M - 1), x));
+  }
+  if (s->dim == 3) x[2] = s->p[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGShapeBoundingBox - An axis-aligned box that contains the body {phi <= 0}, in global coordinates.
 
@@ -51,13 +87,7 @@ PetscErrorCode FGShapeBoundingBox(FGShape s, PetscReal lo[], PetscReal hi[])
     lo[0] = lo[1] = PETSC_MAX_REAL;
     hi[0] = hi[1] = PETSC_MIN_REAL;
     for (PetscInt i = 0; i < M; i++) {
-      if (s->section == FG_SHAPE_FOURIER) {
-        PetscReal a = 2 * PETSC_PI * i / M, r = q[0];
-        for (PetscInt k = 1; k <= s->nk; k++) r += q[k] * PetscCosReal(k * a) + q[s->nk + k] * PetscSinReal(k * a);
-        x[0] = s->p[0] + r * PetscCosReal(a + th);
-        x[1] = s->p[1] + r * PetscSinReal(a + th);
-      } else if (s->section == FG_SHAPE_BSPLINE) PetscCall(FGShapeCurvePoint(s, (PetscReal)s->nk * i / M, x));
-      else PetscCall(FGShapeCurvePoint(s, -1.0 + 2.0 * i / (M - 1), x)); /* airfoils: t in [-1, 1] */
+      PetscCall(FGShapeSectionPoint_Private(s, i, M, x));
       for (PetscInt d = 0; d < 2; d++) lo[d] = PetscMin(lo[d], x[d]), hi[d] = PetscMax(hi[d], x[d]);
     }
     pad = 1e-3 * PetscMax(hi[0] - lo[0], hi[1] - lo[1]);
@@ -65,6 +95,35 @@ PetscErrorCode FGShapeBoundingBox(FGShape s, PetscReal lo[], PetscReal hi[])
   } break;
   }
   if (s->kind == FG_SHAPE_EXTRUDED) lo[2] = PETSC_MIN_REAL, hi[2] = PETSC_MAX_REAL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGShapeOutline - M points of the boundary {phi = 0} in the x-y plane, in order along it: the
+  outline that pictures draw (exact points of the shape, not a contour of sampled values).
+
+  Not Collective
+
+  Output Parameter:
+. xy - 2 M values x0, y0, x1, y1, ...
+
+  Notes:
+  Closed curves (circle, ellipse, Fourier, B-spline) at M parameters of one period (the polyline
+  closes from the last point to the first); airfoils from the trailing edge along the lower surface
+  to the leading edge and back along the upper surface (t = -1 .. 1, t^2 the chord fraction, which
+  clusters the points at the leading edge). 3D: the section in the plane z = z0 (spheres and
+  ellipsoids: through their centre; extrusions: their section, at every z).
+@*/
+PetscErrorCode FGShapeOutline(FGShape s, PetscInt M, PetscReal xy[])
+{
+  PetscReal x[3];
+
+  PetscFunctionBeginUser;
+  PetscCheck(M >= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "an outline needs at least 3 points, not %" PetscInt_FMT, M);
+  for (PetscInt i = 0; i < M; i++) {
+    PetscCall(FGShapeSectionPoint_Private(s, i, M, x));
+    xy[2 * i] = x[0], xy[2 * i + 1] = x[1];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

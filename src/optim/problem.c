@@ -715,8 +715,8 @@ PetscErrorCode FGProblemGetBounds(FGProblem P, Vec p0, Vec lo, Vec hi, Vec scale
 }
 
 /*@C
-  FGProblemWriteFields - the iteration's fields (HDF5 + XDMF at path): chi (the bodies' mask at the
-  cells, point 1, at design p), dJ_dchi_x.. and shape_sensitivity of evaluation e (when it has the
+  FGProblemWriteFields - the iteration's fields (HDF5 + XDMF at path): chi, phi and outline_<body>
+  (the bodies' mask, level set and outlines, point 1, at design p; src/body/outline.c), dJ_dchi_x.. and shape_sensitivity of evaluation e (when it has the
   gradient), and per density block rho_<body> and dJ_drho_<body>; the datasets design, gradient
   (+ _names) and constraints (+ _names). Collective.
 @*/
@@ -727,21 +727,18 @@ PetscErrorCode FGProblemWriteFields(FGProblem P, const char *path, PetscInt iter
   const PetscInt       dim = s->grid->dim;
   FGIOField            f[32];
   FGIOMeta             meta = {0};
-  FGIOVector           vecs[3];
+  FGIOVector           vecs[3 + FG_CASE_MAX_BODIES];
+  FGBodiesOutput       bo;
   PetscInt             nf = 0, nv = 0, ns, nblk, nextra = 0;
   PetscReal           *sv, *pv = NULL, *gv = NULL, qv[FG_OPT_MAX_ROWS];
   char               **names = NULL, fname[2 * FG_CASE_MAX_DESIGN][FG_CASE_NAME_LEN + 16];
   const char          *rnames[FG_OPT_MAX_ROWS];
   const FGDesignBlock *blk;
-  Vec                  chi, sens = NULL, extra[2 * FG_CASE_MAX_DESIGN];
+  Vec                  sens = NULL, extra[2 * FG_CASE_MAX_DESIGN];
 
   PetscFunctionBeginUser;
   PetscCall(FGDesignApply(d, p));
-  PetscCall(VecDuplicate(s->p, &chi));
-  PetscCall(FGBodiesCellMask(s->bodies, 0.0, chi));
-  f[nf].name     = "chi";
-  f[nf].location = FG_LOC_CELL;
-  f[nf++].vec    = chi;
+  PetscCall(FGBodiesOutputAdd(s->bodies, 0.0, s->p, &bo, f, &nf, vecs, &nv));
   if (e->gradient) {
     for (PetscInt a = 0; a < dim; a++) {
       f[nf].name     = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a];
@@ -792,6 +789,6 @@ PetscErrorCode FGProblemWriteFields(FGProblem P, const char *path, PetscInt iter
   PetscCall(PetscFree3(pv, gv, names));
   for (PetscInt i = 0; i < nextra; i++) PetscCall(VecDestroy(&extra[i]));
   PetscCall(VecDestroy(&sens));
-  PetscCall(VecDestroy(&chi));
+  PetscCall(FGBodiesOutputDestroy(&bo));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

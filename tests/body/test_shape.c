@@ -142,6 +142,37 @@ static PetscErrorCode MakeShape(const ShapeDef *sd, FGShape *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- outline: FGShapeOutline's points lie on phi = 0 and follow the curve closely ---------- */
+static PetscErrorCode CheckOutline(void)
+{
+  const PetscInt M = 256;
+  PetscReal      xy[2 * 256];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "outline (%" PetscInt_FMT " points): max |phi| / scale, largest gap / scale\n", M));
+  for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
+    FGShape   sh;
+    PetscReal p[FG_SHAPE_MAX_PARAMS], pmax = 0, gap = 0;
+    PetscInt  dim;
+    PetscCall(MakeShape(&defs[i], &sh));
+    PetscCall(FGShapeGetDimension(sh, &dim));
+    PetscCall(FGShapeGetParameters(sh, p));
+    PetscCall(FGShapeOutline(sh, M, xy));
+    for (PetscInt k = 0; k < M; k++) {
+      PetscReal x[3] = {xy[2 * k], xy[2 * k + 1], dim == 3 ? p[2] : 0}, phi;
+      const PetscInt k1 = (k + 1) % M;
+      PetscCall(FGShapeLevelSet(sh, x, &phi, NULL, NULL));
+      pmax = PetscMax(pmax, PetscAbsReal(phi));
+      gap  = PetscMax(gap, PetscSqrtReal(PetscSqr(xy[2 * k1] - xy[2 * k]) + PetscSqr(xy[2 * k1 + 1] - xy[2 * k + 1])));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %.1e  %.3f\n", defs[i].label, (double)(pmax / defs[i].scale), (double)(gap / defs[i].scale)));
+    PetscCall(Expect_Private((PetscBool)(pmax <= 1e-9 * defs[i].scale), "outline points on phi = 0"));
+    PetscCall(Expect_Private((PetscBool)(gap <= 0.05 * defs[i].scale && gap > 0), "outline points spread along the curve"));
+    PetscCall(FGShapeDestroy(&sh));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- 2. zero contour ---------------------------------------------------------------------- */
 static void Place(const PetscReal p[], PetscReal th, PetscReal lx, PetscReal ly, PetscReal x[])
 {
@@ -459,6 +490,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscRandomDestroy(&r));
   PetscCall(CheckZeroContour());
+  PetscCall(CheckOutline());
   PetscCall(CheckFunctionals());
   PetscCall(CheckBadInput());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failures\n", fails ? "FAIL" : "PASS", fails));

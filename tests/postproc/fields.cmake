@@ -36,3 +36,9 @@ set_tests_properties(postproc_fields_errors
 add_test(NAME postproc_fields_stretched
          COMMAND ${_fg_pf} stretched ${CMAKE_CURRENT_BINARY_DIR}/body_cylinder_re40_stretched - ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_stretched)
 set_tests_properties(postproc_fields_stretched PROPERTIES FIXTURES_REQUIRED body_cylinder_re40_stretched LABELS postproc TIMEOUT 60)
+# The outline drawn is the design's surface phi = 0 (issue 21): a 2D run with a circle, an ellipse
+# and a NACA 0012 made here, and the sphere fixture's planes; largest distance <= h/10 both ways.
+add_test(NAME postproc_outline
+         COMMAND ${FG_PYTHON} ${FG_POST_DIR}/test_outline.py $<TARGET_FILE:flowgrad> ${FG_POST_DATA}/sphere
+                 ${CMAKE_CURRENT_BINARY_DIR}/postproc_outline)
+set_tests_properties(postproc_outline PROPERTIES FIXTURES_REQUIRED fg_post_sphere LABELS postproc TIMEOUT 60)

@@ -22,7 +22,7 @@ add_test(NAME postproc_history_errors COMMAND ${FG_PLOTS_TEST} errors history ${
 set_tests_properties(postproc_history_errors PROPERTIES FIXTURES_REQUIRED body_cylinder_re100 LABELS postproc TIMEOUT 60)
 
 # optimization: J, J/J0, |g| and the constraint row equal optimization.csv; the outlines at
-# iterations 0, 3 and the last equal the chi = 0.5 contours of their iter files.
+# iterations 0, 3 and the last equal the outline points (phi = 0) of their iter files.
 add_test(NAME postproc_optimization_shape COMMAND ${FG_PLOTS_TEST} optimization ${_fg_plots_shape} 0,3,last)
 set_tests_properties(postproc_optimization_shape PROPERTIES FIXTURES_REQUIRED fg_optim_shape1 LABELS postproc TIMEOUT 60)
 add_test(NAME postproc_optimization_errors COMMAND ${FG_PLOTS_TEST} errors optimization ${_fg_plots_shape})

@@ -186,10 +186,12 @@ def test_sensitivity(adj2, adj3, tmp):
         fig, d = sensitivity.surface_figure(fig_args(tmp), ff, chi, "c")
         cc = cell_coords(ff)
         # independently: scipy's bilinear samples of shape_sensitivity along each normal, across
-        # the band (+- BAND_CELLS cells), integrated with the trapezoid rule
+        # the band (+- BAND_CELLS cells), times the area factor 1 + kappa t, integrated with the
+        # trapezoid rule
         hb = sensitivity.BAND_CELLS * max(ff.attrs["spacing"][:2])
         tau = np.linspace(-hb, hb, 8 * sensitivity.BAND_CELLS + 1)
-        ref = np.trapz(np.stack([rgi(s, cc, d["points"] + t * d["normals"]) for t in tau], axis=1), tau, axis=1)
+        kap = d["curvature"]
+        ref = np.trapz(np.stack([rgi(s, cc, d["points"] + t * d["normals"]) * (1 + kap * t) for t in tau], axis=1), tau, axis=1)
         assert len(ref) > 10
         err = np.max(np.abs(d["values"] - ref))
         assert err <= 1e-12 * np.abs(ref).max(), f"outline values differ from the band integral by {err}"
@@ -201,11 +203,18 @@ def test_sensitivity(adj2, adj3, tmp):
         area = float(s.sum() * ff.attrs["spacing"][0] * ff.attrs["spacing"][1])
         rel = abs(line - area) / abs(area)
         print(f"outline integral {line:.6g}, area integral of shape_sensitivity {area:.6g} (relative {rel:.2e})")
-        assert rel < 0.1, f"the outline integral {line} is not the area integral {area}"
+        # (with the area factor 1 + kappa t the line carrying the values does not matter: 2.7e-4
+        # measured on the surface phi = 0; 10 % bound before that factor)
+        assert rel < 0.01, f"the outline integral {line} is not the area integral {area}"
         # the outline lies in the mask band (where shape_sensitivity lives); its normals point outward
         c = d["points"].mean(axis=0)
         r = d["points"] - c
         assert np.all(np.sum(r * d["normals"], axis=1) > 0), "normals not outward"
+        # the outline is the cylinder's surface (gradient.h5's outline points) and its curvature
+        # 1/radius (the divergence of grad phi / |grad phi| by central differences, 4 cells per radius)
+        rad = np.linalg.norm(r, axis=1)
+        assert np.ptp(rad) <= 1e-6 * rad.mean(), f"outline radius {rad.min()}..{rad.max()}: not the circle's points"
+        assert np.max(np.abs(kap * rad - 1)) < 0.1, f"curvature x radius {kap.min() * rad.mean():.3f}..{kap.max() * rad.mean():.3f}, not 1"
         plt.close(fig)
         fig, d = sensitivity.adjoint_figure(fig_args(tmp), ff, chi, "c")
         uc = np.concatenate([ua[:, :1], 0.5 * (ua[:, :-1] + ua[:, 1:])], axis=1)
