@@ -283,14 +283,15 @@ PETSC_EXTERN const char *const FGOptimizerTypeNames[];
 #define FG_CASE_MAX_DIM 3
 
 /* grid.stretch.<axis>: how a direction's faces are placed (src/case/grid.c, src/grid/stretch.c). */
-typedef enum { FG_STRETCH_UNIFORM = 0, FG_STRETCH_BAND, FG_STRETCH_TANH, FG_STRETCH_FACES, FG_STRETCH_FILE } FGStretchType;
+typedef enum { FG_STRETCH_UNIFORM = 0, FG_STRETCH_BAND, FG_STRETCH_TANH, FG_STRETCH_FACES, FG_STRETCH_FILE, FG_STRETCH_BODIES } FGStretchType;
 PETSC_EXTERN const char *const FGStretchTypeNames[];
 #define FG_CASE_MAX_FACES 1025 /* inline face lists (longer ones: type file) */
 typedef struct {
   FGStretchType    type;
-  PetscReal        band[2]; /* band: the refined interval */
+  PetscReal        band[2]; /* band: the refined interval (bodies: the one derived, FGCaseBodiesBand) */
   PetscInt         nband;
-  PetscReal        h_min, h_max, growth; /* band */
+  PetscReal        h_min, h_max, growth; /* band, bodies */
+  PetscReal        margin;               /* bodies: the band beyond the bodies' box, in units of its extent */
   PetscReal        beta;                 /* tanh: strength */
   FGStretchCluster cluster;              /* tanh: where it refines */
   PetscReal        faces[FG_CASE_MAX_FACES]; /* faces: the face coordinates */
@@ -424,6 +425,8 @@ PETSC_EXTERN PetscErrorCode FGCaseRestartKeys(const FGCase *, char *, size_t, un
 PETSC_EXTERN PetscErrorCode FGCasePrintKeys(FILE *);
 /* The case's grid (grid.*), decomposed for its Poisson solver: FFTW slabs or PETSc blocks. */
 PETSC_EXTERN PetscErrorCode FGCaseGridFaces(MPI_Comm, const FGCase *, PetscInt, PetscInt *, PetscReal **, char *, size_t);
+PETSC_EXTERN PetscBool      FGCaseBodyBox(const FGBodyCase *, PetscInt, PetscInt, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGCaseBodiesBand(const FGCase *, PetscInt, PetscReal[2], char *, size_t);
 PETSC_EXTERN PetscErrorCode FGGridCreateFromCase(MPI_Comm, const FGCase *, FGGrid *);
 
 #endif

@@ -53,6 +53,8 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
   PetscCall(FGGridCreateFromCase(comm, c, &g));
   PetscCall(PetscPrintf(comm, "# decomposition\n"));
   PetscCall(FGGridView(g, PETSC_VIEWER_STDOUT_(comm)));
+  for (PetscInt d = 0; d < g->dim; d++)
+    if (c->grid.stretch[d].type == FG_STRETCH_BODIES) PetscCall(PetscPrintf(comm, "  %c: the band around the bodies (margin %g): [%g, %g]\n", "xyz"[d], (double)c->grid.stretch[d].margin, (double)c->grid.stretch[d].band[0], (double)c->grid.stretch[d].band[1]));
   PetscCall(FGPoissonBCFromCase(c, pbc));
   PetscCall(PetscPrintf(comm, "pressure Poisson: %s, boundaries", FGPoissonTypeNames[c->poisson.type]));
   for (PetscInt d = 0; d < g->dim; d++) PetscCall(PetscPrintf(comm, " %c %s/%s", "xyz"[d], FGPoissonBCNames[pbc[d][0]], FGPoissonBCNames[pbc[d][1]]));

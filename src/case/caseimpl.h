@@ -187,6 +187,8 @@ PETSC_INTERN PetscErrorCode FGCaseComputeRe_Internal(FGCaseCtx, const FGKeyRef *
 PETSC_INTERN PetscErrorCode FGCaseCheckFaceType_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckStretch_Internal(FGCaseCtx, const FGKeyRef *); /* grid.c */
 PETSC_INTERN PetscBool      FGCaseAppliesStretchBand_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesStretchBandOrBodies_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesStretchBodies_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesStretchTanh_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesStretchFaces_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesStretchFile_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);

@@ -24,7 +24,7 @@ const char *const FGConstraintKindNames[]  = {"area", "volume", "centroid", "thi
 const char *const FGRelationNames[]        = {"eq", "ge", "le", "FGRelation", "FG_REL_", NULL};
 const char *const FGPhaseNames[]           = {"fluid", "solid", "FGPhase", "FG_PHASE_", NULL};
 const char *const FGOptimizerTypeNames[]   = {"auto", "blmvm", "bqnls", "bncg", "lmvm", "almm", "penalty", "FGOptimizerType", "FG_OPT_", NULL};
-const char *const FGStretchTypeNames[]     = {"uniform", "band", "tanh", "faces", "file", "FGStretchType", "FG_STRETCH_", NULL};
+const char *const FGStretchTypeNames[]     = {"uniform", "band", "tanh", "faces", "file", "bodies", "FGStretchType", "FG_STRETCH_", NULL};
 static const char *const FGFaceNames[6]  = {"x_lo", "x_hi", "y_lo", "y_hi", "z_lo", "z_hi"};
 static const char *const FGAxisKeyNames[3] = {"x", "y", "z"};
 
@@ -93,15 +93,17 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "grid.periodic", .type = FG_KEY_BOOL, .list = PETSC_TRUE, FG_AT(grid.periodic), .def = "false", .defdoc = "all `false`",
    .doc = "Periodic directions (both faces of a periodic direction are `periodic`)"},
   {.path = "grid.stretch.<axis>.type", .type = FG_KEY_ENUM, .choices = FGStretchTypeNames, FG_STRETCH(type), .def = "uniform", .check = FGCaseCheckStretch_Internal,
-   .doc = "How the faces along direction `<axis>` (`x`, `y`, `z`) are placed: `uniform`; `band` (a refined band at `h_min`, cells growing by at most `growth` to `h_max` outside it; the count follows); `tanh` (`grid.cells` cells clustered by a tanh map); `faces` (the list `faces`); `file` (a text file of face coordinates). With `poisson.type: fftw` only the last direction (y in 2D, z in 3D) may be stretched"},
+   .doc = "How the faces along direction `<axis>` (`x`, `y`, `z`) are placed: `uniform`; `band` (a refined band at `h_min`, cells growing by at most `growth` to `h_max` outside it; the count follows); `tanh` (`grid.cells` cells clustered by a tanh map); `faces` (the list `faces`); `file` (a text file of face coordinates); `bodies` (a `band` around the bodies: their box as the case places them, widened by `margin` times its extent on either side). With `poisson.type: fftw` only the last direction (y in 2D, z in 3D) may be stretched"},
   {.path = "grid.stretch.<axis>.band", .type = FG_KEY_REAL, FG_STRETCH_LIST(band, nband, 2, 2), .required = PETSC_TRUE, .applies = FGCaseAppliesStretchBand_Internal,
    .doc = "`band`: the refined interval [a, b] (absolute coordinates, inside the domain)"},
-  {.path = "grid.stretch.<axis>.h_min", .type = FG_KEY_REAL, FG_STRETCH(h_min), .required = PETSC_TRUE, FG_GT(0), .applies = FGCaseAppliesStretchBand_Internal,
-   .doc = "`band`: the spacing in the band (adjusted down so that whole cells fill it)"},
-  {.path = "grid.stretch.<axis>.h_max", .type = FG_KEY_REAL, FG_STRETCH(h_max), .required = PETSC_TRUE, FG_GT(0), .applies = FGCaseAppliesStretchBand_Internal,
-   .doc = "`band`: the largest spacing, reached away from the band"},
-  {.path = "grid.stretch.<axis>.growth", .type = FG_KEY_REAL, FG_STRETCH(growth), FG_GT(1), .max = 1.5, .maxb = FG_BOUND_CLOSED, .def = "1.05", .applies = FGCaseAppliesStretchBand_Internal,
-   .doc = "`band`: the largest ratio of neighbouring cell widths (1.02-1.1 keeps second order)"},
+  {.path = "grid.stretch.<axis>.h_min", .type = FG_KEY_REAL, FG_STRETCH(h_min), .required = PETSC_TRUE, FG_GT(0), .applies = FGCaseAppliesStretchBandOrBodies_Internal,
+   .doc = "`band`, `bodies`: the spacing in the band (adjusted down so that whole cells fill it)"},
+  {.path = "grid.stretch.<axis>.h_max", .type = FG_KEY_REAL, FG_STRETCH(h_max), .required = PETSC_TRUE, FG_GT(0), .applies = FGCaseAppliesStretchBandOrBodies_Internal,
+   .doc = "`band`, `bodies`: the largest spacing, reached away from the band"},
+  {.path = "grid.stretch.<axis>.growth", .type = FG_KEY_REAL, FG_STRETCH(growth), FG_GT(1), .max = 1.5, .maxb = FG_BOUND_CLOSED, .def = "1.05", .applies = FGCaseAppliesStretchBandOrBodies_Internal,
+   .doc = "`band`, `bodies`: the largest ratio of neighbouring cell widths (1.02-1.1 keeps second order)"},
+  {.path = "grid.stretch.<axis>.margin", .type = FG_KEY_REAL, FG_STRETCH(margin), FG_GE(0), .max = 100, .maxb = FG_BOUND_CLOSED, .def = "1", .applies = FGCaseAppliesStretchBodies_Internal,
+   .doc = "`bodies`: how far the band reaches beyond the bodies' box on either side, in units of the box's extent along `<axis>` (1: the band is three times as wide as the bodies; clipped to the domain)"},
   {.path = "grid.stretch.<axis>.beta", .type = FG_KEY_REAL, FG_STRETCH(beta), .required = PETSC_TRUE, FG_GT(0), .max = 20, .maxb = FG_BOUND_CLOSED, .applies = FGCaseAppliesStretchTanh_Internal,
    .doc = "`tanh`: the strength of the clustering (larger: finer at the refined end(s))"},
   {.path = "grid.stretch.<axis>.cluster", .type = FG_KEY_ENUM, .choices = FGStretchClusterNames, FG_STRETCH(cluster), .def = "both", .applies = FGCaseAppliesStretchTanh_Internal,

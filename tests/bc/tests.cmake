@@ -39,5 +39,15 @@ fg_case_expect(NAME stretch_bad_fftw_x NP 1 CODE 2 REGEX "grid\\.stretch\\.x\\.t
                ARGS info ${FG_PS} --set grid.stretch.x.type=tanh --set grid.stretch.x.beta=2)
 fg_case_expect(NAME stretch_bad_file NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.file=/nonexistent/faces\\.txt: cannot read /nonexistent/faces\\.txt"
                ARGS info ${FG_PS} --set grid.stretch.y.type=file --set grid.stretch.y.file=/nonexistent/faces.txt --set grid.cells=[8,0])
+# type bodies: the band from the bodies' box (cases/cylinder_re40/stretched.yaml: the cylinder's box
+# widened by its diameter on either side); none without a body; no band key beside it
+fg_case_expect(NAME stretch_bodies_info NP 1 CODE 0 REGEX "  y: the band around the bodies \\(margin 1\\.\\): \\[18\\.5, 21\\.5\\]"
+               ARGS info ${PROJECT_SOURCE_DIR}/cases/cylinder_re40/stretched.yaml)
+fg_case_expect(NAME stretch_bodies_cells NP 1 CODE 0 REGEX "  y stretched: 156 cells, h_min 0\\.0416667, h_max 1\\., largest growth ratio 1\\.0970"
+               ARGS info ${PROJECT_SOURCE_DIR}/cases/cylinder_re40/stretched.yaml)
+fg_case_expect(NAME stretch_bodies_no_body NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.type=bodies: bodies: no body bounds y \\(the case has no body\\)"
+               ARGS info ${FG_PS} --set grid.stretch.y.type=bodies --set grid.stretch.y.h_min=0.01 --set grid.stretch.y.h_max=0.05 --set grid.cells=[8,0])
+fg_case_expect(NAME stretch_bodies_band NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.band=\\[1,2\\]: only a band stretching has a band \\(type bodies derives it from the bodies\\); grid\\.stretch\\.y\\.type is bodies"
+               ARGS info ${PROJECT_SOURCE_DIR}/cases/cylinder_re40/stretched.yaml --set grid.stretch.y.band=[1,2])
 fg_case_expect(NAME stretch_info NP 1 CODE 0 REGEX "  y stretched: 88 cells, h_min 0\\.01, h_max 0\\.018865, largest growth ratio 1\\.0464"
                ARGS info ${FG_PS} --set grid.stretch.y.type=band --set grid.stretch.y.band=[0.2,0.8] --set grid.stretch.y.h_min=0.01 --set grid.stretch.y.h_max=0.05 --set grid.cells=[8,0])

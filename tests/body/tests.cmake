@@ -6,6 +6,10 @@ fg_add_mpi_test(NAME body_shape NP 1 COMMAND test_shape LABELS body TIMEOUT 120)
 fg_add_test_exe(NAME test_skin SOURCES ${FG_TEST_DIR}/body/test_skin.c)
 fg_add_mpi_test(NAME body_skin NP 1 COMMAND test_skin LABELS body TIMEOUT 60)
 
+# The bodies' box from the case's keys (grid.stretch.<axis> type bodies) holds each shape's box.
+fg_add_test_exe(NAME test_body_box SOURCES ${FG_TEST_DIR}/body/test_body_box.c)
+fg_add_mpi_test(NAME body_box NP 1 COMMAND test_body_box ${FG_TEST_DIR}/case/bodies.yaml ${FG_TEST_DIR}/case/bodies3d.yaml LABELS body TIMEOUT 60)
+
 # Density-field bodies (src/body/density.c): chi = P(F rho) at cells and faces; Jacobian-transpose
 # products vs central FD (1e-6), filter symmetry/conservation/variance, np ranks = 1 rank (1e-13),
 # FGDensityRead() of good and bad files (FG_ERR_INPUT with the `where` prefix). Files are written
