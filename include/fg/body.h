@@ -49,6 +49,7 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetCount(FGBodies, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetName(FGBodies, PetscInt, const char **);
 PETSC_EXTERN PetscErrorCode FGBodiesGetShape(FGBodies, PetscInt, FGShape *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetSkinOffset(FGBodies, PetscInt, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGBodiesGetCoreFraction(FGBodies, PetscInt, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetMaskSpacing(FGBodies, PetscInt, PetscReal *);
 
 /* The step's penalization: ResetForces at the step's start, Penalize once per stage after the

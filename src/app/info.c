@@ -96,6 +96,12 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
         PetscCall(PetscPrintf(comm, "%s: soft skin: the band penalizes with eta_s = %g (its layer sqrt(nu eta_s) = %g cells), the stiff core (eta) %g cells below the band's centre\n", bc->name, (double)etas, (double)bc->skin_layer, (double)bc->core_depth));
         if (bc->skin_offset_auto) PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %.4f cells below the surface (skin_offset auto: the wall the flow sees on the surface), a ripple of %.1e cells left on a grid-aligned surface\n", bc->name, (double)off, (double)rip));
         else PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %g cells below the surface (skin_offset; auto would put it at %.4f)\n", bc->name, (double)bc->skin_offset_cells, (double)off));
+        {
+          PetscReal frac;
+          PetscCall(FGBodiesGetCoreFraction(B, b, &frac));
+          PetscCall(PetscPrintf(comm, "%s: soft skin: the stiff core covers %.0f %% of the body's %s\n", bc->name, (double)(100 * frac), g->dim == 2 ? "area" : "volume"));
+          if (frac < 0.1) PetscCall(PetscPrintf(comm, "%s: warning: the body is thin against the soft skin's layers: its stiff core covers %.0f %% of it, so the soft band does most of the penalizing and the body lets flow through (on a NACA 0012 at c/32 with core_depth 4 the lift fell 200-fold); reduce core_depth or refine the grid\n", bc->name, (double)(100 * frac)));
+        }
         if (rip > 1e-2) PetscCall(PetscPrintf(comm, "%s: warning: the soft skin leaves a ripple of %.2g cells: the band of %g cells is too narrow for a layer of %g cells to smooth the wall (widen mask_width: 4 or more for skin_layer 0.75)\n", bc->name, (double)rip, (double)bc->mask_width, (double)bc->skin_layer));
       }
     }

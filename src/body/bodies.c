@@ -290,6 +290,19 @@ PetscErrorCode FGBodiesGetSkinOffset(FGBodies B, PetscInt b, PetscReal *offset, 
 }
 
 /*@C
+  FGBodiesGetCoreFraction - with a soft skin, the stiff core's volume (area in 2D) over the
+  shape's, as placed last: near 1 for a body thick against the skin's layers, small for a body
+  thinner than twice the core's depth below the surface, whose penalization is then mostly the
+  soft band's and stops little flow (0 without a skin). Not collective.
+@*/
+PetscErrorCode FGBodiesGetCoreFraction(FGBodies B, PetscInt b, PetscReal *frac)
+{
+  PetscFunctionBeginUser;
+  *frac = B->b[b].skin > 0 ? B->b[b].corefrac : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGBodiesGetMaskSpacing - the spacing h the mask band of body b is measured in (its width is
   mask_width h): the largest grid spacing on a uniform grid, the largest cell width around the
   body on a stretched one (0 for a density body, whose mask is per cell).

@@ -51,6 +51,7 @@ typedef struct {
   PetscBool         bspline; /* the mask's profile: the cubic B-spline's integral (else the quintic FGHeaviside) */
   PetscReal         skin, core; /* soft skin (skin > 0): chi = skin G_eps(s) + G_h(s - core), skin = eta / eta_s (FGBodyMaskWeight_Internal) */
   PetscReal         skinauto, skinripple; /* soft skin: FGBodySkinOffset's band centre and ripple, in cells */
+  PetscReal         corefrac; /* soft skin: the stiff core's volume over the shape's (a thin body: < 1/2) */
   FGFaceList        f[3];
   PetscReal         tbuilt;
   PetscInt          boxlo[3], boxhi[3]; /* control volume around the body as last placed, cells [lo, hi) */

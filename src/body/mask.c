@@ -131,6 +131,7 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
   const PetscInt    dim = g->dim, nj = bc->n_jets;
   PetscReal         xc[3], lo[3], hi[3], bl[3], bh[3];
   PetscReal         thb; /* the body-frame angle: the shape's angle (ccw) */
+  PetscReal         cover[2] = {0, 0}; /* soft skin: the core's and the shape's volume on the x-faces */
   char              msg[512] = "";
 
   PetscFunctionBeginUser;
@@ -201,13 +202,23 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
           }
           if (a == 0) { /* the mask's area or volume: the profile's (without the skin's weights) */
             PetscReal G = chi, dG;
-            if (it->skin > 0) FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift, it->eps, &G, &dG);
+            if (it->skin > 0) {
+              PetscReal Gc;
+              FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift, it->eps, &G, &dG);
+              FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift - it->core, it->h, &Gc, &dG);
+              cover[0] += Gc * l->vol[l->n];                    /* the stiff core's */
+              cover[1] += (phi < 0 ? 1.0 : 0.0) * l->vol[l->n]; /* the shape's */
+            }
             it->out.volume += G * l->vol[l->n];
           }
           l->n++;
         }
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &it->out.volume, 1, MPIU_REAL, MPIU_SUM, g->comm));
+  if (it->skin > 0) {
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cover, 2, MPIU_REAL, MPIU_SUM, g->comm));
+    it->corefrac = cover[1] > 0 ? cover[0] / cover[1] : 0;
+  }
 
   /* control volume: the bounding box widened by half its size (at least 3 cells) */
   {

@@ -108,6 +108,11 @@ set_tests_properties(body_cylinder_re100_check PROPERTIES FIXTURES_REQUIRED body
 set(_fg_skin_case ${FG_TEST_DIR}/adjoint/steady_confined.yaml --set body.cyl.mask_profile=bspline)
 fg_case_expect(NAME body_skin_narrow_warns NP 1 CODE 0 REGEX "cyl: warning: the soft skin leaves a ripple of 0.078 cells"
                ARGS info ${_fg_skin_case} --set body.cyl.skin_layer=0.75)
+# A body thin against the skin's layers (NACA 0012 at c/32: 3.8 cells thick, the core 4 cells deep)
+# is warned about: its stiff core covers 0 % of it (the lift of such a run fell 200-fold).
+fg_case_expect(NAME body_skin_thin_warns NP 1 CODE 0 REGEX "wing: warning: the body is thin against the soft skin's layers: its stiff core covers 0 % of it"
+               ARGS info ${PROJECT_SOURCE_DIR}/cases/naca0012/naca0012.yaml --set grid.cells=[512,384] --set body.wing.mask_profile=bspline
+                    --set body.wing.skin_layer=0.75 --set body.wing.mask_width=4.5)
 fg_case_expect(NAME body_skin_mask_offset NP 1 CODE 2 REGEX "--set body.cyl.mask_offset=0.5: mask_offset does not apply with a soft skin"
                ARGS info ${_fg_skin_case} --set body.cyl.skin_layer=0.75 --set body.cyl.mask_offset=0.5)
 fg_case_expect(NAME body_skin_offset_no_skin NP 1 CODE 2 REGEX "--set body.cyl.skin_offset=0.5: skin_offset applies with a soft skin only"

@@ -82,7 +82,7 @@ def run(i, v):
         return row
     row["J"], grad = read_gradient(out)
     if a.param in grad:
-        row["grad"] = grad[a.param] / a.scale
+        row["grad"] = grad[a.param] * a.scale  # dJ/dKEY = dJ/dNAME dNAME/dKEY
     else:
         row["code"], row["error"] = -1, f"no parameter {a.param} in {out}/gradient.csv"
     return row
