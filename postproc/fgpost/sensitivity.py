@@ -160,7 +160,6 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
     from matplotlib.colors import TwoSlopeNorm  # noqa: F401  (symmetric norm below)
     dim, axis, value, a, b = _plane_args(ff, slice_)
     cc = cell_coords(ff)
-    s = _to_plane(ff.array("shape_sensitivity"), cc, axis, value, dim)
     fig, ax = common.new_figure(args)
     _frame(ax, a, b)
     _title(ax, case, "surface shape sensitivity", ff, axis, value)
