@@ -13,3 +13,15 @@ add_test(NAME validation_smoothness_radius
                  --set body.cyl.mask_width=4.5 --max-dev 5e-4 --max-grad 0.05
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(validation_smoothness_radius PROPERTIES TIMEOUT 300 LABELS "validation;body")
+
+# Issue 21's accuracy study, reduced (tests/validation/accuracy.py; the full study and its tables:
+# README.md, "Accuracy of bodies"). Schäfer & Turek's 2D-1 (steady, Re 20) with the soft skin at
+# h = D/20 and D/40 (x uniform, y refined around the body): the drag's error against the
+# reference 5.57953523384 must fall at an order >= 1.5 (measured +3.79 % and +0.96 %: 1.98).
+add_test(NAME validation_accuracy_re20
+         COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/accuracy.py --flowgrad $<TARGET_FILE:flowgrad>
+                 --case ${CMAKE_CURRENT_SOURCE_DIR}/validation/schafer_turek_re20.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_accuracy_re20
+                 --length 0.1 --levels 20,40 --hkeys grid.stretch.y.h_min --level-set "grid.cells=[{22*N}, 0]"
+                 --options "-fg_fftw_planner estimate" --reference drag=5.57953523384 --min-order 1.5
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(validation_accuracy_re20 PROPERTIES TIMEOUT 600 LABELS "validation;body")

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Grid convergence of body forces (issue 21): one case on a sequence of stretched grids, the
+observed order of each quantity and the difference between the two finest grids.
+
+  accuracy.py --flowgrad EXE --case CASE --workdir DIR --length L --levels 20,40,80,160
+              [--mode steady|unsteady] [--hkeys grid.stretch.x.h_min,grid.stretch.y.h_min]
+              [--scale-dt] [--from T] [--reference NAME=VALUE ...] [--set K=V ...]
+              [--level-set 'K=V{expr}' ...]
+              [--mpiexec M --np N] [--jobs J] [--min-order 1.5] [--max-diff NAME=TOL ...]
+              [--csv FILE] [--report-only]
+
+Level N runs the case with every key of --hkeys (the stretched grid's spacing at the body) set to
+L/N, L the body's size (the cylinder's diameter). --scale-dt also divides time.dt by N/N0 and
+multiplies time.steps by it (N0 the first level), so that every level ends at the same time.
+--level-set passes a case value that depends on the level: each {expr} in it is replaced by the
+value of the arithmetic expression expr of N (an integer when it is one), e.g.
+--level-set 'grid.cells=[{22*N}, 0]' for a uniform x at h = 2.2/(22 N).
+
+steady (`adjoint.mode: steady`): `flowgrad adjoint`; the quantities are the case's objective
+  terms as gradient.csv's header lists them (e.g. drag, lift, a pressure_drop).
+unsteady: `flowgrad run`; from history.csv's rows with time >= --from, for each body B:
+  B_cd_max, B_cl_max (the largest values, refined by a parabola through the peak sample and its
+  neighbours) and B_st (the Strouhal number f L / u_ref from Cl's upward mean crossings;
+  u_ref from the resolved case).
+
+Per quantity q on levels ... N1, N2, N3 (the last three): the observed order
+p = log2(|q(N1) - q(N2)| / |q(N2) - q(N3)|) (N doubling; else log of the ratio over log(N3/N2)),
+the relative difference of the two finest |q(N3) - q(N2)| / |q(N3)|, and with --reference the
+relative error of each level and the order of the last two levels' errors. With two levels
+--min-order judges the order against the reference (quantities without one: only --max-diff).
+Exit 1 when a run fails or, unless --report-only, an order is
+below --min-order or a difference above its --max-diff (NAME=TOL; NAME '*' for the rest).
+"""
+import argparse, concurrent.futures, csv, math, os, subprocess, sys
+
+ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+ap.add_argument("--flowgrad", required=True)
+ap.add_argument("--case", required=True)
+ap.add_argument("--workdir", required=True)
+ap.add_argument("--length", type=float, required=True, help="the body's size L: h_min = L/N")
+ap.add_argument("--levels", required=True, help="N1,N2,...: h_min = L/N")
+ap.add_argument("--mode", choices=("steady", "unsteady"), default="steady")
+ap.add_argument("--hkeys", default="grid.stretch.x.h_min,grid.stretch.y.h_min")
+ap.add_argument("--scale-dt", action="store_true")
+ap.add_argument("--from", dest="t_from", type=float, default=None,
+                help="unsteady: the window's start time (default: the last third of the run)")
+ap.add_argument("--reference", action="append", default=[], help="NAME=VALUE")
+ap.add_argument("--set", action="append", default=[])
+ap.add_argument("--level-set", action="append", default=[], help="K=V with {expr of N} in V")
+ap.add_argument("--options", default="", help="further command-line options of every run (one string)")
+ap.add_argument("--mpiexec", default="")
+ap.add_argument("--mpiexec-flags", default="")
+ap.add_argument("--np", type=int, default=1)
+ap.add_argument("--jobs", type=int, default=1)
+ap.add_argument("--min-order", type=float, default=1.5)
+ap.add_argument("--max-diff", action="append", default=[], help="NAME=TOL (relative)")
+ap.add_argument("--csv", default="")
+ap.add_argument("--report-only", action="store_true")
+a = ap.parse_args()
+
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("accuracy.py: needs numpy (apt-get install python3-numpy)")
+
+levels = [int(x) for x in a.levels.split(",") if x.strip()]
+if len(levels) < 2 or any(n <= 0 for n in levels) or sorted(levels) != levels:
+    sys.exit("accuracy.py: --levels needs two or more increasing positive integers")
+os.makedirs(a.workdir, exist_ok=True)
+
+
+def read_case_value(path, dotted):
+    """A scalar of the resolved case (the YAML flowgrad writes: two-space indents, key: value)."""
+    want, depth = dotted.split("."), 0
+    with open(path) as fh:
+        for line in fh:
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            ind = (len(line) - len(line.lstrip(" "))) // 2
+            key, _, val = line.strip().partition(":")
+            if ind == depth and key == want[depth]:
+                if depth == len(want) - 1:
+                    return float(val.strip().strip('"'))
+                depth += 1
+            elif ind < depth:
+                break
+    raise KeyError(dotted)
+
+
+def peak(y):
+    """The largest value of a sampled signal, refined by a parabola through its top three samples."""
+    i = int(np.argmax(y))
+    if 0 < i < len(y) - 1:
+        y0, y1, y2 = y[i - 1], y[i], y[i + 1]
+        den = y0 - 2 * y1 + y2
+        if den < 0:
+            d = 0.5 * (y0 - y2) / den
+            return y1 - 0.25 * (y0 - y2) * d
+    return float(y[i])
+
+
+def unsteady_quantities(out):
+    with open(os.path.join(out, "history.csv")) as fh:
+        rows = list(csv.reader(fh))
+    head = rows[0]
+    data = np.array([[float(v) for v in r] for r in rows[1:] if len(r) == len(head)])
+    col = {name: data[:, i] for i, name in enumerate(head)}
+    t = col["time"]
+    t0 = a.t_from if a.t_from is not None else t[-1] * 2.0 / 3.0
+    w = t >= t0
+    q = {}
+    for name in head:
+        if not name.endswith("_cl"):
+            continue
+        b = name[:-3]
+        cd, cl, tw = col[b + "_cd"][w], col[b + "_cl"][w], t[w]
+        s = cl - cl.mean()
+        idx = np.nonzero((s[:-1] < 0) & (s[1:] >= 0))[0]
+        if len(idx) < 3:
+            raise RuntimeError(f"{b}: fewer than 3 periods of Cl after t = {t0:g}")
+        tc = tw[idx] + (-s[idx]) / (s[idx + 1] - s[idx]) * (tw[idx + 1] - tw[idx])
+        f = (len(tc) - 1) / (tc[-1] - tc[0])
+        try:
+            uref = read_case_value(os.path.join(out, "case.resolved.yaml"), "flow.u_ref")
+        except (OSError, KeyError, ValueError):
+            uref = 1.0
+        q[b + "_cd_max"] = peak(cd)
+        q[b + "_cl_max"] = peak(cl)
+        q[b + "_st"] = f * a.length / uref
+    return q
+
+
+def steady_quantities(out):
+    q = {}
+    with open(os.path.join(out, "gradient.csv")) as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                break
+            if line.startswith("# objective "):
+                name, _, val = line[len("# objective "):].partition("=")
+                q[name.strip()] = float(val)
+    if not q:
+        raise RuntimeError("no objective terms in gradient.csv")
+    return q
+
+
+def level_value(text, n):
+    """text with each {expr} replaced by the value of expr (N: the level; arithmetic only)."""
+    out, i = "", 0
+    while True:
+        j = text.find("{", i)
+        if j < 0:
+            return out + text[i:]
+        k = text.find("}", j)
+        if k < 0:
+            sys.exit(f"accuracy.py: --level-set {text!r}: no closing brace")
+        expr = text[j + 1:k]
+        if not set(expr) <= set("N0123456789.+-*/() "):
+            sys.exit(f"accuracy.py: --level-set {text!r}: only arithmetic of N inside braces")
+        v = eval(expr, {"__builtins__": {}}, {"N": n})  # noqa: S307 (checked: digits, N, operators)
+        out += text[i:j] + (str(int(v)) if float(v).is_integer() else repr(float(v)))
+        i = k + 1
+
+
+def run(n):
+    out = os.path.abspath(os.path.join(a.workdir, f"level_{n:04d}"))
+    cmd = []
+    if a.mpiexec:
+        cmd = [a.mpiexec, "-n", str(a.np)] + [x for x in a.mpiexec_flags.replace(";", " ").split() if x]
+    cmd += [a.flowgrad, "adjoint" if a.mode == "steady" else "run", a.case, "--set", "output.dir=" + out]
+    for k in a.hkeys.split(","):
+        cmd += ["--set", f"{k.strip()}={a.length / n!r}"]
+    if a.scale_dt:
+        r = n / levels[0]
+        dt = read_case_value(base_resolved, "time.dt")
+        steps = read_case_value(base_resolved, "time.steps")
+        cmd += ["--set", f"time.dt={dt / r!r}", "--set", f"time.steps={int(round(steps * r))}"]
+    for s in a.set:
+        cmd += ["--set", s]
+    for s in a.level_set:
+        cmd += ["--set", level_value(s, n)]
+    cmd += a.options.split()
+    with open(out + ".log", "w") as log:
+        r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
+    if r.returncode != 0:
+        return n, None, f"exit {r.returncode} (log: {out}.log)"
+    try:
+        return n, (steady_quantities(out) if a.mode == "steady" else unsteady_quantities(out)), ""
+    except (OSError, RuntimeError, ValueError, KeyError) as e:
+        return n, None, str(e)
+
+
+base_resolved = ""
+if a.scale_dt:  # the case's dt and steps as flowgrad resolves them (with --set)
+    base_resolved = os.path.join(a.workdir, "base.resolved.yaml")
+    cmd = [a.flowgrad, "info", a.case] + sum((["--set", s] for s in a.set), [])
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"accuracy.py: flowgrad info failed: {r.stderr.strip()}")
+    with open(base_resolved, "w") as fh:
+        fh.write(r.stdout.split("\n# decomposition")[0])
+
+with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+    results = dict((n, (q, err)) for n, q, err in ex.map(run, levels))
+
+bad = [f"level {n}: {err}" for n, (q, err) in results.items() if q is None]
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+
+names = list(results[levels[0]][0].keys())
+ref = {}
+for s in a.reference:
+    k, _, v = s.partition("=")
+    ref[k.strip()] = float(v)
+tol = {}
+for s in a.max_diff:
+    k, _, v = s.partition("=")
+    tol[k.strip()] = float(v)
+
+print(f"{'quantity':>14s} " + " ".join(f"{'L/' + str(n):>14s}" for n in levels) + f" {'order':>7s} {'finest diff':>12s}")
+fail, rows = [], []
+for name in names:
+    v = [results[n][0][name] for n in levels]
+    rat = math.log(levels[-1] / levels[-2])
+    order = float("nan")
+    if len(levels) >= 3:
+        d1, d2 = abs(v[-3] - v[-2]), abs(v[-2] - v[-1])
+        order = math.log(d1 / d2) / rat if d1 > 0 and d2 > 0 else float("inf")
+    diff = abs(v[-1] - v[-2]) / abs(v[-1]) if v[-1] != 0 else float("inf")
+    print(f"{name:>14s} " + " ".join(f"{x:14.8g}" for x in v) + f" {order:7.2f} {diff:12.3e}")
+    ref_order = float("nan")
+    if name in ref:
+        e = [(x - ref[name]) / ref[name] for x in v]
+        ref_order = math.log(abs(e[-2]) / abs(e[-1])) / rat if e[-1] != 0 and e[-2] != 0 else float("inf")
+        print(f"{'error':>14s} " + " ".join(f"{x:+14.3e}" for x in e) + f" {ref_order:7.2f}   (against the reference {ref[name]:.10g})")
+    # the order judged: over the last three levels, or with two levels against the reference
+    judged = order if len(levels) >= 3 else ref_order
+    if (len(levels) >= 3 or name in ref) and not judged >= a.min_order:
+        fail.append(f"{name}: order {judged:.2f} < {a.min_order}")
+    t = tol.get(name, tol.get("*"))
+    if t is not None and not diff <= t:
+        fail.append(f"{name}: two finest differ by {diff:.3e} > {t:g}")
+    rows.append([name] + v + [order, diff, ref.get(name, ""), ref_order])
+
+if a.csv:
+    with open(a.csv, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["quantity"] + [f"L/{n}" for n in levels] + ["order", "finest_diff", "reference", "order_vs_reference"])
+        w.writerows(rows)
+if fail and not a.report_only:
+    print("outside the bands:\n  " + "\n  ".join(fail))
+    sys.exit(1)
+print("within the bands" if not fail else "outside the bands (--report-only): " + "; ".join(fail))
