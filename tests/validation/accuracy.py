@@ -33,6 +33,8 @@ below --min-order or a difference above its --max-diff (NAME=TOL; NAME '*' for t
 """
 import argparse, concurrent.futures, csv, math, os, subprocess, sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "postproc"))
+
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--flowgrad", required=True)
 ap.add_argument("--case", required=True)
@@ -60,8 +62,26 @@ a = ap.parse_args()
 
 try:
     import numpy as np
+    import body_stats  # postproc/body_stats.py: history.csv, the shedding frequency
 except ImportError:
     sys.exit("accuracy.py: needs numpy (apt-get install python3-numpy)")
+
+
+def pairs(option, items):
+    """NAME=VALUE items of a repeatable option as a dict of floats; a clear error otherwise."""
+    out = {}
+    for item in items:
+        k, eq, v = item.partition("=")
+        try:
+            out[k.strip()] = float(v)
+        except ValueError:
+            eq = ""
+        if not eq or not k.strip():
+            sys.exit(f"accuracy.py: {option} {item!r}: expected NAME=NUMBER")
+    return out
+
+
+ref, tol = pairs("--reference", a.reference), pairs("--max-diff", a.max_diff)
 
 levels = [int(x) for x in a.levels.split(",") if x.strip()]
 if len(levels) < 2 or any(n <= 0 for n in levels) or sorted(levels) != levels:
@@ -100,26 +120,19 @@ def peak(y):
 
 
 def unsteady_quantities(out):
-    with open(os.path.join(out, "history.csv")) as fh:
-        rows = list(csv.reader(fh))
-    head = rows[0]
-    data = np.array([[float(v) for v in r] for r in rows[1:] if len(r) == len(head)])
-    col = {name: data[:, i] for i, name in enumerate(head)}
+    col = body_stats.read_history(out)
     t = col["time"]
     t0 = a.t_from if a.t_from is not None else t[-1] * 2.0 / 3.0
     w = t >= t0
     q = {}
-    for name in head:
+    for name in col:
         if not name.endswith("_cl"):
             continue
         b = name[:-3]
-        cd, cl, tw = col[b + "_cd"][w], col[b + "_cl"][w], t[w]
-        s = cl - cl.mean()
-        idx = np.nonzero((s[:-1] < 0) & (s[1:] >= 0))[0]
-        if len(idx) < 3:
+        cd, cl = col[b + "_cd"][w], col[b + "_cl"][w]
+        f, crossings = body_stats.frequency(t[w], cl)
+        if crossings < 3 or f <= 0:
             raise RuntimeError(f"{b}: fewer than 3 periods of Cl after t = {t0:g}")
-        tc = tw[idx] + (-s[idx]) / (s[idx + 1] - s[idx]) * (tw[idx + 1] - tw[idx])
-        f = (len(tc) - 1) / (tc[-1] - tc[0])
         try:
             uref = read_case_value(os.path.join(out, "case.resolved.yaml"), "flow.u_ref")
         except (OSError, KeyError, ValueError):
@@ -209,14 +222,6 @@ if bad:
     sys.exit(1)
 
 names = list(results[levels[0]][0].keys())
-ref = {}
-for s in a.reference:
-    k, _, v = s.partition("=")
-    ref[k.strip()] = float(v)
-tol = {}
-for s in a.max_diff:
-    k, _, v = s.partition("=")
-    tol[k.strip()] = float(v)
 
 print(f"{'quantity':>14s} " + " ".join(f"{'L/' + str(n):>14s}" for n in levels) + f" {'order':>7s} {'finest diff':>12s}")
 fail, rows = [], []
