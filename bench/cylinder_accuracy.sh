@@ -17,6 +17,7 @@ exe=$build/flowgrad
 [ -x "$exe" ] || { echo "cylinder_accuracy.sh: $exe not found; build first (cmake --build $build)" >&2; exit 2; }
 MPIEXEC=${MPIEXEC:-"mpiexec --allow-run-as-root --oversubscribe"}
 NP=${NP:-2} N=${N:-96}
+[[ "$N" =~ ^[1-9][0-9]*$ && "$NP" =~ ^[1-9][0-9]*$ ]] || { echo "cylinder_accuracy.sh: N and NP must be positive integers (N=$N, NP=$NP)" >&2; exit 2; }
 out=$build/bench_cylinder_accuracy
 rm -rf "$out"
 h=$(python3 -c "print(0.1 / $N)")
