@@ -28,6 +28,10 @@
 #define FG_ERR_IO_OPEN  PETSC_ERR_FILE_OPEN
 #define FG_ERR_SIGNAL   PETSC_ERR_SIG
 
+/* The version: `git describe` of the source tree at build time (0.1.0-gabcdef0[-dirty] before the
+   first release tag, 0.2.0[-N-gabcdef0] after one), else the project's version (a tarball). It is
+   in --version, `flowgrad info`, and a root attribute flowgrad_version of every HDF5 file written. */
+PETSC_EXTERN const char    *FGVersion(void);
 PETSC_EXTERN PetscErrorCode FGInitialize(int *, char ***, const char *);
 PETSC_EXTERN PetscErrorCode FGFinalize(void);
 PETSC_EXTERN int            FGExitCode(PetscErrorCode);

@@ -33,6 +33,10 @@
 #   FG_MAX_REQUEUES  stop requeueing after this many restarts (default 50)
 #   FG_MIN_RUN     a stop sooner than this many seconds after flowgrad's start, three times in a
 #                  row, ends the requeueing (default 120; a time limit below the signal lead)
+#   FG_SITE_HOOK   a bash file sourced by every job (and by jobs/submit) before it starts anything:
+#                  the site's set-up, e.g. `module load` lines, FG_SRUN (default: jobs/site.sh
+#                  where it exists; jobs/site.sh.example shows one). A hook that fails stops the
+#                  job with exit 2.
 
 fg_log() { echo "[flowgrad-job $(date '+%F %T')] $*"; }
 fg_err() { echo "[flowgrad-job $(date '+%F %T')] error: $*" >&2; }
@@ -212,14 +216,40 @@ fg_point_row() {
   return 2
 }
 
+# fg_usage KIND: the header of jobs/KIND.sbatch up to its first blank line, #SBATCH lines left out.
+fg_usage() {
+  awk 'NR > 1 && /^$/ { exit } NR > 1 && !/^#SBATCH/ { sub(/^# ?/, ""); print }' "$FG_JOBS_DIR/$1.sbatch"
+}
+
+# fg_site_hook: source the site's hook, FG_SITE_HOOK or else jobs/site.sh where it exists (in the
+# calling shell: what it exports and loads reaches flowgrad). Status 2, with the reason, when the
+# file cannot be read or its last command fails.
+fg_site_hook() {
+  local hook=${FG_SITE_HOOK:-} rc
+  if [ -z "$hook" ]; then
+    [ -e "$FG_JOBS_DIR/site.sh" ] || return 0
+    hook=$FG_JOBS_DIR/site.sh
+  fi
+  if [ ! -f "$hook" ] || [ ! -r "$hook" ]; then
+    fg_err "site hook '$hook' (FG_SITE_HOOK or jobs/site.sh) is not a readable file"
+    return 2
+  fi
+  fg_log "site hook $hook"
+  # shellcheck disable=SC1090
+  case $- in *u*) set +u; source "$hook"; rc=$?; set -u ;; *) source "$hook"; rc=$? ;; esac
+  if [ "$rc" -ne 0 ]; then fg_err "site hook $hook failed (status $rc)"; return 2; fi
+  return 0
+}
+
 # fg_parse_args ARGS...: the job options into FG_CASE (the first plain argument: a case file, or a
 # run directory for postproc), FG_NAME, FG_OUT, FG_POINTS, FG_CAMPAIGN; the rest, in order, into
 # FG_REST (for flowgrad). PETSc options with a value go after the case file.
 fg_parse_args() {
-  FG_CASE="" FG_NAME="" FG_OUT="" FG_POINTS="" FG_CAMPAIGN=""
+  FG_CASE="" FG_NAME="" FG_OUT="" FG_POINTS="" FG_CAMPAIGN="" FG_HELP=0
   FG_REST=()
   while [ $# -gt 0 ]; do
     case "$1" in
+      -h|--help) FG_HELP=1; shift ;;
       --name) [ $# -ge 2 ] || { fg_err "--name needs a value"; return 2; }; FG_NAME=$2; shift 2 ;;
       --out) [ $# -ge 2 ] || { fg_err "--out needs a directory"; return 2; }; FG_OUT=$2; shift 2 ;;
       --points) [ $# -ge 2 ] || { fg_err "--points needs a file"; return 2; }; FG_POINTS=$2; shift 2 ;;
@@ -253,6 +283,8 @@ fg_job() {
     trap 'fg_forward TERM' TERM
   fi
   fg_parse_args "$@" || return 2
+  if [ "$FG_HELP" -eq 1 ]; then fg_usage "$kind"; return 0; fi
+  fg_site_hook || return 2
   local case_file=$FG_CASE out=$FG_OUT points=$FG_POINTS campaign=$FG_CAMPAIGN
   local -a rest=("${FG_REST[@]}")
 

@@ -43,7 +43,7 @@ int FGLaunchRank(void)
 
 void FGCommandLinePrintHelp(FILE *fp)
 {
-  fprintf(fp, "flowgrad %s - differentiable incompressible Navier-Stokes solver (MPI, PETSc, FFTW, HDF5)\n\n", FG_VERSION_STRING);
+  fprintf(fp, "flowgrad %s - differentiable incompressible Navier-Stokes solver (MPI, PETSc, FFTW, HDF5)\n\n", FGVersion());
   fprintf(fp, "Usage:\n  mpiexec -n N flowgrad COMMAND CASE.yaml [--set key=value ...] [PETSc options]\n  flowgrad info --keys\n  flowgrad --help | --version\n\nCommands:\n");
   for (size_t i = 0; i < sizeof(fg_commands) / sizeof(fg_commands[0]); i++) fprintf(fp, "  %-9s %s\n", fg_commands[i].name, fg_commands[i].what);
   fprintf(fp, "\nOptions:\n"
@@ -73,7 +73,7 @@ void FGCommandLinePrintVersion(FILE *fp)
       mpi[i] = '\0';
       break;
     }
-  fprintf(fp, "flowgrad %s\n", FG_VERSION_STRING);
+  fprintf(fp, "flowgrad %s\n", FGVersion());
   fprintf(fp, "  PETSc %d.%d.%d, HDF5 %s, %s, %s\n", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, FGIOHDF5Version(), fftw_version, mpi);
 }
 

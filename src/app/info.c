@@ -48,7 +48,7 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscPrintf(comm, "flowgrad %s: case '%s' from %s (hash %016llx)\n", FG_VERSION_STRING, c->name, c->file, c->hash));
+  PetscCall(PetscPrintf(comm, "flowgrad %s: case '%s' from %s (hash %016llx)\n", FGVersion(), c->name, c->file, c->hash));
   PetscCall(PetscPrintf(comm, "\n# resolved case (written as case.resolved.yaml by run/adjoint/optimize)\n%s\n", c->resolved));
   PetscCall(FGGridCreateFromCase(comm, c, &g));
   PetscCall(PetscPrintf(comm, "# decomposition\n"));

@@ -226,7 +226,7 @@ PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCheckpointRun *run, const FGCh
   if (k.format != FG_CHECKPOINT_FORMAT) {
     long long format = k.format;
     PetscCall(FGCkptContentsFree_Private(&k));
-    SETERRQ(comm, FG_ERR_INPUT, "checkpoint %s has format %lld; this flowgrad (%s) reads format %d", path, format, FG_VERSION_STRING, FG_CHECKPOINT_FORMAT);
+    SETERRQ(comm, FG_ERR_INPUT, "checkpoint %s has format %lld; this flowgrad (%s) reads format %d", path, format, FGVersion(), FG_CHECKPOINT_FORMAT);
   }
   ok = (PetscBool)(k.dim == (long long)g->dim);
   for (PetscInt d = 0; ok && d < 3; d++) ok = (PetscBool)(k.cells[d] == (long long)g->n[d] && k.lengths[d] == (double)g->L[d] && k.origin[d] == (double)g->x0[d]);

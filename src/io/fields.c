@@ -321,7 +321,6 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   PetscCall(FGH5WriteAttrDoubles_Internal(tmp, root, "spacing", 3, spacing));
   PetscCall(FGH5WriteAttrString_Internal(tmp, root, "case_hash", hex));
   PetscCall(FGH5WriteAttrString_Internal(tmp, root, "case_name", name));
-  PetscCall(FGH5WriteAttrString_Internal(tmp, root, "flowgrad_version", FG_VERSION_STRING));
   FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Gclose, (root));
   { /* the coordinates: /x_faces (n + 1, the lower boundary first), /x_centres (n), ... (1-D) */
     const hid_t grp = fid;

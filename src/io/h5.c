@@ -101,6 +101,7 @@ void FGH5Probe_Internal(const char *path, char *reason, size_t len, PetscBool *s
   HDF5 file. comm: the ranks that open it together (MPI-IO, collective metadata), or
   MPI_COMM_NULL for this process alone. *fid < 0 when HDF5 cannot open it, and detail says why
   (HDF5's message); an error is raised only when the property list cannot be made (FG_ERR_IO_OPEN).
+  A created file gets the root attribute flowgrad_version (FGVersion()).
 */
 PetscErrorCode FGH5OpenFile_Internal(MPI_Comm comm, const char *path, unsigned flags, hid_t *fid, char *detail, size_t len)
 {
@@ -124,6 +125,8 @@ PetscErrorCode FGH5OpenFile_Internal(MPI_Comm comm, const char *path, unsigned f
   if (*fid < 0) FGIOHDF5Message(detail, len); /* before any other HDF5 call clears the stack */
   else if (len) detail[0] = '\0';
   FGCallHDF5(FG_ERR_IO_OPEN, path, H5Pclose, (fapl));
+  /* every file flowgrad writes says which flowgrad wrote it */
+  if (*fid >= 0 && (flags & H5F_ACC_TRUNC)) PetscCall(FGH5WriteAttrString_Internal(path, *fid, "flowgrad_version", FGVersion()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -168,7 +168,7 @@ static PetscErrorCode FGXDMFWrite_Private(FILE *fp, void *ctx)
   fprintf(fp, "      <Time Value=\"%.17g\"/>\n", (double)x->meta->time);
   fprintf(fp, "      <Information Name=\"step\" Value=\"%lld\"/>\n", (long long)x->meta->step);
   fprintf(fp, "      <Information Name=\"case_hash\" Value=\"%016llx\"/>\n", x->meta->case_hash);
-  fprintf(fp, "      <Information Name=\"flowgrad_version\" Value=\"%s\"/>\n", FG_VERSION_STRING);
+  fprintf(fp, "      <Information Name=\"flowgrad_version\" Value=\"%s\"/>\n", FGVersion());
   for (int loc = FG_LOC_CELL; loc <= FG_LOC_FACE_Z; loc++) {
     PetscBool any = (PetscBool)(loc == FG_LOC_CELL); /* the cell grid even without fields: the domain */
     for (PetscInt f = 0; f < x->nfields; f++)

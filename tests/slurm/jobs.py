@@ -9,6 +9,8 @@ Without SLURM:
                  then the gather job after it), with sbatch unusable and nothing written;
                  sweep files (zip, explicit points); bad sweeps exit 2 and write nothing
   local          jobs/campaign --local: 3 points run here one after another, one summary table
+  help_hook      every script answers --help; a site hook (FG_SITE_HOOK, jobs/site.sh) is sourced
+                 by the jobs and jobs/submit, its exports reach the launch; a failing one: exit 2
   local_errors   jobs/submit and jobs/run.sbatch given a missing case file: exit 2, clear message;
                  a case flowgrad info rejects is not submitted; --resume passes the check;
                  FG_MAX_REQUEUES; flowgrad info leaves no directory behind
@@ -169,7 +171,7 @@ def scenario_dryrun(c):
         os.chmod(os.path.join(fake, tool), 0o755)
     env = dict(c.env, PATH=fake + os.pathsep + c.env["PATH"])
     r = c.campaign([c.cavity, "--sweep", "flow.re=100,200,400", "--set", "time.steps=20", "-n", "2",
-                    "--name", "dry", "--sbatch", "-t 00:10:00 -p debug", "--throttle", "2", "--dry-run"],
+                    "--name", "dry", "--sbatch", "-t 00:10:00 -p debug -A proj --qos=high", "--throttle", "2", "--dry-run"],
                    code=0, env=env)
     out = r.stdout
     cdir = os.path.join(c.work, "runs", "cavity", "dry")
@@ -186,6 +188,8 @@ def scenario_dryrun(c):
     g = [l for l in out.splitlines() if l.startswith("sbatch ") and "--dependency=afterany:${ARRAY_JOB_ID}" in l]
     check(len(g) == 1, "one gather line, after the array (afterany)")
     check(g[0].endswith(f"{c.jobs}/postproc.sbatch --campaign {cdir}"), "the gather job runs postproc --campaign")
+    check(" -p debug -A proj --qos=high " in g[0] and "-t 00:10:00" not in g[0],
+          "the gather job gets the site options of --sbatch (partition, account, QOS), not the points' time limit")
 
     # a sweep file: zip mode, a list value, and explicit points
     sf = os.path.join(c.work, "sweep.yaml")
@@ -273,6 +277,54 @@ def scenario_local_errors(c):
         run([c.a.flowgrad, "info", c.cavity, "--set", f"output.dir={d}"], env=c.env, cwd=c.work, code=0)
     left = sorted(set(os.listdir(c.work)) - {"maxrq"})
     check(left == [], f"flowgrad info created nothing ({left})")
+
+
+def scenario_help_hook(c):
+    # every script answers --help with its usage, exit 0, and writes nothing
+    for script, usage in (("run.sbatch", "jobs/run.sbatch CASE.yaml"), ("adjoint.sbatch", "jobs/adjoint.sbatch CASE.yaml"),
+                          ("optimize.sbatch", "jobs/optimize.sbatch CASE.yaml"), ("postproc.sbatch", "jobs/postproc.sbatch RUN_DIR"),
+                          ("submit", "jobs/submit [sbatch options]"), ("campaign", "jobs/campaign [options] CASE.yaml")):
+        cmd = [c.py if script == "campaign" else "bash", os.path.join(c.jobs, script)]
+        for flag in ("--help", "-h"):
+            r = run(cmd + [flag], env=c.env, cwd=c.work, code=0)
+            check(usage in r.stdout, f"jobs/{script} {flag}: exit 0 and its usage ('{usage}')")
+    r = run(["bash", os.path.join(c.jobs, "run.sbatch"), c.cavity, "--help"], env=c.env, cwd=c.work, code=0)
+    check("jobs/run.sbatch CASE.yaml" in r.stdout, "--help after the case file: the usage, nothing run")
+    check(os.listdir(c.work) == [], "--help writes nothing")
+
+    # a site hook (FG_SITE_HOOK): sourced before the job starts, what it exports reaches the launch
+    marker = os.path.join(c.work, "hook-ran")
+    hook = os.path.join(c.work, "site hook.sh")
+    with open(hook, "w") as f:
+        f.write(f'echo "$FG_HOOK_TAG" >> "{marker}"\nexport FG_NP=2\n')
+    env = dict(c.env, FG_SITE_HOOK=hook, FG_HOOK_TAG="tag-1")
+    out = os.path.join(c.work, "hooked")
+    r = run(["bash", os.path.join(c.jobs, "run.sbatch"), c.cavity, "--set", "time.steps=4", "--out", out], env=env, cwd=c.work, code=0)
+    check(open(marker).read().split() == ["tag-1"], "run.sbatch sourced FG_SITE_HOOK once")
+    check(f"site hook {hook}" in r.stdout and re.search(r"command: mpiexec -n 2 ", r.stdout),
+          "the job log names the hook, and FG_NP=2 from the hook reaches the launcher")
+    run(["bash", os.path.join(c.jobs, "submit"), "--dry-run", "run", c.cavity], env=env, cwd=c.work, code=0)
+    check(open(marker).read().split() == ["tag-1", "tag-1"], "jobs/submit sources it too")
+    # jobs/site.sh of a copy of jobs/ is the default hook
+    copy = os.path.join(c.work, "jobs-copy")
+    shutil.copytree(c.jobs, copy)
+    with open(os.path.join(copy, "site.sh"), "w") as f:
+        f.write(f'echo default >> "{marker}"\n')
+    run(["bash", os.path.join(copy, "run.sbatch"), c.cavity, "--set", "time.steps=2", "--out", out], env=c.env, cwd=c.work, code=0)
+    check(open(marker).read().split()[-1] == "default", "jobs/site.sh is sourced when FG_SITE_HOOK is not set")
+    # a failing or missing hook stops the job at once: exit 2, the reason, nothing run
+    with open(hook, "w") as f:
+        f.write("module_that_is_not_there 2>/dev/null\n")
+    for script in ("run.sbatch", "submit"):
+        args = ["run", c.cavity] if script == "submit" else [c.cavity, "--out", os.path.join(c.work, "nothere")]
+        r = run(["bash", os.path.join(c.jobs, script), *args], env=env, cwd=c.work, code=2)
+        check(f"site hook {hook} failed (status 127)" in r.stdout, f"{script}: a failing hook: exit 2, named, with its status")
+    r = run(["bash", os.path.join(c.jobs, "run.sbatch"), c.cavity], env=dict(c.env, FG_SITE_HOOK=hook + ".missing"),
+            cwd=c.work, code=2)
+    check(f"site hook '{hook}.missing' (FG_SITE_HOOK or jobs/site.sh) is not a readable file" in r.stdout,
+          "a missing hook: exit 2, named")
+    check(not os.path.exists(os.path.join(c.work, "nothere")) and not os.path.exists(os.path.join(c.work, "runs")),
+          "no run directory after a hook failure")
 
 
 # --- scenarios with SLURM ----------------------------------------------------------------------

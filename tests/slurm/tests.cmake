@@ -14,7 +14,7 @@ set(FG_JOBS_DRIVER ${FG_PYTHON} ${FG_TEST_DIR}/slurm/jobs.py --repo ${PROJECT_SO
     --flowgrad $<TARGET_FILE:flowgrad> --cluster ${FG_SLURM_DIR} --mpiexec ${MPIEXEC_EXECUTABLE}
     "--mpiexec-flags=${_fg_slurm_mpiflags}")
 
-foreach(s dryrun local local_errors)
+foreach(s dryrun local local_errors help_hook)
   add_test(NAME jobs_${s} COMMAND ${FG_JOBS_DRIVER} --work ${CMAKE_CURRENT_BINARY_DIR}/jobs_${s} ${s})
   set_tests_properties(jobs_${s} PROPERTIES TIMEOUT 180 PROCESSORS 2 LABELS jobs)
 endforeach()
