@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """The outcome of a `flowgrad optimize` run, checked against bands (the example cases' scripts).
 
-    /usr/bin/python3 postproc/optimization_summary.py OUT_DIR [--max-ratio R] [--max-violation V]
-        [--constraint NAME:TOL ...] [--expect PARAM=VALUE:RTOL ...]
+    /usr/bin/python3 postproc/optimization_summary.py OUT_DIR [--require-converged] [--max-ratio R]
+        [--max-violation V] [--constraint NAME:TOL ...] [--expect PARAM=VALUE:RTOL ...]
 
-Prints J at the start and at the end (optimization.csv), every constraint row's final value against
-its start (optimization.h5) and the final design (optimization/result.csv); then checks
+Prints how the run ended (optimization/outcome.txt: converged or stopped, and whether every
+constraint holds), J at the start and at the end (optimization.csv), every constraint row's final
+value against its start (optimization.h5) and the final design (optimization/result.csv); then
+checks
+  --require-converged      the optimizer converged with every constraint within its tolerance
   --max-ratio R            J_final / J_0 <= R (e.g. 0.95: J fell by at least 5 %)
   --max-violation V        the largest relative constraint violation at the end <= V
   --constraint NAME:TOL    |q_final / q_0 - 1| <= TOL for row NAME (e.g. area:0.005)
@@ -21,6 +24,7 @@ import numpy as np
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("out")
+    p.add_argument("--require-converged", action="store_true")
     p.add_argument("--max-ratio", type=float)
     p.add_argument("--max-violation", type=float)
     p.add_argument("--constraint", action="append", default=[])
@@ -29,6 +33,18 @@ def main():
     a = p.parse_args()
     import h5py
 
+    status, constraints, ended = None, None, None
+    try:
+        with open(os.path.join(a.out, "optimization", "outcome.txt")) as f:
+            lines = f.read().splitlines()
+        ended = lines[0].split(": ", 1)[1] if lines and ": " in lines[0] else None
+        for ln in lines:
+            if ln.startswith("status: "):
+                status = ln.split(": ", 1)[1]
+            elif ln.startswith("constraints: "):
+                constraints = ln.split(": ", 1)[1]
+    except OSError:
+        pass
     with open(os.path.join(a.out, "optimization.csv")) as f:
         rows = list(csv.DictReader(f))
     J0, J1 = float(rows[0]["J"]), float(rows[-1]["J"])
@@ -49,7 +65,17 @@ def main():
         for r in csv.DictReader(f):
             design[r["name"]] = (float(r["initial"]), float(r["final"]))
             print(f"  {r['name']}: {float(r['initial']):.8g} -> {float(r['final']):.8g}")
+    if status is None:
+        print("OUTCOME: unknown (no optimization/outcome.txt: the run did not reach its end)")
+    else:
+        verdict = "converged" if status == "converged" else "did NOT converge"
+        held = {"all hold": "every constraint holds", "none": "no constraints",
+                "VIOLATED": "a constraint is VIOLATED"}.get(constraints, constraints)
+        print(f"OUTCOME: the optimization {verdict}; {held} ({ended})")
     bad = []
+    if a.require_converged and status != "converged":
+        bad.append("the optimization did not converge with every constraint holding"
+                   if status else "no outcome: the run did not reach its end")
     if a.max_ratio is not None and not J1 <= a.max_ratio * J0:
         bad.append(f"J_final/J_0 = {J1 / J0:.6f} > {a.max_ratio}")
     if a.max_violation is not None and not viol <= a.max_violation:
@@ -79,7 +105,9 @@ def main():
     if bad:
         print("OUTSIDE THE BAND: " + "; ".join(bad))
         sys.exit(1)
-    print("within the bands")
+    checked = a.require_converged or a.max_ratio is not None or a.max_violation is not None or \
+        a.constraint or a.at_least or a.expect
+    print("within the bands" if checked else "(no bands given: nothing checked)")
 
 
 if __name__ == "__main__":

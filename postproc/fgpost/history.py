@@ -1,7 +1,11 @@
-"""postproc history RUN_DIR [--body NAME] [--from T]: force coefficients over time and the
-Strouhal spectrum of the lift, from RUN_DIR/history.csv.
+"""postproc history RUN_DIR [--body NAME] [--from T]: the run's health, force coefficients over
+time and the Strouhal spectrum of the lift, from RUN_DIR/history.csv.
 
 Pictures (in --out, default RUN_DIR/plots):
+  history_run.<fmt>       the kinetic energy, the CFL number and the largest divergence after
+                          the projection (log scale) against time: every run, with or without
+                          bodies
+  (with bodies, in history.csv as NAME_cd, NAME_cl:)
   history_forces.<fmt>    Cd (and the control-volume drag coefficient NAME_cv_fx / (1/2 U^2 A)
                           when the column is there), Cl and Cm of each body against time
   history_spectrum.<fmt>  the periodogram |FFT(Cl - mean)|^2 of the lift over t >= --from
@@ -151,19 +155,58 @@ def spectrum_figure(args, cols, bodies, case, t_from, title):
     return fig, data
 
 
+RUN_COLUMNS = [("kinetic_energy", "kinetic energy", False), ("cfl", "CFL number", False),
+               ("max_div", "max |div u| after the projection", True)]
+
+
+def run_figure(args, cols, title):
+    """The run's health against time: one panel per column of RUN_COLUMNS that history.csv has.
+    Returns (fig, data): data[column] = (t, y)."""
+    have = [c for c in RUN_COLUMNS if c[0] in cols]
+    if not have:
+        raise PostprocError("history.csv has none of the columns " + ", ".join(c[0] for c in RUN_COLUMNS))
+    fig, axes = common.new_figure(args, len(have), 1, sharex=True)
+    axes = np.atleast_1d(axes)
+    t, data = cols["time"], {}
+    for ax, (col, label, log) in zip(axes, have):
+        y = cols[col]
+        data[col] = (t, y)
+        if log and np.any(y > 0):
+            ax.semilogy(t, np.where(y > 0, y, np.nan), lw=1, color="C0", label=label)
+        else:
+            ax.plot(t, y, lw=1, color="C0", label=label)
+        ax.set_ylabel(label, fontsize=8)
+        ax.grid(alpha=0.3)
+    axes[-1].set_xlabel("t (flowgrad time units, L$_{ref}$/U$_{ref}$)")
+    axes[0].set_title(f"{title}: the run", fontsize=9)
+    fig.tight_layout()
+    return fig, data
+
+
 def run(args):
     cols = read_history(args.run_dir)
     for k in ("time",):
         if k not in cols:
             raise PostprocError(f"{args.run_dir}/history.csv: no column '{k}'")
+    common.formats(args)
+    title = common.case_name(args.run_dir)
+    has_bodies = any(k.endswith("_cd") and k[:-3] + "_cl" in cols for k in cols)
+    if not has_bodies and args.body is None:  # a run without bodies: its health only
+        fig, data = run_figure(args, cols, title)
+        common.save(fig, args, args.run_dir, "history_run")
+        t = cols["time"]
+        for col, (_, y) in data.items():
+            print(f"{col}: {y[0]:.6g} at t = {t[0]:.6g} -> {y[-1]:.6g} at t = {t[-1]:.6g} (max {np.nanmax(y):.6g})")
+        print("no bodies in history.csv: no force or spectrum pictures")
+        return 0
     bodies = bodies_of(cols, args.body)
     case = load_case(args.run_dir)
-    title = common.case_name(args.run_dir)
     t = cols["time"]
     t_from = args.t_from if args.t_from is not None else 0.5 * t[-1]
-    common.formats(args)
     if np.count_nonzero(t >= t_from) < 8:  # bad input before any picture
         raise PostprocError(f"fewer than 8 rows with time >= {t_from:g} (the run ends at t = {t[-1]:g})")
+    fig, _ = run_figure(args, cols, title)
+    common.save(fig, args, args.run_dir, "history_run")
     fig, _ = forces_figure(args, cols, bodies, case, title)
     common.save(fig, args, args.run_dir, "history_forces")
     fig, data = spectrum_figure(args, cols, bodies, case, t_from, title)

@@ -4,7 +4,10 @@ and body outlines.
 Pictures (in --out, default RUN_DIR/plots):
   optimization_history.<fmt>   J and J/J0, TAO's gradient norm (log), and each constraint row
                                relative to its first value with the largest violation (log), per
-                               iteration, from optimization.csv
+                               iteration, from optimization.csv; J's objective named (the case's
+                               objective terms, case.resolved.yaml) and, for flowgrad's augmented
+                               Lagrangian, the end of each outer iteration marked
+                               (optimization/outer.csv: a dotted line "outer k, mu")
   optimization_outlines.<fmt>  the bodies' outline (the surface phi = 0 of optimization/iter_NNNN.h5)
                                at the chosen iterations (default: the first and the last written),
                                overlaid; 3D: the middle z plane
@@ -17,7 +20,7 @@ import numpy as np
 
 from . import common
 from .common import PostprocError
-from .plotdata import parse_list, require_dir
+from .plotdata import get, load_case, parse_list, require_dir
 from .slices import body_outlines
 
 FIXED = ("iteration", "evaluations", "J", "J_rel", "gradient_norm", "step", "max_violation", "seconds")
@@ -63,17 +66,57 @@ def constraint_rows(run_dir, cols):
             and not k.startswith("J@")]
 
 
-def history_figure(args, cols, rows, title):
+def objective_label(case):
+    """J in words from the case's objective terms: "drag", "drag + 0.5 lift", ... ("" unknown)."""
+    obj = get(case, "objective", default=None)
+    if not isinstance(obj, dict) or not obj:
+        return ""
+    parts = []
+    for name, term in obj.items():
+        w = term.get("weight", 1) if isinstance(term, dict) else 1
+        try:
+            w = float(w)
+        except (TypeError, ValueError):
+            w = 1.0
+        kind = term.get("kind", "") if isinstance(term, dict) else ""
+        what = name if not kind or kind == name else f"{name} ({kind})"
+        parts.append((w, what))
+    text = ""
+    for i, (w, what) in enumerate(parts):
+        sign = "−" if w < 0 else ("+" if i else "")
+        coef = "" if abs(w) == 1 else f"{abs(w):g} "
+        text += (f" {sign} " if i else sign) + coef + what
+    if get(case, "points", default=None):
+        text += ", summed over the points"
+    return text.strip()
+
+
+def outer_iterations(run_dir):
+    """optimization/outer.csv (flowgrad's augmented Lagrangian): [(outer, iteration, penalty)], or
+    [] when the run has none."""
+    path = os.path.join(run_dir, "optimization", "outer.csv")
+    if not os.path.exists(path):
+        return []
+    out = []
+    for r in common.read_csv(path):
+        try:
+            out.append((int(float(r["outer"])), int(float(r["iteration"])), float(r["penalty"])))
+        except (KeyError, ValueError):
+            raise PostprocError(f"{path}: not a table of outer, iteration, penalty")
+    return out
+
+
+def history_figure(args, cols, rows, title, objective="", outer=()):
     """Returns (fig, data) with data: iteration, J, J_rel (J/J0), gradient_norm, max_violation,
-    constraints {row: q/q0 - 1 (q - q0 where q0 = 0)}."""
+    constraints {row: q/q0 - 1 (q - q0 where q0 = 0)}, outer [(k, iteration, penalty)]."""
     it = cols["iteration"]
     J = cols["J"]
     data = dict(iteration=it, J=J, J_rel=J / J[0], gradient_norm=cols["gradient_norm"],
-                max_violation=cols["max_violation"], constraints={})
+                max_violation=cols["max_violation"], constraints={}, outer=list(outer))
     fig, axes = common.new_figure(args, 3, 1, sharex=True)
     ax = axes[0]
     ax.plot(it, J, "o-", color="C0", ms=3, label="J")
-    ax.set_ylabel("J", color="C0")
+    ax.set_ylabel(f"J = {objective}" if objective else "J", color="C0", fontsize=8 if objective else None)
     ax2 = ax.twinx()
     ax2.plot(it, data["J_rel"], "s--", color="C1", ms=3, label="J / J$_0$")
     ax2.set_ylabel("J / J$_0$", color="C1")
@@ -95,9 +138,15 @@ def history_figure(args, cols, rows, title):
     else:
         ax.text(0.5, 0.5, "no constraint rows", transform=ax.transAxes, ha="center", va="center")
         ax.set_yticks([])
-    axes[2].set_xlabel("iteration")
+    axes[2].set_xlabel("iteration" + (" (dotted: the end of an outer iteration of the augmented Lagrangian)"
+                                      if outer else ""), fontsize=8 if outer else None)
     for a in axes:
         a.grid(alpha=0.3)
+        for k, i, mu in outer:
+            a.axvline(i, color="0.4", ls=":", lw=1)
+    for k, i, mu in outer:
+        axes[0].annotate(f"outer {k}, μ = {mu:g}", (i, 1.0), xycoords=("data", "axes fraction"),
+                         xytext=(-3, -10), textcoords="offset points", ha="right", fontsize=7, color="0.3")
     change = 100 * (J[-1] - J[0]) / abs(J[0]) if J[0] else float("nan")  # a fall is negative, also for J0 < 0
     axes[0].set_title(f"{title}: J {J[0]:.6g} → {J[-1]:.6g} ({change:+.2f} %), "
                       f"{int(it[-1])} iterations", fontsize=9)
@@ -190,7 +239,9 @@ def run(args):
     common.formats(args)
     title = common.case_name(args.run_dir)
     rows = constraint_rows(args.run_dir, cols)
-    fig, data = history_figure(args, cols, rows, title)
+    objective = objective_label(load_case(args.run_dir))
+    outer = outer_iterations(args.run_dir)
+    fig, data = history_figure(args, cols, rows, title, objective, outer)
     common.save(fig, args, args.run_dir, "optimization_history")
     fig, _ = outlines_figure(args, picked, title)
     common.save(fig, args, args.run_dir, "optimization_outlines")
@@ -198,6 +249,10 @@ def run(args):
     print(f"iterations {int(data['iteration'][-1])}: J {J[0]:.10g} -> {J[-1]:.10g} (J/J0 {data['J_rel'][-1]:.6g}), "
           f"|g| {data['gradient_norm'][0]:.3g} -> {data['gradient_norm'][-1]:.3g}, "
           f"max violation {data['max_violation'][-1]:.3g}")
+    if objective:
+        print(f"  J = {objective}")
+    for k, i, mu in outer:
+        print(f"  outer iteration {k} of the augmented Lagrangian ended at iteration {i} (penalty {mu:g})")
     for r in rows:
         print(f"  constraint {r}: {cols[r][0]:.8g} -> {cols[r][-1]:.8g}")
     return 0

@@ -2,8 +2,11 @@
 
 The kind of directory is told by what it holds:
   campaign       campaign.json (jobs/campaign): the summary table (summary.csv, else gathered)
-  optimization   optimization.csv: J0, J, J/J0, gradient norm, constraints, iterations,
-                 evaluations, seconds, the design (optimization/result.csv)
+  optimization   optimization.csv: how it ended (optimization/outcome.txt: converged or stopped
+                 and why, each constraint's final status; a warning at the top when it did not
+                 converge or a constraint is violated), J0, J, J/J0, gradient norm, constraints,
+                 iterations, evaluations, seconds, the design (optimization/result.csv); the last
+                 iteration's gradient fields (postproc sensitivity)
   adjoint        gradient.csv or gradient.h5: J, the objective terms, the gradient table
   run            history.csv (and fields/): steps, time, wall time, the bodies' mean Cd, Cl
 The plots come from the other subcommands (postproc SUB RUN_DIR --out <report>/img --format
@@ -36,7 +39,7 @@ SUBCOMMAND_TIMEOUT = 600  # seconds per plotting subcommand
 
 # plotting subcommands per kind: (subcommand, the file in the run directory it needs)
 PLOTS = {
-    "optimization": [("optimization", "optimization.csv")],
+    "optimization": [("optimization", "optimization.csv"), ("sensitivity", "optimization")],
     "adjoint": [("sensitivity", "gradient.h5"), ("control", "gradient_time.csv")],
     "run": [("history", "history.csv"), ("fields", "fields")],
     "campaign": [("campaign", "campaign.json")],
@@ -52,6 +55,8 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }
 td.num { text-align: right; font-family: monospace; }
 th { background: #f0f0f0; }
 p.note { background: #fff4d6; border-left: 4px solid #e0a800; padding: 0.4em 0.8em; }
+p.warn { background: #fde2e2; border-left: 4px solid #c62828; padding: 0.4em 0.8em; font-weight: bold; }
+p.ok { background: #e3f4e3; border-left: 4px solid #2e7d32; padding: 0.4em 0.8em; }
 figure { margin: 1em 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { color: #555; font-size: 0.9em; }
@@ -150,6 +155,38 @@ class Table:
 
 
 # --- key numbers by kind ---------------------------------------------------------------------
+def read_outcome(d):
+    """optimization/outcome.txt (flowgrad optimize's last words): (first line, status, constraints
+    status, constraint lines), or None when the run did not reach its end."""
+    try:
+        with open(os.path.join(d, "optimization", "outcome.txt"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    first = lines[0].split(": ", 1)[1] if lines and ": " in lines[0] else (lines[0] if lines else "")
+    status = next((ln.split(": ", 1)[1] for ln in lines if ln.startswith("status: ")), "unknown")
+    cons = next((ln.split(": ", 1)[1] for ln in lines if ln.startswith("constraints: ")), "unknown")
+    rows = [ln.strip()[len("constraint "):] for ln in lines if ln.strip().startswith("constraint ")]
+    return first, status, cons, rows
+
+
+def outcome_banner(d):
+    """(css class, text) of the line at the top of an optimization's page."""
+    o = read_outcome(d)
+    if o is None:
+        return "warn", ("Warning: no optimization/outcome.txt: the optimization did not reach its end "
+                        "(stopped by a signal or an error, or still running); the numbers are its last iteration's")
+    first, status, cons, rows = o
+    bad = [r for r in rows if r.endswith("(VIOLATED)")]
+    if status == "converged" and not bad:
+        held = "every constraint holds" if rows else "no constraints"
+        return "ok", f"Converged; {held}. flowgrad optimize: {first}"
+    what = [] if status == "converged" else ["did not converge"]
+    if bad:
+        what.append("constraint VIOLATED: " + "; ".join(bad))
+    return "warn", "Warning: the optimization " + " and ".join(what) + f". flowgrad optimize: {first}"
+
+
 def numbers_optimization(d, notes):
     cm = campaign_module()
     s = cm.summarize_optimize(d)
@@ -165,6 +202,12 @@ def numbers_optimization(d, notes):
     if "seconds" in s:
         key.append(("wall time of the evaluations (s)", s["seconds"]))
     tables = [Table("", ["quantity", "value"], key)]
+    o = read_outcome(d)
+    if o is not None:
+        first, status, cons, rows_ = o
+        tables.append(Table("How it ended", ["", ""],
+                            [("flowgrad optimize", first), ("status", status), ("constraints", cons)]
+                            + [("constraint", r) for r in rows_]))
 
     # constraint rows: optimization.h5 names them; else the optimization.csv columns that are
     # neither the fixed ones nor design entries
@@ -359,7 +402,7 @@ def fallback_plots(kind, d, img, notes, commands):
 
 
 # --- the page --------------------------------------------------------------------------------
-def render(title, kind, d, tables, figures, notes, commands):
+def render(title, kind, d, tables, figures, notes, commands, banner=None):
     now = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
     o = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
          '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -368,6 +411,8 @@ def render(title, kind, d, tables, figures, notes, commands):
          f"<h1>{esc(title)}</h1>",
          f'<p class="meta">flowgrad {esc(kind)} directory <code>{esc(os.path.abspath(d))}</code>; '
          f"report written {esc(now)}</p>"]
+    if banner:
+        o.append(f'<p class="{banner[0]}" id="outcome">{esc(banner[1])}</p>')
     for n in notes:
         o.append(f'<p class="note">Note: {esc(n)}</p>')
     o.append('<h2 id="numbers">Key numbers</h2>')
@@ -391,6 +436,20 @@ def render(title, kind, d, tables, figures, notes, commands):
         o.append("</ul>")
     o += ["</body>", "</html>", ""]
     return "\n".join(o)
+
+
+def last_iteration_has_shape(d):
+    """Whether the last optimization/iter_NNNN.h5 holds the shape sensitivity and dJ/dchi."""
+    from .sensitivity import iteration_files
+    its = iteration_files(d)
+    if not its:
+        return False
+    try:
+        import h5py
+        with h5py.File(its[max(its)], "r") as f:
+            return "shape_sensitivity" in f and "dJ_dchi_x" in f
+    except (ImportError, OSError):
+        return False
 
 
 def has_control(d):
@@ -444,6 +503,8 @@ def run(args):
     for sub, needs in PLOTS[kind]:
         if sub == "control" and not has_control(d):
             continue  # every unsteady adjoint writes gradient_time.csv; a control is a design entry
+        if sub == "sensitivity" and kind == "optimization" and not last_iteration_has_shape(d):
+            continue  # a density (topology) design: no shape sensitivity to draw
         if os.path.exists(os.path.join(d, needs)):
             pngs += run_plot(sub, d, img, notes, commands)
     if not pngs:
@@ -458,7 +519,13 @@ def run(args):
         caption = os.path.splitext(name)[0].replace("_", " ")
         figures.append(("img/" + name, size, caption))
 
-    page = render(title, kind, d, tables, figures, notes, commands)
+    # the commands as they would be typed again: the pictures' final directory, not this run's
+    # temporary one
+    commands = [[final_img if a == img else a for a in c] for c in commands]
+    banner = outcome_banner(d) if kind == "optimization" else None
+    if banner:
+        print(f"report: {banner[1]}")
+    page = render(title, kind, d, tables, figures, notes, commands, banner)
     path = os.path.join(out, "index.html")
     tmp = path + f".tmp.{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:

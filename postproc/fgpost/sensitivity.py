@@ -1,4 +1,6 @@
-"""postproc sensitivity: the gradient fields of a `flowgrad adjoint` output (gradient.h5).
+"""postproc sensitivity: the gradient fields of a `flowgrad adjoint` output (gradient.h5) or of an
+optimization's iteration (optimization/iter_NNNN.h5: the last one of an optimization directory, or
+--iteration N; these carry dJ/dchi and the shape sensitivity but no adjoint velocity).
 
 Pictures (3D: the plane --slice, the mid z-plane by default), <out>/sensitivity_<what>.<fmt>:
   dJdchi    dJ/dchi at the cell centres: the face components dJ_dchi_x, dJ_dchi_y[, _z], each the
@@ -20,7 +22,8 @@ Pictures (3D: the plane --slice, the mid z-plane by default), <out>/sensitivity_
             shape_sensitivity (chi-bar H' |grad phi| is non-zero exactly in the mask's transition
             band): 1 inside the band, 0 outside, across the band the relative distance.
   adjoint   the adjoint velocity: |(u_adj, v_adj[, w_adj])| at the cell centres (face values
-            interpolated; 3D: the full magnitude) with streamlines of the in-plane components.
+            interpolated; 3D: the full magnitude) with streamlines of the in-plane components
+            (gradient.h5 only).
 """
 import argparse
 import os
@@ -40,21 +43,51 @@ def add_parser(sub):
     p = sub.add_parser("sensitivity", help="dJ/dchi, surface shape sensitivity, adjoint velocity",
                        description=__doc__.split("\n")[0], epilog="\n".join(__doc__.split("\n")[2:]),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("run_dir", help="a flowgrad adjoint output directory (gradient.h5) or a gradient .h5 file")
+    p.add_argument("run_dir", help="a flowgrad adjoint output directory (gradient.h5), an optimization's output "
+                   "directory (its last optimization/iter_NNNN.h5), or either kind of .h5 file")
+    p.add_argument("--iteration", type=int, metavar="N",
+                   help="an optimization directory: iteration N (optimization/iter_NNNN.h5) instead of the last")
     p.add_argument("--slice", help="3D: the plane, x=VALUE, y=VALUE or z=VALUE (default: the mid z-plane)")
     p.add_argument("--arrows", type=int, default=40, help="about this many normal arrows (default 40)")
     common.add_figure_args(p)
 
 
-def gradient_path(path):
+def iteration_files(run_dir):
+    """{iteration: path} of an optimization directory's optimization/iter_NNNN.h5."""
+    d = os.path.join(run_dir, "optimization")
+    out = {}
+    for f in os.listdir(d) if os.path.isdir(d) else []:
+        stem = f[5:-3]
+        if f.startswith("iter_") and f.endswith(".h5") and stem.isdigit():
+            out[int(stem)] = os.path.join(d, f)
+    return out
+
+
+def gradient_path(path, iteration=None):
+    """(the .h5 file to draw, the run directory): a file as given; a directory's gradient.h5, else
+    (an optimization) its iteration file, the last or --iteration N."""
     if not os.path.exists(path):
         raise PostprocError(f"{path}: no such run directory or file")
     if os.path.isfile(path):
-        return path, os.path.dirname(os.path.abspath(path))
+        if iteration is not None:
+            raise PostprocError("--iteration: give an optimization directory, not a file")
+        run_dir = os.path.dirname(os.path.abspath(path))
+        if os.path.basename(run_dir) == "optimization":  # optimization/iter_NNNN.h5: the run is above
+            run_dir = os.path.dirname(run_dir)
+        return path, run_dir
     g = os.path.join(path, "gradient.h5")
-    if not os.path.isfile(g):
-        raise PostprocError(f"{path}: no gradient.h5 (the output directory of `flowgrad adjoint`?)")
-    return g, path
+    its = iteration_files(path)
+    if iteration is None and os.path.isfile(g):
+        return g, path
+    if not its:
+        raise PostprocError(f"{path}: no gradient.h5 and no optimization/iter_NNNN.h5 "
+                            "(the output directory of `flowgrad adjoint` or `flowgrad optimize`?)")
+    if iteration is None:
+        iteration = max(its)
+    if iteration not in its:
+        raise PostprocError(f"--iteration {iteration}: no optimization/iter_{iteration:04d}.h5 in {path} "
+                            f"(written: {', '.join(str(k) for k in sorted(its))})")
+    return its[iteration], path
 
 
 def _to_plane(arr, coords, axis, value, dim):
@@ -260,22 +293,29 @@ def adjoint_figure(args, ff, chi=None, case="", slice_=None):
 
 def run(args):
     import matplotlib.pyplot as plt
-    path, run_dir = gradient_path(args.run_dir)
+    path, run_dir = gradient_path(args.run_dir, getattr(args, "iteration", None))
     common.formats(args)
     with common.FieldFile(path) as ff:
-        for nm in ["shape_sensitivity", "u_adj", "v_adj", "dJ_dchi_x"]:
+        for nm in ["shape_sensitivity", "dJ_dchi_x"]:
             if not ff.has(nm):
-                raise PostprocError(f"{path}: no field '{nm}' (a gradient.h5 of `flowgrad adjoint`?)")
+                raise PostprocError(f"{path}: no field '{nm}' (a gradient.h5 of `flowgrad adjoint` or an "
+                                    "optimization/iter_NNNN.h5 of `flowgrad optimize`?)")
+        adjoint = all(ff.has(nm) for nm in ["u_adj", "v_adj", "w_adj"][:ff.attrs["dim"]])
         case = ff.attrs["case_name"] or common.case_name(run_dir)
+        print(f"gradient fields from {path}")
         chi, src = find_chi(ff, run_dir)
         print(f"body outline from {src}")
         sfx = ""
         if ff.attrs["dim"] == 3:
             axis, value = parse_slice(args.slice, ff)
             sfx = f"_{AXES[axis]}{value:g}"
-        for stem, fn in [("dJdchi", lambda: dJdchi_figure(args, ff, chi, case, args.slice)),
-                         ("surface", lambda: surface_figure(args, ff, chi, case, args.slice, args.arrows)),
-                         ("adjoint", lambda: adjoint_figure(args, ff, chi, case, args.slice))]:
+        pictures = [("dJdchi", lambda: dJdchi_figure(args, ff, chi, case, args.slice)),
+                    ("surface", lambda: surface_figure(args, ff, chi, case, args.slice, args.arrows))]
+        if adjoint:
+            pictures.append(("adjoint", lambda: adjoint_figure(args, ff, chi, case, args.slice)))
+        else:
+            print("no adjoint velocity in this file (an optimization's iteration): no sensitivity_adjoint picture")
+        for stem, fn in pictures:
             fig, _ = fn()
             common.save(fig, args, run_dir, f"sensitivity_{stem}{sfx}")
             plt.close(fig)

@@ -56,6 +56,7 @@ PetscErrorCode FGOptLogStart_Internal(FGOptimizer O)
 {
   PetscFunctionBeginUser;
   PetscCall(FGOptHash_Private(O));
+  PetscCall(FGOptRemoveOutcome_Internal(O)); /* written again when this run reaches its end */
   if (O->replay) {
     PetscCall(FGOptLogScan_Internal(O, PETSC_MAX_INT, PETSC_FALSE, &O->nlog));
     PetscCheck(O->nlog || !O->replay_required, O->comm, FG_ERR_INPUT, "--resume: %s holds no evaluations of an earlier run: nothing to resume (run without --resume)", O->evdir);

@@ -81,6 +81,8 @@ PETSC_INTERN PetscErrorCode FGOptLogReadDesign_Internal(FGOptimizer, PetscInt, V
 PETSC_INTERN PetscErrorCode FGOptLogReadEval_Internal(FGOptimizer, PetscInt, FGEval *);
 PETSC_INTERN PetscErrorCode FGOptLogScan_Internal(FGOptimizer, PetscInt, PetscBool, PetscInt *);
 PETSC_INTERN PetscErrorCode FGOptRemoveIterFields_Internal(FGOptimizer);
+PETSC_INTERN PetscErrorCode FGOptWriteOutcome_Internal(FGOptimizer, const char *);
+PETSC_INTERN PetscErrorCode FGOptRemoveOutcome_Internal(FGOptimizer);
 PETSC_INTERN PetscErrorCode FGOptRecord_Internal(FGOptimizer, PetscInt, Vec, const FGEval *, PetscReal, PetscReal);
 PETSC_INTERN PetscErrorCode FGOptWriteIterFields_Internal(FGOptimizer, PetscInt, Vec, const FGEval *);
 PETSC_INTERN PetscErrorCode FGOptWriteResult_Internal(FGOptimizer, Vec);

@@ -219,7 +219,8 @@ PetscErrorCode FGOptimizerSolve(FGOptimizer O)
 }
 
 /*@C
-  FGOptimizerView - the outcome of FGOptimizerSolve on stdout (rank 0): how it stopped, J_0 -> J,
+  FGOptimizerView - the outcome of FGOptimizerSolve on stdout (rank 0) and in
+  optimization/outcome.txt: how it stopped, J_0 -> J,
   each constraint row at the result, the files written. Collective.
 @*/
 PetscErrorCode FGOptimizerView(FGOptimizer O)
@@ -229,18 +230,36 @@ PetscErrorCode FGOptimizerView(FGOptimizer O)
   const FGEval    *ef   = O->final;
   const FGHistRow *last = &O->hist[O->nhist - 1];
   const char      *outcome = TaoConvergedReasons[O->reason];
+  PetscBool        converged = (PetscBool)(O->reason > 0), hold = PETSC_TRUE;
+  char             text[8192], *t = text;
+  size_t           left = sizeof(text), n;
 
   PetscFunctionBeginUser;
-  if (O->penalty) outcome = O->penalty_done ? "CONVERGED (the constraints hold and the last inner solve converged)" : last->it >= O->maxits ? "STOPPED at optimizer.max_iterations" : "STOPPED (evaluation or outer-iteration limit)";
-  PetscCall(PetscPrintf(comm, "\nflowgrad optimize: %s after %" PetscInt_FMT " iterations, %" PetscInt_FMT " evaluations (%.0f s of evaluations)\n", outcome, last->it, O->nevals, (double)O->seconds));
-  PetscCall(PetscPrintf(comm, "  J: %.10e -> %.10e (%+.3f%%)\n", (double)O->hist[0].J, (double)ef->J, (double)(100 * (ef->J - O->hist[0].J) / O->J0s)));
+  if (O->penalty) {
+    outcome   = O->penalty_done ? "CONVERGED (the constraints hold and the last inner solve converged)" : last->it >= O->maxits ? "STOPPED at optimizer.max_iterations" : "STOPPED (evaluation or outer-iteration limit)";
+    converged = O->penalty_done;
+  }
+  /* the text on stdout and in optimization/outcome.txt; its lines "status:" and "constraints:"
+     are for scripts (postproc/optimization_summary.py) */
+#define FG_OUT(...) \
+  do { \
+    PetscCall(PetscSNPrintf(t, left, __VA_ARGS__)); \
+    PetscCall(PetscStrlen(t, &n)); \
+    t += n, left -= n; \
+  } while (0)
+  FG_OUT("flowgrad optimize: %s after %" PetscInt_FMT " iterations, %" PetscInt_FMT " evaluations (%.0f s of evaluations)\n", outcome, last->it, O->nevals, (double)O->seconds);
+  FG_OUT("  J: %.10e -> %.10e (%+.3f%%)\n", (double)O->hist[0].J, (double)ef->J, (double)(100 * (ef->J - O->hist[0].J) / O->J0s));
   for (PetscInt i = 0; i < O->nrows; i++) {
     const FGConstraintRow *r = &O->rows[i];
     PetscReal              v = FGProblemRowViolation(r, ef->q[i]);
-    PetscCall(PetscPrintf(comm, "  constraint %-20s %.10g %s %.10g: violation %.2e (%s)\n", r->name, (double)ef->q[i], r->relation == FG_REL_EQ ? "=" : r->relation == FG_REL_GE ? ">=" : "<=", (double)r->value, (double)v,
-                          v <= c->optimizer.constraint_tol ? "holds" : "VIOLATED"));
+    if (!(v <= c->optimizer.constraint_tol)) hold = PETSC_FALSE;
+    FG_OUT("  constraint %-20s %.10g %s %.10g: violation %.2e (%s)\n", r->name, (double)ef->q[i], r->relation == FG_REL_EQ ? "=" : r->relation == FG_REL_GE ? ">=" : "<=", (double)r->value, (double)v, v <= c->optimizer.constraint_tol ? "holds" : "VIOLATED");
   }
-  PetscCall(PetscPrintf(comm, "wrote %s/optimization.csv, optimization.h5, %s/result.csv, %s/iter_NNNN.h5\n", c->output.dir, O->dir, O->dir));
+  FG_OUT("status: %s\nconstraints: %s\n", converged && hold ? "converged" : "stopped", !O->nrows ? "none" : hold ? "all hold" : "VIOLATED");
+#undef FG_OUT
+  PetscCall(PetscPrintf(comm, "\n%s", text));
+  PetscCall(FGOptWriteOutcome_Internal(O, text));
+  PetscCall(PetscPrintf(comm, "wrote %s/optimization.csv, optimization.h5, %s/result.csv, outcome.txt, %s/iter_NNNN.h5\n", c->output.dir, O->dir, O->dir));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

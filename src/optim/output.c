@@ -13,6 +13,11 @@
     optimization/evaluations/eval_NNNNNN.h5  every evaluation: p, J, g, the rows and their
                    gradients, dJ/dchi (the log that --resume replays, src/optim/evaluate.c)
     optimization/result.csv             name, initial, final, lower, upper of every design scalar
+    optimization/outer.csv              optimizer.type penalty: one row per outer iteration of the
+                   augmented Lagrangian (src/optim/penalty.c)
+    optimization/outcome.txt            how the run ended, J_0 -> J, every constraint row's final
+                   status, and the lines "status: converged|stopped", "constraints: all hold|
+                   VIOLATED|none" (FGOptimizerView; only once a run has reached its end)
 
   Everything through src/io: the log and the iteration fields are field files (include/fg/io.h),
   the history and result.csv tables (include/fg/table.h); rank 0 writes what is not parallel, and
@@ -21,6 +26,7 @@
 #include "optimimpl.h"
 #include <fg/io.h>
 #include <fg/table.h>
+#include <fg/iofile.h>
 #include <stdio.h>
 #include <string.h>
 #include <dirent.h>
@@ -426,6 +432,40 @@ PetscErrorCode FGOptWriteResult_Internal(FGOptimizer O, Vec p)
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/result.csv", O->dir));
   PetscCall(FGTableWriteCSV(t, path));
   PetscCall(FGTableDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGOptOutcomeWriter_Private(FILE *fp, void *ctx)
+{
+  PetscFunctionBeginUser;
+  (void)fputs((const char *)ctx, fp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* optimization/outcome.txt: FGOptimizerView's text (atomically). A run that does not reach its
+   end (a signal, an error) leaves none: every start removes the last one
+   (FGOptRemoveOutcome_Internal), so the file never describes another run. */
+PetscErrorCode FGOptWriteOutcome_Internal(FGOptimizer O, const char *text)
+{
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/outcome.txt", O->dir));
+  PetscCall(FGIOWriteTextAtomic(O->comm, path, "the optimization's outcome", FGOptOutcomeWriter_Private, (void *)text));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGOptRemoveOutcome_Internal(FGOptimizer O)
+{
+  PetscMPIInt rank;
+  char        path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(O->comm, &rank));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/outcome.txt", O->dir));
+  if (!rank) (void)unlink(path);
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/outer.csv", O->dir)); /* rebuilt as the run goes */
+  if (!rank) (void)unlink(path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

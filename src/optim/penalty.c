@@ -8,7 +8,9 @@
   l_i = max(0, l_i - mu h_i) (ineq) and multiplies mu by 10 when the largest violation did not
   fall below a quarter of the previous one; mu starts at optimizer.penalty. It stops when the
   violation is within optimizer.constraint_tol and the inner solve converged, or after
-  optimizer.max_iterations inner iterations in all.
+  optimizer.max_iterations inner iterations in all. Each outer iteration's end is a row of
+  optimization/outer.csv (rewritten atomically): outer, iteration (the history's iteration it ended
+  at), violation, penalty (mu of that solve), converged (1 when its inner solve converged).
 */
 #include "optimimpl.h"
 
@@ -46,8 +48,18 @@ PetscErrorCode FGOptSolvePenalty_Internal(FGOptimizer O)
   PetscReal     viol_prev = PETSC_MAX_REAL;
   Tao           tao;
 
+  FGTable       tab;
+  char          path[PETSC_MAX_PATH_LEN];
+
   PetscFunctionBeginUser;
   O->mu = c->optimizer.penalty;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/outer.csv", O->dir));
+  PetscCall(FGTableCreate(O->comm, &tab));
+  PetscCall(FGTableAddColumn(tab, "outer", "%lld"));
+  PetscCall(FGTableAddColumn(tab, "iteration", "%lld"));
+  PetscCall(FGTableAddColumn(tab, "violation", "%.17g"));
+  PetscCall(FGTableAddColumn(tab, "penalty", "%.17g"));
+  PetscCall(FGTableAddColumn(tab, "converged", "%lld"));
   for (PetscInt outer = 0; outer < 50 && used < O->maxits && !(c->optimizer.max_evaluations && O->nevals >= c->optimizer.max_evaluations); outer++) {
     FGEval   *e;
     PetscReal viol;
@@ -63,6 +75,11 @@ PetscErrorCode FGOptSolvePenalty_Internal(FGOptimizer O)
     PetscCall(FGOptEvaluate_Internal(O, O->p, PETSC_TRUE, &e));
     viol = FGOptViolation_Internal(O, e);
     PetscCall(PetscPrintf(O->comm, "augmented Lagrangian: outer iteration %" PetscInt_FMT ": violation %.3e, penalty %g, inner solve %s\n", outer, (double)viol, (double)O->mu, TaoConvergedReasons[O->reason]));
+    {
+      const PetscReal row[5] = {(PetscReal)outer, (PetscReal)used, viol, O->mu, O->reason > 0 ? 1.0 : 0.0};
+      PetscCall(FGTableAddRow(tab, NULL, row));
+      PetscCall(FGTableWriteCSV(tab, path));
+    }
     if (viol <= c->optimizer.constraint_tol && O->reason > 0) {
       O->penalty_done = PETSC_TRUE;
       break;
@@ -74,5 +91,6 @@ PetscErrorCode FGOptSolvePenalty_Internal(FGOptimizer O)
     if (viol > 0.25 * viol_prev) O->mu *= 10;
     viol_prev = viol;
   }
+  PetscCall(FGTableDestroy(&tab));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -193,3 +193,10 @@ foreach(np 1 2)
   set_tests_properties(case_optim_check_geometry_np${np} case_optim_check_fraction_np${np} PROPERTIES TIMEOUT 300 LABELS "mpi;optim")
   set_tests_properties(case_optim_check_fraction_np${np} PROPERTIES FIXTURES_REQUIRED fg_optim_topology)
 endforeach()
+
+# The quick start's main job (.ci/quickstart.sh, issue 22): converged, every constraint within its
+# tolerance, said plainly; the case file's comment tells the iteration count.
+add_test(NAME quickstart_status
+         COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/optim/quickstart_status.py $<TARGET_FILE:flowgrad> ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_CURRENT_BINARY_DIR}/quickstart_status ${MPIEXEC_EXECUTABLE} ${FLOWGRAD_MPIEXEC_FLAGS})
+set_tests_properties(quickstart_status PROPERTIES TIMEOUT 300 PROCESSORS 2 LABELS "optim;quickstart")

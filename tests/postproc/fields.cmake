@@ -32,6 +32,10 @@ set_tests_properties(postproc_sensitivity_pictures
                      PROPERTIES FIXTURES_REQUIRED "fg_post_adjoint;fg_post_sphere" LABELS postproc TIMEOUT 60)
 set_tests_properties(postproc_fields_errors
                      PROPERTIES FIXTURES_REQUIRED "body_cylinder_re100;fg_post_adjoint" LABELS postproc TIMEOUT 60)
+# sensitivity on an optimization's iteration files (the shape optimization fixture)
+add_test(NAME postproc_sensitivity_iterations
+         COMMAND ${_fg_pf} sensitivity_iterations ${CMAKE_CURRENT_BINARY_DIR}/optim_shape_np1 - ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_sensitivity_iterations)
+set_tests_properties(postproc_sensitivity_iterations PROPERTIES FIXTURES_REQUIRED fg_optim_shape1 LABELS postproc TIMEOUT 60)
 # The same tools on a grid stretched in y (the Re 40 cylinder of tests/body, stretched).
 add_test(NAME postproc_fields_stretched
          COMMAND ${_fg_pf} stretched ${CMAKE_CURRENT_BINARY_DIR}/body_cylinder_re40_stretched - ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_stretched)

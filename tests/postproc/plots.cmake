@@ -18,6 +18,9 @@ set_tests_properties(postproc_setup_plots_control PROPERTIES FIXTURES_SETUP fg_p
 # numpy's FFT of cyl_cl over the second half (measured St 0.1700; flowgrad's cyl_st 0.1692).
 add_test(NAME postproc_history_cylinder COMMAND ${FG_PLOTS_TEST} history ${_fg_plots_re100} cyl 0.155 0.18)
 set_tests_properties(postproc_history_cylinder PROPERTIES FIXTURES_REQUIRED body_cylinder_re100 LABELS postproc TIMEOUT 60)
+# history of a run without bodies (a cavity point of the campaign data): the run's health only
+add_test(NAME postproc_history_nobody COMMAND ${FG_PLOTS_TEST} history_nobody ${_fg_plots_campaign}/p0-re100)
+set_tests_properties(postproc_history_nobody PROPERTIES FIXTURES_REQUIRED fg_post_campaign LABELS postproc TIMEOUT 60)
 add_test(NAME postproc_history_errors COMMAND ${FG_PLOTS_TEST} errors history ${_fg_plots_re100})
 set_tests_properties(postproc_history_errors PROPERTIES FIXTURES_REQUIRED body_cylinder_re100 LABELS postproc TIMEOUT 60)
 

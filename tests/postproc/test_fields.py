@@ -226,6 +226,41 @@ def test_sensitivity(adj2, adj3, tmp):
           f"max |value| {np.abs(ref).max():.4g}")
 
 
+def test_sensitivity_iterations(opt, _unused, tmp):
+    """postproc sensitivity on an optimization: its last iteration by default, --iteration N, the
+    dJ/dchi image equal to the iteration file's cell averages, no adjoint picture; a missing
+    iteration exits 2 naming the ones written."""
+    import glob
+    import matplotlib.pyplot as plt
+    its = sorted(glob.glob(os.path.join(opt, "optimization", "iter_[0-9][0-9][0-9][0-9].h5")))
+    assert len(its) >= 2, f"{opt}: the optimization fixture has {len(its)} iteration files"
+    for it, extra in ((its[-1], []), (its[0], ["--iteration", "0"])):
+        out = os.path.join(tmp, os.path.basename(it)[:-3])
+        r = cli("sensitivity", opt, *extra, "--out", out, "--dpi", str(DPI), "--width", str(W), "--height", str(H))
+        assert f"gradient fields from {it}" in r.stdout, f"not drawn from {it}:\n{r.stdout}"
+        pngs(out, ["sensitivity_dJdchi.png", "sensitivity_surface.png"])
+        assert sorted(os.listdir(out)) == ["sensitivity_dJdchi.png", "sensitivity_surface.png"], os.listdir(out)
+        assert "no adjoint velocity" in r.stdout
+        with h5py.File(it) as h:
+            gx, gy = h["dJ_dchi_x"][...], h["dJ_dchi_y"][...]
+        exp = gx / 2 + gy / 2
+        exp[:, 1:] += gx[:, :-1] / 2
+        exp[1:, :] += gy[:-1, :] / 2
+        with common.FieldFile(it) as ff:
+            chi, src = sensitivity.find_chi(ff, opt)
+            assert src == it, f"the outline's chi comes from {src}, not the iteration file"
+            fig, d = sensitivity.dJdchi_figure(fig_args(tmp), ff, chi, "c")
+            assert np.allclose(d["values"], exp, rtol=0, atol=1e-15 * np.abs(exp).max())
+            plt.close(fig)
+            fig, d = sensitivity.surface_figure(fig_args(tmp), ff, chi, "c")
+            assert len(d["values"]) > 10 and np.any(d["values"] != 0), "no surface sensitivity drawn"
+            plt.close(fig)
+    r = cli("sensitivity", opt, "--iteration", "9999", "--out", os.path.join(tmp, "bad"), rc=2)
+    assert "--iteration 9999: no optimization/iter_9999.h5" in r.stderr + r.stdout, r.stderr
+    print(f"ok: an optimization's iterations drawn ({os.path.basename(its[-1])} by default, iter_0000 with "
+          "--iteration 0), dJ/dchi = the file's cell averages; a missing iteration: exit 2")
+
+
 def test_extract(run2, run3, tmp):
     os.makedirs(tmp, exist_ok=True)
     f2 = last_fields(run2)
@@ -335,4 +370,5 @@ if __name__ == "__main__":
         shutil.rmtree(tmp)
     os.makedirs(tmp, exist_ok=True)
     {"fields": test_fields, "vorticity": test_vorticity, "sensitivity": test_sensitivity,
+     "sensitivity_iterations": test_sensitivity_iterations,
      "extract": test_extract, "errors": test_errors, "stretched": test_stretched}[what](a, b, tmp)

@@ -2,6 +2,7 @@
 """Tests of postproc history, optimization, control, campaign (tests/postproc/plots.cmake).
 
   test_plots.py history RUN_DIR BODY ST_LO ST_HI
+  test_plots.py history_nobody RUN_DIR                 (a run without bodies: history_run only)
   test_plots.py optimization RUN_DIR ITERATIONS       (e.g. 0,2,last)
   test_plots.py control RUN_DIR
   test_plots.py campaign CAMPAIGN_DIR
@@ -161,6 +162,28 @@ def test_optimization(run_dir, iterations):
             for r, s in zip(ref, segs[n]):
                 same(s, np.vstack([r, r[:1]]), f"outline at iteration {n} ({os.path.basename(path)})")
         print(f"   J {J[0]:.8g} -> {J[-1]:.8g} over {len(rows) - 1} iterations")
+        # J's objective named from the case, the augmented Lagrangian's outer iterations marked
+        from fgpost.plotdata import load_case
+        case = load_case(run_dir)
+        label = opt.objective_label(case)
+        names = list(case["objective"])
+        assert label and all(n in label for n in names), f"J's label '{label}' does not name the objectives {names}"
+        outer = opt.outer_iterations(run_dir)
+        fig, data = opt.history_figure(a, cols, cons, "t", label, outer)
+        assert fig.axes[0].get_ylabel() == f"J = {label}", fig.axes[0].get_ylabel()
+        if case.get("optimizer", {}).get("type") == "penalty":
+            assert outer, "a penalty run without optimization/outer.csv"
+            its = [float(r["iteration"]) for r in rows]
+            for k, i, mu in outer:
+                assert i in its, f"outer iteration {k} ends at iteration {i}, not a row of optimization.csv"
+                for ax in fig.axes[:3]:
+                    xs = [ln.get_xdata()[0] for ln in ax.get_lines() if ln.get_linestyle() == ":" and
+                          len(ln.get_xdata()) == 2 and ln.get_xdata()[0] == ln.get_xdata()[1]]
+                    assert i in xs, f"no dotted line at iteration {i} (outer {k})"
+            texts = [t.get_text() for t in fig.axes[0].texts]
+            for k, i, mu in outer:
+                assert f"outer {k}, μ = {mu:g}" in texts, f"outer {k} is not labelled ({texts})"
+            print(f"ok: J = {label}; {len(outer)} outer iterations marked at {[i for _, i, _ in outer]}")
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
@@ -271,10 +294,32 @@ def test_errors(kind, *args):
         shutil.rmtree(out, ignore_errors=True)
 
 
+def test_history_nobody(run_dir):
+    """A run without bodies: history_run only, its lines equal history.csv's columns."""
+    from fgpost import history
+    out = tempfile.mkdtemp(prefix="fg_plots_history_nobody_")
+    try:
+        so = run_ok(out, "history", run_dir, stems=["history_run"])
+        assert sorted(os.listdir(out)) == ["history_run.png"], f"only history_run.png: {os.listdir(out)}"
+        assert "no bodies in history.csv" in so, "it says why there are no force pictures"
+        cols = common.csv_columns(os.path.join(run_dir, "history.csv"))
+        fig, data = history.run_figure(Args(out), cols, "t")
+        assert len(fig.axes) == 3, f"{len(fig.axes)} panels, want kinetic energy, CFL, divergence"
+        for ax, col in zip(fig.axes, ("kinetic_energy", "cfl", "max_div")):
+            (_, x, y), = lines_of(ax)
+            same(x, cols["time"], f"{col}: time axis")
+            same(np.nan_to_num(y), cols[col], f"{col} line")
+        assert fig.axes[2].get_yscale() == "log", "the divergence on a log scale"
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
 def main(argv):
     kind, rest = argv[0], argv[1:]
     if kind == "history":
         test_history(rest[0], rest[1], float(rest[2]), float(rest[3]))
+    elif kind == "history_nobody":
+        test_history_nobody(rest[0])
     elif kind == "optimization":
         test_optimization(rest[0], rest[1])
     elif kind == "control":

@@ -73,10 +73,45 @@ def test_optimization(postproc, src, tmp):
             assert fnum(float(rows[-1][n])) == fnum(float(c[-1, k]))
     for r in read_rows(os.path.join(d, "optimization", "result.csv")):
         expect_in_row(page, r["name"], fnum(float(r["initial"])), fnum(float(r["final"])))
-    # run again: the page is replaced, not appended to
+    # the last iteration's gradient fields (postproc sensitivity on optimization/iter_NNNN.h5)
+    srcs = [i["src"] for i in page.imgs]
+    for pic in ("img/sensitivity_dJdchi.png", "img/sensitivity_surface.png"):
+        assert pic in srcs, f"no {pic} in the optimization report ({srcs})"
+    print("ok: the last iteration's dJ/dchi and surface sensitivity are on the page")
+    # no temporary path in the text: the commands name the pictures' final directory
+    assert "img.new" not in page.source and ".tmp" not in page.source, "a temporary path in the page"
+    assert f"--out {os.path.join(d, 'report', 'img')} " in page.source, "the commands do not name report/img"
+    print("ok: no temporary path in the page; the commands name report/img")
+    # how it ended: the banner follows optimization/outcome.txt
+    with open(os.path.join(d, "optimization", "outcome.txt")) as f:
+        outcome = f.read()
+    good = "status: converged" in outcome and "(VIOLATED)" not in outcome
+    want = '<p class="ok" id="outcome">Converged' if good else '<p class="warn" id="outcome">Warning: the optimization'
+    assert want in page.source, f"the outcome banner is not '{want}'"
+    expect_in_row(page, "status", "converged" if "status: converged" in outcome else "stopped")
+    print(f"ok: the banner says {'converged' if good else 'not converged'}, as outcome.txt does")
+    # a run that stopped with a constraint violated (outcome.txt as flowgrad writes it then), and
+    # one that never reached its end (no outcome.txt): a visible warning naming the problem
+    lines = [ln for ln in outcome.splitlines() if ln.strip().startswith("constraint ")]
+    assert lines, "the test optimization has constraint rows"
+    bad = lines[0].replace("(holds)", "(VIOLATED)")
+    with open(os.path.join(d, "optimization", "outcome.txt"), "w") as f:
+        f.write("flowgrad optimize: STOPPED at optimizer.max_iterations after 3 iterations, 5 evaluations (1 s of evaluations)\n"
+                + "\n".join([bad] + lines[1:]) + "\nstatus: stopped\nconstraints: VIOLATED\n")
     r = run_report(postproc, d)
     assert r.returncode == 0
     page = check_page(os.path.join(d, "report", "index.html"), title_contains=case_name(d))
+    name = bad.strip()[len("constraint "):].split()[0]
+    assert '<p class="warn" id="outcome">Warning: the optimization did not converge and constraint VIOLATED: ' + name in page.source, \
+        "no warning naming the violated constraint"
+    assert "STOPPED at optimizer.max_iterations" in page.source
+    os.remove(os.path.join(d, "optimization", "outcome.txt"))
+    r = run_report(postproc, d)
+    assert r.returncode == 0
+    page = check_page(os.path.join(d, "report", "index.html"), title_contains=case_name(d))
+    assert '<p class="warn" id="outcome">Warning: no optimization/outcome.txt' in page.source
+    print("ok: a violated constraint and a run without an end: a warning at the top of the page")
+    # run again: the page is replaced, not appended to
     assert page.source.count("<!DOCTYPE html>") == 1
 
 
