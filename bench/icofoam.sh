@@ -202,7 +202,7 @@ vals = re.findall(r"\(([-0-9.eE+]+) ([-0-9.eE+]+) [-0-9.eE+]+\)", body)[: n * n]
 u_of = np.array([float(a) for a, _ in vals]).reshape(n, n)
 f = sorted(glob.glob(os.path.join(fgo, "fields", "fields_*.h5")))[-1]
 with h5py.File(f) as h:
-    u_fg = h["velocity_x"][...]
+    u_fg = h["velocity"][..., 0] if "velocity" in h else h["velocity_x"][...]
     t_fg = float(h.attrs["time"])
 c = n // 2
 line_of = 0.5 * (u_of[:, c - 1] + u_of[:, c])

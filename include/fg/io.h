@@ -9,6 +9,8 @@
                     case_hash (string, 16 lower-case hex digits), case_name (string),
                     flowgrad_version (string)
      on a dataset:  location ("cell", "face_x", "face_y", "face_z")
+   A vector field (ncomp > 0) is one dataset of shape (ny, nx, 3) / (nz, ny, nx, 3): three
+   components always (those not given are 0, e.g. w in 2D), as ParaView and VisIt want vectors.
    Strings are fixed-length, null-terminated ASCII. Field names are 1-64 characters from
    [A-Za-z0-9_.+-] (they appear in HDF5 paths and XML).
 
@@ -25,7 +27,9 @@
 typedef struct {
   const char *name;     /* dataset name */
   FGLocation  location; /* where the values live */
-  Vec         vec;      /* a global Vec of grid->da */
+  Vec         vec;      /* a global Vec of grid->da (a scalar field) */
+  PetscInt    ncomp;    /* 0: a scalar field (vec); 1-3: a vector field of these components */
+  Vec         comp[3];  /* a vector field's components, global Vecs of grid->da (vec unused) */
 } FGIOField;
 
 /* A small 1-D dataset "/<name>" (doubles, replicated: every rank passes the same values), and
@@ -45,6 +49,8 @@ typedef struct {
   PetscInt           nvectors;  /* optional small datasets written with the fields (gradient tables) */
   const FGIOVector  *vectors;
   PetscBool          no_sidecar; /* no XDMF sidecar (files only flowgrad reads back: the adjoint's checkpoints) */
+  PetscBool          time_is_step; /* the sidecar's Time is the step (an optimization's iterations, all
+                                     at t = 0: ParaView's time axis runs over the iterations) */
 } FGIOMeta;
 
 /* Append a state's fields to a list: u, v[, w] on their faces and p at the cells (adjoint: u_adj,
@@ -62,6 +68,7 @@ PETSC_EXTERN PetscErrorCode FGIOReadVector(MPI_Comm, const char *, const char *,
 PETSC_EXTERN PetscErrorCode FGIOWriteXDMF(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);
 /* <path without .h5>.xmf (or <path>.xmf when path does not end in .h5); not collective. */
 PETSC_EXTERN PetscErrorCode FGIOXDMFPath(const char *, char *, size_t);
+PETSC_EXTERN PetscErrorCode FGIOWriteXDMFSeries(MPI_Comm, const char *, const char *, const char *);
 /* Whether a field list is valid for the grid (names, uniqueness, locations); not collective. */
 PETSC_EXTERN PetscErrorCode FGIOCheckFields(FGGrid, PetscInt, const FGIOField[], PetscBool *, char *, size_t);
 

@@ -96,7 +96,19 @@ class FieldFile:
             }
         except (KeyError, OSError, ValueError, TypeError) as e:
             raise PostprocError(f"{path}: not a readable flowgrad field file ({e})")
-        self.names = [k for k in self._h if hasattr(self._h[k], "shape") and self._h[k].ndim == self.attrs["dim"]]
+        dim = self.attrs["dim"]
+        self.names = [k for k in self._h if hasattr(self._h[k], "shape") and self._h[k].ndim == dim]
+        # a vector field (shape (..., 3), e.g. the cell-centred velocity): its components are
+        # fields too, NAME_x, NAME_y[, NAME_z] (the names files before the vector used)
+        self._comps = {}
+        for k in list(self._h):
+            d = self._h[k]
+            if hasattr(d, "shape") and d.ndim == dim + 1 and d.shape[-1] == 3:
+                for c in range(dim):
+                    n = f"{k}_{'xyz'[c]}"
+                    if n not in self.names:
+                        self.names.append(n)
+                        self._comps[n] = (k, c)
 
     def close(self):
         self._h.close()
@@ -113,6 +125,9 @@ class FieldFile:
     def array(self, name):
         if name not in self.names:
             raise PostprocError(f"{self.path}: no field '{name}' (fields: {', '.join(self.names)})")
+        if name in self._comps:
+            k, c = self._comps[name]
+            return self._h[k][..., c]
         return self._h[name][...]
 
     def axis(self, d):
@@ -135,14 +150,14 @@ class FieldFile:
         return v
 
     def location(self, name):
-        return _text(self._h[name].attrs.get("location", b"cell"))
+        return _text(self._h[self._comps.get(name, (name,))[0]].attrs.get("location", b"cell"))
 
     def coords(self, name):
         """Coordinates of the elements of field `name` along x, y[, z] (1D arrays), from its
         location: x0 + (i + 1/2) h, or x0 + (i + 1) h along a face field's own direction."""
         loc = self.location(name)
         dim = self.attrs["dim"]
-        shape = self._h[name].shape[::-1]  # x first
+        shape = self._h[self._comps.get(name, (name,))[0]].shape[:dim][::-1]  # x first
         out = []
         for d in range(dim):
             ax = "xyz"[d]
@@ -218,6 +233,64 @@ def add_figure_args(p, default_out=None):
     p.add_argument("--dpi", type=int, default=100, help="pixels per inch of the PNG (default 100)")
     p.add_argument("--width", type=float, default=8.0, help="figure width in inches (default 8)")
     p.add_argument("--height", type=float, default=5.0, help="figure height in inches (default 5)")
+
+
+def add_view_args(p):
+    """--vmin/--vmax (the colour range) and --xlim/--ylim (the zoom) of a field picture."""
+    p.add_argument("--vmin", type=float, help="the lower end of the colour scale (values below it: an arrow on the colour bar)")
+    p.add_argument("--vmax", type=float, help="the upper end of the colour scale (values above it: an arrow on the colour bar)")
+    p.add_argument("--xlim", help="a,b: the horizontal range shown (default: the whole domain, wall to wall)")
+    p.add_argument("--ylim", help="a,b: the vertical range shown (default: the whole domain, wall to wall)")
+
+
+def color_range(vals, vmin=None, vmax=None, symmetric=False, percentile=None):
+    """(vmin, vmax) of a colour scale: the given ends, else the data's (finite values; |v| up to its
+    percentile when given); symmetric: -m .. m about 0 (a diverging map), where one end given sets
+    m. PostprocError when vmin >= vmax."""
+    v = np.asarray(vals, float)
+    v = v[np.isfinite(v)]
+    if symmetric:
+        if vmin is None and vmax is None:
+            m = float(np.percentile(np.abs(v), percentile)) if (percentile and v.size) else (float(np.abs(v).max()) if v.size else 1.0)
+            m = m or (float(np.abs(v).max()) if v.size else 0.0) or 1.0
+            lo, hi = -m, m
+        else:
+            lo = vmin if vmin is not None else -abs(vmax)
+            hi = vmax if vmax is not None else abs(vmin)
+    else:
+        lo = vmin if vmin is not None else (float(v.min()) if v.size else 0.0)
+        hi = vmax if vmax is not None else (float(v.max()) if v.size else 1.0)
+        if lo == hi and vmin is None and vmax is None:
+            lo, hi = lo - 0.5 * (abs(lo) or 1.0), hi + 0.5 * (abs(hi) or 1.0)
+    if not lo < hi:
+        raise PostprocError(f"--vmin {lo:g} --vmax {hi:g}: the colour range is empty (vmin must be below vmax)")
+    return lo, hi
+
+
+def extend_of(vals, lo, hi):
+    """The colour bar's arrows: 'min', 'max', 'both' or 'neither', as the data go below lo / above hi."""
+    v = np.asarray(vals, float)
+    v = v[np.isfinite(v)]
+    below, above = bool(v.size and v.min() < lo), bool(v.size and v.max() > hi)
+    return "both" if below and above else "min" if below else "max" if above else "neither"
+
+
+def colorbar(fig, im, ax, label, vals):
+    """A colour bar with arrows at the ends the data pass (values clipped by the range)."""
+    lo, hi = im.get_clim()
+    return fig.colorbar(im, ax=ax, label=label, extend=extend_of(vals, lo, hi))
+
+
+def view_limits(ax, box, xlim=None, ylim=None):
+    """The axes' ranges: --xlim/--ylim, else the domain box ((a0, a1), (b0, b1)), wall to wall."""
+    ax.set_xlim(*(xlim or box[0]))
+    ax.set_ylim(*(ylim or box[1]))
+
+
+def domain_box(ff, a, b):
+    """((lo, hi) along axis a, (lo, hi) along axis b): the domain's walls, from the file."""
+    o, L = ff.attrs["origin"], ff.attrs["lengths"]
+    return (float(o[a]), float(o[a] + L[a])), (float(o[b]), float(o[b] + L[b]))
 
 
 def formats(args):

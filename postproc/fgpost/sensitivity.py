@@ -24,9 +24,16 @@ Pictures (3D: the plane --slice, the mid z-plane by default), <out>/sensitivity_
   adjoint   the adjoint velocity: |(u_adj, v_adj[, w_adj])| at the cell centres (face values
             interpolated; 3D: the full magnitude) with streamlines of the in-plane components
             (gradient.h5 only).
+Colours: dJ/dchi and the surface sensitivity on a diverging map symmetric about 0, the adjoint
+speed from 0; --vmin/--vmax fix the range (one end given: symmetric about 0 for the diverging
+ones), the colour bar has an arrow at each end the data pass. dJdchi and adjoint reach the
+domain's walls, surface is zoomed on the body; --xlim/--ylim zoom any of them (e.g. on the body,
+which may cover a small part of the domain).
 """
 import argparse
 import os
+
+from .slices import parse_pair
 
 import numpy as np
 
@@ -49,6 +56,7 @@ def add_parser(sub):
                    help="an optimization directory: iteration N (optimization/iter_NNNN.h5) instead of the last")
     p.add_argument("--slice", help="3D: the plane, x=VALUE, y=VALUE or z=VALUE (default: the mid z-plane)")
     p.add_argument("--arrows", type=int, default=40, help="about this many normal arrows (default 40)")
+    common.add_view_args(p)
     common.add_figure_args(p)
 
 
@@ -159,6 +167,14 @@ def _title(ax, case, what, ff, axis, value):
     ax.set_title(f"{case}: {what}{where}")
 
 
+def _vrange(args):
+    return getattr(args, "vmin", None), getattr(args, "vmax", None)
+
+
+def _zoom(args):
+    return parse_pair(getattr(args, "xlim", None), "--xlim"), parse_pair(getattr(args, "ylim", None), "--ylim")
+
+
 def _frame(ax, a, b):
     ax.set_xlabel(f"{AXES[a]} / L")
     ax.set_ylabel(f"{AXES[b]} / L")
@@ -174,11 +190,12 @@ def dJdchi_figure(args, ff, chi=None, case="", slice_=None):
     cc = cell_coords(ff)
     vals = _to_plane(g, cc, axis, value, dim)
     fig, ax = common.new_figure(args)
-    vmax = float(np.max(np.abs(vals))) or 1.0
-    im = common.image(ax, vals, cc[a], cc[b], extent(cc[a], cc[b]), cmap="RdBu_r", vmin=-vmax, vmax=vmax)
-    fig.colorbar(im, ax=ax, label="dJ/dχ (cell centres; units of J)")
+    lo, hi = common.color_range(vals, *_vrange(args), symmetric=True)
+    im = common.image(ax, vals, cc[a], cc[b], extent(cc[a], cc[b]), cmap="RdBu_r", vmin=lo, vmax=hi)
+    common.colorbar(fig, im, ax, "dJ/dχ (cell centres; units of J)", vals)
     common.outline(ax, _outlines(ff, chi, axis, value, a, b)[0], color="0.3", linewidth=0.8)
     _frame(ax, a, b)
+    common.view_limits(ax, common.domain_box(ff, a, b), *_zoom(args))
     _title(ax, case, "dJ/dχ (x, y[, z] faces averaged to cells, summed)", ff, axis, value)
     fig.tight_layout()
     return fig, dict(values=vals, x=cc[a], y=cc[b], image=im)
@@ -239,8 +256,9 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
         return np.trapz(samples, tau, axis=1)
     n = normals(lift(pts))[:, [a, b]]  # drawn: the normal's in-plane part
     vals = across(pts)
-    vmax = float(np.max(np.abs(vals))) or 1.0
-    norm = plt.Normalize(-vmax, vmax)
+    lo, hi = common.color_range(vals, *_vrange(args), symmetric=True)
+    vmax = max(abs(lo), abs(hi))  # the arrows' scale
+    norm = plt.Normalize(lo, hi)
     lines = []
     lv = []
     for sg in segs:
@@ -250,15 +268,15 @@ def surface_figure(args, ff, chi, case="", slice_=None, arrows=40):
     lc = mcoll.LineCollection(lines, cmap="RdBu_r", norm=norm, linewidths=3)
     lc.set_array(np.asarray(lv))
     ax.add_collection(lc)
-    fig.colorbar(lc, ax=ax, label="dJ per unit " + ("length" if dim == 2 else "area") + " moved outward")
+    common.colorbar(fig, lc, ax, "dJ per unit " + ("length" if dim == 2 else "area") + " moved outward", vals)
     every = max(1, len(pts) // max(arrows, 1))
     sel = slice(0, None, every)
     span = max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-12)
     ax.quiver(pts[sel, 0], pts[sel, 1], n[sel, 0] * vals[sel], n[sel, 1] * vals[sel], vals[sel],
               cmap="RdBu_r", norm=norm, angles="xy", scale_units="xy", scale=vmax / (0.4 * span), width=0.004)
     pad = 0.6 * span
-    ax.set_xlim(pts[:, 0].min() - pad, pts[:, 0].max() + pad)
-    ax.set_ylim(pts[:, 1].min() - pad, pts[:, 1].max() + pad)
+    common.view_limits(ax, ((pts[:, 0].min() - pad, pts[:, 0].max() + pad),
+                            (pts[:, 1].min() - pad, pts[:, 1].max() + pad)), *_zoom(args))
     fig.tight_layout()
     return fig, dict(points=pts, values=vals, normals=n, curvature=interp(div, cc, lift(pts)))
 
@@ -273,8 +291,10 @@ def adjoint_figure(args, ff, chi=None, case="", slice_=None):
     mag = np.sqrt(sum(c ** 2 for c in comps))
     ua, ub = comps[a], comps[b]
     fig, ax = common.new_figure(args)
-    im = common.image(ax, mag, cc[a], cc[b], extent(cc[a], cc[b]), cmap="magma")
-    fig.colorbar(im, ax=ax, label="|u†| (adjoint velocity, dJ per unit velocity source)")
+    vmin, vmax = _vrange(args)
+    lo, hi = common.color_range(mag, 0.0 if vmin is None else vmin, vmax)
+    im = common.image(ax, mag, cc[a], cc[b], extent(cc[a], cc[b]), cmap="magma", vmin=lo, vmax=hi)
+    common.colorbar(fig, im, ax, "|u†| (adjoint velocity, dJ per unit velocity source)", mag)
     if np.any(ua) or np.any(ub):
         xa, xb = cc[a], cc[b]
         if not (common._uniform(xa) and common._uniform(xb)):  # streamplot wants equal spacing: resample
@@ -284,8 +304,7 @@ def adjoint_figure(args, ff, chi=None, case="", slice_=None):
         ax.streamplot(xa, xb, ua, ub, color="w", linewidth=0.6, density=1.2, arrowsize=0.7)
     common.outline(ax, _outlines(ff, chi, axis, value, a, b)[0], color="c")
     _frame(ax, a, b)
-    ax.set_xlim(cc[a][0] - (cc[a][1] - cc[a][0]) / 2, cc[a][-1] + (cc[a][1] - cc[a][0]) / 2)
-    ax.set_ylim(cc[b][0] - (cc[b][1] - cc[b][0]) / 2, cc[b][-1] + (cc[b][1] - cc[b][0]) / 2)
+    common.view_limits(ax, common.domain_box(ff, a, b), *_zoom(args))
     _title(ax, case, "adjoint velocity", ff, axis, value)
     fig.tight_layout()
     return fig, dict(values=mag, x=cc[a], y=cc[b], ua=ua, ub=ub, image=im)

@@ -203,23 +203,17 @@ PetscErrorCode FGSweepWriteResume_Internal(FGSweep *sw)
   PetscCall(FGIOAddState(s->grid, PETSC_TRUE, sw->ubar, sw->pbar, f, &nf));
   for (PetscInt a = 0; a < sw->dim; a++) {
     if (sw->bar.chibar[a]) {
-      f[nf].name     = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a];
-      f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-      f[nf++].vec    = sw->bar.chibar[a];
+      f[nf++] = (FGIOField){.name = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a], .location = (FGLocation)(FG_LOC_FACE_X + a), .vec = sw->bar.chibar[a]};
     }
     if (sw->bar.sens[a]) {
-      f[nf].name     = (const char *[]){"sens_x", "sens_y", "sens_z"}[a];
-      f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-      f[nf++].vec    = sw->bar.sens[a];
+      f[nf++] = (FGIOField){.name = (const char *[]){"sens_x", "sens_y", "sens_z"}[a], .location = (FGLocation)(FG_LOC_FACE_X + a), .vec = sw->bar.sens[a]};
     }
   }
   for (PetscInt b = 0; b < sw->nb; b++)
     for (PetscInt a = 0; a < sw->dim; a++)
       if (sw->bar.chif[b][a]) {
         PetscCall(PetscSNPrintf(names[3 * b + a], sizeof(names[0]), "chif_%" PetscInt_FMT "_%" PetscInt_FMT, b, a));
-        f[nf].name     = names[3 * b + a];
-        f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-        f[nf++].vec    = sw->bar.chif[b][a];
+        f[nf++] = (FGIOField){.name = names[3 * b + a], .location = (FGLocation)(FG_LOC_FACE_X + a), .vec = sw->bar.chif[b][a]};
       }
   info[0]  = FG_SWEEP_FORMAT;
   info[1]  = (PetscReal)sw->position;

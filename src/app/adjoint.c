@@ -118,6 +118,8 @@ static PetscErrorCode FGAdjointMonitor_Private(FGSolver s, PetscInt n, PetscReal
   }
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/adjoint/adjoint_%06" PetscInt_FMT ".h5", s->c->output.dir, n));
   PetscCall(FGAdjointWriteState_Private(s, path, n, t, ubar, pbar));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/adjoint", s->c->output.dir));
+  PetscCall(FGIOWriteXDMFSeries(s->comm, path, "adjoint_", "adjoint")); /* adjoint/adjoint.xmf */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -314,16 +316,12 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, const FGCase *c, PetscBool resume)
 
   /* gradient.h5: the fields */
   for (PetscInt a = 0; a < dim; a++) {
-    f[nf].name     = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a];
-    f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-    f[nf++].vec    = out.chibar[a];
+    f[nf++] = (FGIOField){.name = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a], .location = (FGLocation)(FG_LOC_FACE_X + a), .vec = out.chibar[a]};
   }
   { /* shape sensitivity per cell: the sum over the cell's + faces, per unit volume */
     PetscCall(VecDuplicate(s->p, &sens));
     PetscCall(FGGridCellDensity(s->grid, dim, out.sens, sens));
-    f[nf].name     = "shape_sensitivity";
-    f[nf].location = FG_LOC_CELL;
-    f[nf++].vec    = sens;
+    f[nf++] = (FGIOField){.name = "shape_sensitivity", .location = FG_LOC_CELL, .vec = sens};
   }
   PetscCall(FGIOAddState(s->grid, PETSC_TRUE, out.ubar0, out.pbar0, f, &nf));
   PetscCall(FGBodiesOutputAdd(s->bodies, 0.0, s->p, &bo, f, &nf, vecs, &nv)); /* the design's bodies, placed at t = 0 */
@@ -342,9 +340,7 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, const FGCase *c, PetscBool resume)
     PetscCall(VecRestoreArray(extra[blk[i].index], &x));
     PetscCall(VecRestoreArrayRead(A.g, &ga));
     PetscCall(PetscSNPrintf(fieldnames[blk[i].index], sizeof(fieldnames[0]), "dJ_drho_%s", c->body[blk[i].index].name));
-    f[nf].name     = fieldnames[blk[i].index];
-    f[nf].location = FG_LOC_CELL;
-    f[nf++].vec    = extra[blk[i].index];
+    f[nf++] = (FGIOField){.name = fieldnames[blk[i].index], .location = FG_LOC_CELL, .vec = extra[blk[i].index]};
   }
   vecs[0].name     = "design";
   vecs[0].n        = ns;

@@ -81,7 +81,11 @@ static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
     PetscCall(VecRestoreArrayRead(s->ul[a], &ul));
   }
   PetscCall(FGIOAddState(s->grid, PETSC_FALSE, s->u, s->p, f, &nf));
-  for (PetscInt a = 0; a < s->grid->dim; a++) f[nf++] = (FGIOField){(const char *[]){"velocity_x", "velocity_y", "velocity_z"}[a], FG_LOC_CELL, ctx->uc[a]};
+  { /* one cell-centred vector (w = 0 in 2D): ParaView's Glyph, Stream Tracer and |U| take it as is */
+    FGIOField vel = {.name = "velocity", .location = FG_LOC_CELL, .ncomp = s->grid->dim};
+    for (PetscInt a = 0; a < s->grid->dim; a++) vel.comp[a] = ctx->uc[a];
+    f[nf++] = vel;
+  }
   if (ctx->nbodies) PetscCall(FGBodiesOutputAdd(s->bodies, s->t, s->p, &bo, f, &nf, v, &nv));
   meta.time      = s->t;
   meta.step      = s->step;
@@ -91,6 +95,8 @@ static PetscErrorCode FGRunWriteFields_Private(FGSolver s, FGRunContext *ctx)
   meta.nvectors  = nv;
   meta.vectors   = v;
   PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/fields", c->output.dir));
+  PetscCall(FGIOWriteXDMFSeries(s->comm, path, "fields_", "fields")); /* fields/fields.xmf: the run in time */
   PetscCall(FGBodiesOutputDestroy(&bo));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -84,10 +84,10 @@ PetscErrorCode FGBodiesOutputAdd(FGBodies B, PetscReal t, Vec like, FGBodiesOutp
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecDuplicate(like, &out->chi));
   PetscCall(FGBodiesCellMask(B, t, out->chi));
-  f[(*nf)++] = (FGIOField){"chi", FG_LOC_CELL, out->chi};
+  f[(*nf)++] = (FGIOField){.name = "chi", .location = FG_LOC_CELL, .vec = out->chi};
   PetscCall(VecDuplicate(like, &out->phi));
   PetscCall(FGBodiesCellLevelSet(B, t, out->phi, &has));
-  if (has) f[(*nf)++] = (FGIOField){"phi", FG_LOC_CELL, out->phi};
+  if (has) f[(*nf)++] = (FGIOField){.name = "phi", .location = FG_LOC_CELL, .vec = out->phi};
   if (B->g->dim != 2 || !has) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(2 * M * B->nb, &out->xy));
   for (PetscInt b = 0; b < B->nb; b++) {

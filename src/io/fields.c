@@ -93,9 +93,17 @@ static PetscErrorCode FGIOCheckVecs_Private(FGGrid grid, PetscInt nfields, const
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < grid->dim; d++) nloc *= grid->box.hi[d] - grid->box.lo[d];
   for (PetscInt f = 0; f < nfields && !msg[0]; f++) {
-    PetscInt m = -1;
-    if (fields[f].vec) PetscCall(VecGetLocalSize(fields[f].vec, &m));
-    if (m != nloc) snprintf(msg, sizeof(msg), "field %.64s: the Vec is missing or is not a global Vec of the grid's DMDA", fields[f].name);
+    const PetscInt nc = fields[f].ncomp;
+    if (nc < 0 || nc > 3) {
+      snprintf(msg, sizeof(msg), "field %.64s: %d components (0: scalar, or 1-3)", fields[f].name, (int)nc);
+      break;
+    }
+    for (PetscInt c = 0; c < PetscMax(nc, 1) && !msg[0]; c++) {
+      Vec      v = nc ? fields[f].comp[c] : fields[f].vec;
+      PetscInt m = -1;
+      if (v) PetscCall(VecGetLocalSize(v, &m));
+      if (m != nloc) snprintf(msg, sizeof(msg), "field %.64s: the Vec is missing or is not a global Vec of the grid's DMDA", fields[f].name);
+    }
   }
   PetscCall(FGIOAgree(grid->comm, msg, sizeof(msg), &ok));
   PetscCheck(ok, grid->comm, PETSC_ERR_ARG_SIZ, "%s", msg);
@@ -244,6 +252,41 @@ static PetscErrorCode FGIOShareMeta_Private(MPI_Comm comm, const FGIOMeta *in, d
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A vector field: one dataset of shape (dims..., 3) (slowest first); component c is this rank's
+   box at index c of the last dimension (a strided selection), written collectively; components
+   beyond ncomp are written as 0. */
+static PetscErrorCode FGIOWriteVectorField_Private(FGGrid grid, const char *tmp, hid_t fid, hid_t dcpl, hid_t dxpl, const FGIOField *field)
+{
+  hsize_t      dims[4], start[4], count[4];
+  hid_t        filespace, memspace, dset;
+  const int    rank = (int)grid->dim + 1;
+  PetscInt     nloc = 1;
+  PetscScalar *zero = NULL;
+
+  PetscFunctionBeginUser;
+  FGIOShape_Private(grid, dims, start, count);
+  dims[grid->dim] = 3, start[grid->dim] = 0, count[grid->dim] = 1;
+  for (PetscInt d = 0; d < grid->dim; d++) nloc *= (PetscInt)count[d];
+  FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, filespace, H5Screate_simple, (rank, dims, NULL));
+  FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, memspace, H5Screate_simple, (rank, count, NULL));
+  FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, dset, H5Dcreate2, (fid, field->name, H5T_IEEE_F64LE, filespace, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+  PetscCall(FGH5WriteAttrString_Internal(tmp, dset, "location", FGLocationNames[field->location]));
+  if (field->ncomp < 3) PetscCall(PetscCalloc1(PetscMax(nloc, 1), &zero));
+  for (PetscInt c = 0; c < 3; c++) {
+    const PetscScalar *a = zero;
+    start[grid->dim] = (hsize_t)c;
+    FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Sselect_hyperslab, (filespace, H5S_SELECT_SET, start, NULL, count, NULL));
+    if (c < field->ncomp) PetscCall(VecGetArrayRead(field->comp[c], &a));
+    FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Dwrite, (dset, H5T_NATIVE_DOUBLE, memspace, filespace, dxpl, a));
+    if (c < field->ncomp) PetscCall(VecRestoreArrayRead(field->comp[c], &a));
+  }
+  PetscCall(PetscFree(zero));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Dclose, (dset));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Sclose, (memspace));
+  FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Sclose, (filespace));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGIOWriteFields - write fields of a grid to one HDF5 file (global arrays) and its XDMF sidecar.
 
@@ -350,6 +393,10 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   for (PetscInt f = 0; f < nfields; f++) {
     const PetscScalar *a;
     hid_t dset;
+    if (fields[f].ncomp) { /* a vector: (..., 3), each component a strided hyperslab */
+      PetscCall(FGIOWriteVectorField_Private(grid, tmp, fid, dcpl, dxpl, &fields[f]));
+      continue;
+    }
     FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, dset, H5Dcreate2, (fid, fields[f].name, H5T_IEEE_F64LE, filespace, H5P_DEFAULT, dcpl, H5P_DEFAULT));
     PetscCall(FGH5WriteAttrString_Internal(tmp, dset, "location", FGLocationNames[fields[f].location]));
     PetscCall(VecGetArrayRead(fields[f].vec, &a));
@@ -384,6 +431,7 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   shared.step      = (PetscInt)step;
   shared.case_hash = hash;
   shared.case_name = name;
+  shared.time_is_step = (PetscBool)(meta && meta->time_is_step);
   if (!meta || !meta->no_sidecar) PetscCall(FGIOWriteXDMF(grid, path, &shared, nfields, fields));
   PetscCall(PetscLogEventEnd(FGIO_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -456,7 +504,7 @@ PetscErrorCode FGIOReadField(FGGrid grid, const char *path, const char *name, Ve
   PetscCall(PetscLogEventBegin(FGIO_Read, 0, 0, 0, 0));
   PetscCheck(FGIONameOK_Private(name), comm, FG_ERR_INPUT, "field file %s: invalid dataset name \"%.80s\"", path ? path : "(null)", name ? name : "(null)");
   {
-    FGIOField field = {name, FG_LOC_CELL, vec};
+    FGIOField field = {.name = name, .location = FG_LOC_CELL, .vec = vec};
     PetscCall(FGIOCheckVecs_Private(grid, 1, &field));
   }
   PetscCall(FGIOOpenRead_Private(comm, path, &fid));
@@ -684,7 +732,7 @@ PetscErrorCode FGIOAddState(FGGrid grid, PetscBool adjoint, Vec u[], Vec p, FGIO
   static const char *names[2][4] = {{"u", "v", "w", "p"}, {"u_adj", "v_adj", "w_adj", "p_adj"}};
 
   PetscFunctionBeginUser;
-  for (PetscInt a = 0; a < grid->dim; a++) f[(*nf)++] = (FGIOField){names[adjoint ? 1 : 0][a], (FGLocation)(FG_LOC_FACE_X + a), u[a]};
-  f[(*nf)++] = (FGIOField){names[adjoint ? 1 : 0][3], FG_LOC_CELL, p};
+  for (PetscInt a = 0; a < grid->dim; a++) f[(*nf)++] = (FGIOField){.name = names[adjoint ? 1 : 0][a], .location = (FGLocation)(FG_LOC_FACE_X + a), .vec = u[a]};
+  f[(*nf)++] = (FGIOField){.name = names[adjoint ? 1 : 0][3], .location = FG_LOC_CELL, .vec = p};
   PetscFunctionReturn(PETSC_SUCCESS);
 }

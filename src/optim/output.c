@@ -7,6 +7,7 @@
                    TAO's gradient norm and step length, the largest constraint violation, the
                    evaluations and seconds so far, J per point, each constraint row's quantity and
                    every design scalar (rewritten atomically after every iteration)
+    optimization/iterations.xmf         every iter_NNNN.xmf in one XDMF time series (time = iteration)
     optimization/iter_NNNN.h5 (+ .xmf)  chi (the bodies' mask), dJ/dchi, the shape sensitivity,
                    density fields and their gradient, every optimizer.fields_every iterations, the
                    first and the last (FGProblemWriteFields)
@@ -78,9 +79,7 @@ static PetscErrorCode FGOptAddBlockFields_Private(FGOptimizer O, const char *pre
     PetscCall(FGDesignBlockFields(O->d, i, v, w, PETSC_FALSE));
     for (PetscInt a = 0; a < nc; a++) {
       tmp[(*ntmp)++] = w[a];
-      f[*nf].name     = names[*nf];
-      f[*nf].location = loc[a];
-      f[*nf].vec      = w[a];
+      f[*nf] = (FGIOField){.name = names[*nf], .location = loc[a], .vec = w[a]};
       (*nf)++;
     }
   }
@@ -360,7 +359,8 @@ static PetscErrorCode FGOptHistoryAdd_Private(FGOptimizer O, const FGHistRow *h,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* optimization/iter_NNNN.h5 (+ .xmf): the fields of iterate p. */
+/* optimization/iter_NNNN.h5 (+ .xmf): the fields of iterate p; optimization/iterations.xmf: all
+   of them as one series over the iterations (ParaView's time = the iteration). */
 PetscErrorCode FGOptWriteIterFields_Internal(FGOptimizer O, PetscInt it, Vec p, const FGEval *e)
 {
   char path[PETSC_MAX_PATH_LEN];
@@ -368,6 +368,7 @@ PetscErrorCode FGOptWriteIterFields_Internal(FGOptimizer O, PetscInt it, Vec p, 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/iter_%04" PetscInt_FMT ".h5", O->dir, it));
   PetscCall(FGProblemWriteFields(O->P, path, it, p, e));
+  PetscCall(FGIOWriteXDMFSeries(O->comm, O->dir, "iter_", "iterations"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

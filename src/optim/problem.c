@@ -741,15 +741,11 @@ PetscErrorCode FGProblemWriteFields(FGProblem P, const char *path, PetscInt iter
   PetscCall(FGBodiesOutputAdd(s->bodies, 0.0, s->p, &bo, f, &nf, vecs, &nv));
   if (e->gradient) {
     for (PetscInt a = 0; a < dim; a++) {
-      f[nf].name     = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a];
-      f[nf].location = (FGLocation)(FG_LOC_FACE_X + a);
-      f[nf++].vec    = e->chibar[a];
+      f[nf++] = (FGIOField){.name = (const char *[]){"dJ_dchi_x", "dJ_dchi_y", "dJ_dchi_z"}[a], .location = (FGLocation)(FG_LOC_FACE_X + a), .vec = e->chibar[a]};
     }
     PetscCall(VecDuplicate(s->p, &sens));
     PetscCall(FGGridCellDensity(s->grid, dim, e->sens, sens)); /* per unit volume */
-    f[nf].name     = "shape_sensitivity";
-    f[nf].location = FG_LOC_CELL;
-    f[nf++].vec    = sens;
+    f[nf++] = (FGIOField){.name = "shape_sensitivity", .location = FG_LOC_CELL, .vec = sens};
   }
   PetscCall(FGDesignGetBlocks(d, &nblk, &blk));
   for (PetscInt i = 0; i < nblk; i++) {
@@ -758,9 +754,7 @@ PetscErrorCode FGProblemWriteFields(FGProblem P, const char *path, PetscInt iter
       PetscCall(VecDuplicate(s->p, &extra[nextra]));
       PetscCall(FGDesignBlockFields(d, i, w ? e->g : p, &extra[nextra], PETSC_FALSE));
       PetscCall(PetscSNPrintf(fname[nextra], sizeof(fname[0]), "%s_%s", w ? "dJ_drho" : "rho", P->c->body[blk[i].index].name));
-      f[nf].name     = fname[nextra];
-      f[nf].location = FG_LOC_CELL;
-      f[nf++].vec    = extra[nextra++];
+      f[nf++] = (FGIOField){.name = fname[nextra], .location = FG_LOC_CELL, .vec = extra[nextra++]};
     }
   }
   PetscCall(FGDesignGetScalars(d, e->g, &ns, &sv));
@@ -778,12 +772,13 @@ PetscErrorCode FGProblemWriteFields(FGProblem P, const char *path, PetscInt iter
     vecs[nv++] = (FGIOVector){.name = "gradient", .n = ns, .values = gv, .labels = (const char *const *)names};
   }
   if (P->nrows) vecs[nv++] = (FGIOVector){.name = "constraints", .n = P->nrows, .values = qv, .labels = rnames};
-  meta.time      = 0;
-  meta.step      = iteration;
-  meta.case_hash = P->c->hash;
-  meta.case_name = P->c->name;
-  meta.nvectors  = nv;
-  meta.vectors   = vecs;
+  meta.time         = 0;
+  meta.step         = iteration;
+  meta.case_hash    = P->c->hash;
+  meta.case_name    = P->c->name;
+  meta.nvectors     = nv;
+  meta.vectors      = vecs;
+  meta.time_is_step = PETSC_TRUE; /* ParaView's time axis: the iterations */
   PetscCall(FGIOWriteFields(s->grid, path, &meta, nf, f));
   for (PetscInt i = 0; i < ns; i++) PetscCall(PetscFree(names[i]));
   PetscCall(PetscFree3(pv, gv, names));

@@ -494,7 +494,7 @@ static PetscErrorCode CheckRead(void)
   const PetscBool per[3] = {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE};
   FGGrid          gw, gr, gb, g3w, g3r;
   Vec             rho, bad, nan, slack, back, rb, r3, back3;
-  FGIOMeta        meta = {0.0, 0, 0x1ULL, "density test", 0, NULL, PETSC_FALSE};
+  FGIOMeta        meta = {.time = 0.0, .step = 0, .case_hash = 0x1ULL, .case_name = "density test", .nvectors = 0, .vectors = NULL, .no_sidecar = PETSC_FALSE};
   FGIOField       fields[4];
   PetscMPIInt     size, rank;
   PetscReal       err, mn, mx;
@@ -532,13 +532,13 @@ static PetscErrorCode CheckRead(void)
   PetscCall(VecCopy(rho, slack));
   PetscCall(SetCell(gw, slack, 2, 2, 0, 1 + 1e-13));
   PetscCall(SetCell(gw, slack, 3, 2, 0, -1e-13));
-  fields[0] = (FGIOField){"rho", FG_LOC_CELL, rho};
-  fields[1] = (FGIOField){"bad", FG_LOC_CELL, bad};
-  fields[2] = (FGIOField){"nan", FG_LOC_CELL, nan};
-  fields[3] = (FGIOField){"slack", FG_LOC_CELL, slack};
+  fields[0] = (FGIOField){.name = "rho", .location = FG_LOC_CELL, .vec = rho};
+  fields[1] = (FGIOField){.name = "bad", .location = FG_LOC_CELL, .vec = bad};
+  fields[2] = (FGIOField){.name = "nan", .location = FG_LOC_CELL, .vec = nan};
+  fields[3] = (FGIOField){.name = "slack", .location = FG_LOC_CELL, .vec = slack};
   PetscCall(FGIOWriteFields(gw, file, &meta, 4, fields));
   PetscCall(VecSet(rb, 0.5));
-  fields[0] = (FGIOField){"rho", FG_LOC_CELL, rb};
+  fields[0] = (FGIOField){.name = "rho", .location = FG_LOC_CELL, .vec = rb};
   PetscCall(FGIOWriteFields(gb, wrong, &meta, 1, fields));
   if (rank == 0) {
     FILE *fp = fopen(text, "w");
@@ -575,7 +575,7 @@ static PetscErrorCode CheckRead(void)
     PetscCall(DMCreateGlobalVector(g3w->da, &r3));
     PetscCall(DMCreateGlobalVector(g3r->da, &back3));
     PetscCall(FillHash(g3w, 52, 0.0, 1.0, r3));
-    fields[0] = (FGIOField){"rho3", FG_LOC_CELL, r3};
+    fields[0] = (FGIOField){.name = "rho3", .location = FG_LOC_CELL, .vec = r3};
     PetscCall(FGIOWriteFields(g3w, file3, &meta, 1, fields));
     PetscCall(FGDensityRead(g3r, file3, "rho3", where, back3));
     PetscCall(FGGridGatherNatural(g3w, r3, &s1));

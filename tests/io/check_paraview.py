@@ -11,9 +11,11 @@ the file's coordinates (/x_faces, /x_centres, ...: the cells' corners, or the fa
 field's direction and the centres along the others; uniform and stretched grids alike);
 XDMFReader reports the file's time.
 
-ParaView places a 2DCoRectMesh in the YZ plane (x along VTK Y, y along VTK Z); both that and the
-XY plane are accepted for 2D files. Paths are made absolute: Xdmf3 (ParaView 5.11) resolves the
-HDF5 file against "name.xmf" itself when the .xmf is given without a directory.
+A 2D file is one layer of cells in the XY plane (flowgrad writes a 3D mesh, z in [-hz/2, hz/2]
+for the cells, hz the smallest cell width, z = 0 for the face grids' nodes): x must lie along
+ParaView's X and y along Y (a 2D XDMF mesh would land in the YZ plane). A vector dataset
+(..., 3) arrives as one 3-component array. Paths are made absolute: Xdmf3 (ParaView 5.11)
+resolves the HDF5 file against "name.xmf" itself when the .xmf is given without a directory.
 """
 import os
 import sys
@@ -71,7 +73,7 @@ def check(xmf, reader_name):
         want_assoc = "cell" if loc == "cell" else "point"
         if assoc != want_assoc:
             problems.append(f"{reader_name} {xmf}: {name} is {assoc} data, want {want_assoc}")
-        data = ds[...].ravel()
+        data = ds[...].reshape(-1, 3) if ds.ndim == dim + 1 else ds[...].ravel()
         if values.shape != data.shape or not np.array_equal(values, data):
             problems.append(f"{reader_name} {xmf}: {name}: values differ from the file (shape {values.shape} vs {data.shape})")
         # the block's points: the file's faces (cell data: the cells' corners) or, for face data,
@@ -83,16 +85,13 @@ def check(xmf, reader_name):
                 problems.append(f"{xmf}: the file's faces do not span its origin .. origin + lengths")
         else:
             axes = [coords[d][0][1:] if d == "xyz".index(loc[-1]) else coords[d][1] for d in range(dim)]
+        if dim == 2:  # the slab: two layers of nodes about z = 0 for the cells, one at 0 for faces
+            hz = min(float(np.diff(c[0]).min()) for c in coords)
+            axes = axes + [np.array([-hz / 2, hz / 2]) if loc == "cell" else np.array([0.0])]
         lo, hi = np.array([a[0] for a in axes]), np.array([a[-1] for a in axes])
         b = np.asarray(bounds).reshape(3, 2)
-        if dim == 3:
-            ok = np.allclose(b[:, 0], lo) and np.allclose(b[:, 1], hi)
-        else:
-            xy = np.allclose(b[:2, 0], lo) and np.allclose(b[:2, 1], hi)
-            yz = np.allclose(b[1:, 0], lo) and np.allclose(b[1:, 1], hi)
-            ok = xy or yz
-        if not ok:
-            problems.append(f"{reader_name} {xmf}: {name}: bounds {b.tolist()}, want {lo} .. {hi}")
+        if not (np.allclose(b[:, 0], lo) and np.allclose(b[:, 1], hi)):
+            problems.append(f"{reader_name} {xmf}: {name}: bounds {b.tolist()}, want {lo} .. {hi} (x along X, y along Y)")
         # every point where ParaView puts it (x fastest)
         mesh = np.meshgrid(*axes[::-1], indexing="ij")
         want_pts = np.stack([m.ravel() for m in mesh[::-1]], axis=1)
@@ -100,11 +99,8 @@ def check(xmf, reader_name):
         tol = 1e-12 * max(float(np.max(L)), 1.0)
         if pts.shape[0] != want_pts.shape[0]:
             problems.append(f"{reader_name} {xmf}: {name}: {pts.shape[0]} points, want {want_pts.shape[0]}")
-        elif dim == 3:
-            if not np.allclose(pts, want_pts, rtol=0, atol=tol):
-                problems.append(f"{reader_name} {xmf}: {name}: points differ from the file's coordinates by {np.abs(pts - want_pts).max():.3e}")
-        elif not (np.allclose(pts[:, :2], want_pts, rtol=0, atol=tol) or np.allclose(pts[:, 1:], want_pts, rtol=0, atol=tol)):
-            problems.append(f"{reader_name} {xmf}: {name}: points differ from the file's coordinates (in the XY and the YZ plane)")
+        elif not np.allclose(pts, want_pts, rtol=0, atol=tol):
+            problems.append(f"{reader_name} {xmf}: {name}: points differ from the file's coordinates by {np.abs(pts - want_pts).max():.3e}")
     if reader_name == "XDMFReader":
         times = list(r.TimestepValues) if hasattr(r.TimestepValues, "__len__") else [r.TimestepValues]
         if times != [float(h5.attrs["time"])]:

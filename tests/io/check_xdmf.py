@@ -8,15 +8,20 @@ For each sidecar:
   - every DataItem with Format="HDF" names a file that exists relative to the .xmf (a relative
     path, a base name) and a dataset in it whose shape equals Dimensions and whose dtype matches
     NumberType/Precision;
-  - every uniform grid is a 2D/3DCoRectMesh of the file's dimension; its topology dimensions are
-    the data dimensions + 1 for Center="Cell" attributes and equal to them for Center="Node";
-    a Cell attribute's dataset has location "cell", a Node attribute's a face location, and all
-    attributes of a grid share one location;
-  - the Geometry (ORIGIN_DXDY[DZ], values slowest first) agrees with the file's origin and
-    spacing attributes: the cell grid starts at the origin, a face grid at the first face centre
-    (x0 + h along the face's direction, x0 + h/2 along the others);
-  - <Time Value> equals the file's time attribute; every field dataset of the file appears exactly once (the 1-D
-    coordinates x_faces, x_centres, ... are the mesh, not attributes).
+  - every uniform grid is a 3DCoRectMesh (3DRectMesh when stretched), also in 2D: a 2D grid is
+    one layer of cells in the XY plane (the cell grid's nodes at z = -hz/2, hz/2, hz the smallest
+    cell width; the face grids' at z = 0), so ParaView shows x along X; its topology dimensions
+    are the data dimensions + 1 for Center="Cell" attributes and equal to them for Center="Node";
+    an attribute's Dimensions are its dataset's shape (2D: with a leading 1); a dataset of shape
+    (..., 3) is AttributeType="Vector", any other "Scalar"; a Cell attribute's dataset has
+    location "cell", a Node attribute's a face location, and all attributes of a grid share one;
+  - the Geometry (ORIGIN_DXDYDZ, values slowest first; VXVYVZ when stretched) agrees with the
+    file's origin, spacing and coordinates: the cell grid starts at the origin, a face grid at the
+    first face centre (x0 + h along the face's direction, x0 + h/2 along the others);
+  - <Time Value> equals the file's time attribute (its step where the collection says
+    <Information Name="time_axis" Value="step"/>: an optimization's iterations); every field
+    dataset of the file appears exactly once (the 1-D coordinates x_faces, x_centres, ... are
+    the mesh, not attributes).
 With --self-test it also checks itself: broken copies of each sidecar (wrong dimensions, origin,
 file, dataset, precision, time, centring, a dataset left out, truncated XML) must each fail.
 Exits 1 with a list of problems, 0 when all is well.
@@ -81,8 +86,9 @@ def check(xmf):
             fail(f"{ref}: no such dataset")
             continue
         dims = tuple(int(x) for x in item.get("Dimensions", "").split())
-        if dims != f[dname].shape:
-            fail(f"{ref}: Dimensions {dims} but dataset shape {f[dname].shape}")
+        want = (1,) + f[dname].shape if int(f.attrs["dim"]) == 2 else f[dname].shape
+        if dims != want:
+            fail(f"{ref}: Dimensions {dims} but dataset shape {f[dname].shape} (want {want})")
         want = DTYPES.get((item.get("NumberType"), item.get("Precision")))
         if want is None or f[dname].dtype != want:
             fail(f"{ref}: NumberType={item.get('NumberType')} Precision={item.get('Precision')} but dtype {f[dname].dtype}")
@@ -95,6 +101,9 @@ def check(xmf):
     spacing = np.asarray(h5.attrs["spacing"], dtype=float)[:dim]
     cells = np.asarray(h5.attrs["cells"], dtype=int)[:dim]
     time = float(h5.attrs["time"])
+    top_ = domains[0].find("Grid")
+    if top_ is not None and any(i.get("Name") == "time_axis" and i.get("Value") == "step" for i in top_.findall("Information")):
+        time = float(int(h5.attrs["step"]))  # an optimization's iterations: time = the iteration
 
     # the coordinates (/x_faces, /x_centres, ...): a stretched file's mesh is rectilinear
     coords, stretched = [], False
@@ -106,6 +115,7 @@ def check(xmf):
         xf, xc = np.asarray(h5[f"{ax}_faces"], float), np.asarray(h5[f"{ax}_centres"], float)
         coords.append((xf, xc))
         stretched = stretched or not np.allclose(np.diff(xf), spacing[d], rtol=1e-12, atol=0)
+    hz = min(float(np.diff(c[0]).min()) for c in coords)  # a 2D grid's slab: its smallest cell
 
     # the grids
     seen = []
@@ -118,31 +128,40 @@ def check(xmf):
         if topo is None or geom is None:
             fail(f"grid {gname}: no Topology or Geometry")
             continue
-        mesh = f"{dim}DRectMesh" if stretched else f"{dim}DCoRectMesh"
+        mesh = "3DRectMesh" if stretched else "3DCoRectMesh"
         if topo.get("TopologyType") != mesh:
             fail(f"grid {gname}: TopologyType {topo.get('TopologyType')}, the {dim}D file wants {mesh}")
-        tdims = tuple(int(x) for x in topo.get("Dimensions", "").split())
+        tdims3 = tuple(int(x) for x in topo.get("Dimensions", "").split())
+        if len(tdims3) != 3:
+            fail(f"grid {gname}: topology Dimensions {tdims3}, want 3 numbers")
+            continue
+        tdims = tdims3[3 - dim:]  # the file's own directions (2D: the slab's z dropped)
+        zslab = None  # 2D: the z coordinates of the grid's nodes
         if stretched:  # the coordinates per direction, x first (checked below, once the location is known)
-            gtype = "VXVY" if dim == 2 else "VXVYVZ"
-            if geom.get("GeometryType") != gtype:
-                fail(f"grid {gname}: GeometryType {geom.get('GeometryType')}, want {gtype}")
+            if geom.get("GeometryType") != "VXVYVZ":
+                fail(f"grid {gname}: GeometryType {geom.get('GeometryType')}, want VXVYVZ")
             items = geom.findall("DataItem")
-            if len(items) != dim or any(i.get("Format") != "XML" for i in items):
-                fail(f"grid {gname}: Geometry needs {dim} XML DataItems (the x, y[, z] coordinates)")
+            if len(items) != 3 or any(i.get("Format") != "XML" for i in items):
+                fail(f"grid {gname}: Geometry needs 3 XML DataItems (the x, y, z coordinates)")
                 continue
             gcoords = [np.array(floats(i.text)) for i in items]
             if any(len(c) != int(i.get("Dimensions", "-1")) for c, i in zip(gcoords, items)):
                 fail(f"grid {gname}: a coordinate DataItem's Dimensions is not its count of values")
+            if dim == 2:
+                zslab = gcoords[2]
+            gcoords = gcoords[:dim]
         else:
-            gtype = "ORIGIN_DXDY" if dim == 2 else "ORIGIN_DXDYDZ"
-            if geom.get("GeometryType") != gtype:
-                fail(f"grid {gname}: GeometryType {geom.get('GeometryType')}, want {gtype}")
+            if geom.get("GeometryType") != "ORIGIN_DXDYDZ":
+                fail(f"grid {gname}: GeometryType {geom.get('GeometryType')}, want ORIGIN_DXDYDZ")
             items = {i.get("Name"): i for i in geom.findall("DataItem")}
-            if set(items) != {"Origin", "Spacing"} or any(i.get("Format") != "XML" or i.get("Dimensions") != str(dim) for i in items.values()):
-                fail(f"grid {gname}: Geometry needs XML DataItems Origin and Spacing of {dim} values")
+            if set(items) != {"Origin", "Spacing"} or any(i.get("Format") != "XML" or i.get("Dimensions") != "3" for i in items.values()):
+                fail(f"grid {gname}: Geometry needs XML DataItems Origin and Spacing of 3 values")
                 continue
-            gorigin = np.array(floats(items["Origin"].text)[::-1])  # slowest first -> x y z
-            gspacing = np.array(floats(items["Spacing"].text)[::-1])
+            gorigin3 = np.array(floats(items["Origin"].text)[::-1])  # slowest first -> x y z
+            gspacing3 = np.array(floats(items["Spacing"].text)[::-1])
+            if dim == 2:
+                zslab = gorigin3[2] + gspacing3[2] * np.arange(tdims3[0])
+            gorigin, gspacing = gorigin3[:dim], gspacing3[:dim]
             if not np.allclose(gspacing, spacing, rtol=1e-14, atol=0):
                 fail(f"grid {gname}: spacing {gspacing} (x y z), file {spacing}")
         t = grid.find("Time")
@@ -151,6 +170,10 @@ def check(xmf):
         locations = set()
         for att in grid.findall("Attribute"):
             name, center = att.get("Name"), att.get("Center")
+            ds = h5.get(name)
+            vector = ds is not None and ds.ndim == dim + 1 and ds.shape[-1] == 3
+            if ds is not None and att.get("AttributeType") != ("Vector" if vector else "Scalar"):
+                fail(f"grid {gname}: attribute {name} of shape {ds.shape} has AttributeType {att.get('AttributeType')}")
             item = att.find("DataItem")
             ref = (item.text or "").strip() if item is not None else ""
             dname = ref.split(":", 1)[1] if ":" in ref else ""
@@ -159,7 +182,7 @@ def check(xmf):
             if dname not in h5:
                 continue
             seen.append(dname.lstrip("/"))
-            shape = h5[dname].shape
+            shape = h5[dname].shape[:dim]
             loc = text(h5[dname].attrs.get("location", b"?"))
             locations.add(loc)
             if center == "Cell":
@@ -195,6 +218,10 @@ def check(xmf):
             fail(f"grid {gname} ({loc}): origin {gorigin} (x y z), want {want}")
         if tdims != wdims:
             fail(f"grid {gname} ({loc}): topology {tdims}, the file's cells give {wdims}")
+        if dim == 2:  # the slab: one layer of cells about z = 0, the face nodes at z = 0
+            wz = np.array([-hz / 2, hz / 2]) if loc == "cell" else np.array([0.0])
+            if zslab is None or len(zslab) != len(wz) or not np.allclose(zslab, wz, rtol=1e-12, atol=1e-300):
+                fail(f"grid {gname} ({loc}): z nodes {zslab}, want {wz} (the 2D slab, hz = the smallest cell {hz:g})")
     for d in h5:
         if h5[d].ndim == 1 and d[0] in "xyz" and d[1:] in ("_faces", "_centres"):
             continue  # the grid's coordinates (the mesh's geometry, not a field)

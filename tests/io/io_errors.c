@@ -136,7 +136,7 @@ static PetscErrorCode Run(PetscInt *fails)
   FGGrid          g, gb, g3;
   Vec             p, pb, p3;
   FGIOField       fields[3];
-  FGIOMeta        meta = {0.5, 3, 0x1234ULL, "errors", 0, NULL, PETSC_FALSE}, got;
+  FGIOMeta        meta = {.time = 0.5, .step = 3, .case_hash = 0x1234ULL, .case_name = "errors", .nvectors = 0, .vectors = NULL, .no_sidecar = PETSC_FALSE}, got;
   PetscMPIInt     size;
   PetscBool       exists = PETSC_FALSE;
   PetscInt        nobj;
@@ -152,8 +152,8 @@ static PetscErrorCode Run(PetscInt *fails)
   PetscCall(DMCreateGlobalVector(gb->da, &pb));
   PetscCall(DMCreateGlobalVector(g3->da, &p3));
   PetscCall(VecSet(p, 1.5));
-  fields[0] = (FGIOField){"p", FG_LOC_CELL, p};
-  fields[1] = (FGIOField){"u", FG_LOC_FACE_X, p};
+  fields[0] = (FGIOField){.name = "p", .location = FG_LOC_CELL, .vec = p};
+  fields[1] = (FGIOField){.name = "u", .location = FG_LOC_FACE_X, .vec = p};
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "writes that must fail:\n"));
   snprintf(path, sizeof(path), "%snodir/x.h5", pre);
@@ -172,13 +172,13 @@ static PetscErrorCode Run(PetscInt *fails)
   PetscCall(MakeDirectory(path));
   snprintf(path, sizeof(path), "%sxmfdir.h5", pre);
   EXPECT(FGIOWriteFields(g, path, &meta, 2, fields), FG_ERR_IO_WRITE, FG_ERR_IO_WRITE, "xmfdir.xmf", NULL);
-  fields[2] = (FGIOField){"a/b", FG_LOC_CELL, p};
+  fields[2] = (FGIOField){.name = "a/b", .location = FG_LOC_CELL, .vec = p};
   EXPECT(FGIOWriteFields(g, "io_never.h5", &meta, 3, fields), FG_ERR_INPUT, FG_ERR_INPUT, "a/b", NULL);
-  fields[2] = (FGIOField){"p", FG_LOC_FACE_Y, p};
+  fields[2] = (FGIOField){.name = "p", .location = FG_LOC_FACE_Y, .vec = p};
   EXPECT(FGIOWriteFields(g, "io_never.h5", &meta, 3, fields), FG_ERR_INPUT, FG_ERR_INPUT, "twice", NULL);
-  fields[2] = (FGIOField){"w", FG_LOC_FACE_Z, p};
+  fields[2] = (FGIOField){.name = "w", .location = FG_LOC_FACE_Z, .vec = p};
   EXPECT(FGIOWriteFields(g, "io_never.h5", &meta, 3, fields), FG_ERR_INPUT, FG_ERR_INPUT, "location", NULL);
-  fields[2] = (FGIOField){"w", FG_LOC_FACE_Y, pb};
+  fields[2] = (FGIOField){.name = "w", .location = FG_LOC_FACE_Y, .vec = pb};
   EXPECT(FGIOWriteFields(g, "io_never.h5", &meta, 3, fields), PETSC_ERR_ARG_SIZ, PETSC_ERR_ARG_SIZ, "w", NULL);
   PetscCall(IOTestExists("io_never.h5", &exists));
   IOTestCheck(!exists, fails, "io_never.h5 written");

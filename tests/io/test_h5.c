@@ -198,7 +198,7 @@ static PetscErrorCode CellField(const char *pre)
   FGGrid          g, g3;
   Vec             p, q, p3;
   FGIOField       f;
-  FGIOMeta        meta = {0.5, 3, 0x1234ULL, "h5", 0, NULL, PETSC_TRUE};
+  FGIOMeta        meta = {.time = 0.5, .step = 3, .case_hash = 0x1234ULL, .case_name = "h5", .nvectors = 0, .vectors = NULL, .no_sidecar = PETSC_TRUE};
   PetscBool       eq;
   char            path[256], text[512];
   const char     *where = "case.yaml:3: initial.file";
@@ -210,7 +210,7 @@ static PetscErrorCode CellField(const char *pre)
   PetscCall(DMCreateGlobalVector(g3->da, &p3));
   PetscCall(VecDuplicate(p, &q));
   PetscCall(VecSetRandom(p, NULL));
-  f = (FGIOField){"rho", FG_LOC_CELL, p};
+  f = (FGIOField){.name = "rho", .location = FG_LOC_CELL, .vec = p};
   snprintf(path, sizeof(path), "%scell.h5", pre);
   PetscCall(FGIOWriteFields(g, path, &meta, 1, &f));
   PetscCall(FGIOReadCellField(g, path, "rho", where, "initial file", q));

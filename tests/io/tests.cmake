@@ -36,6 +36,22 @@ if(FG_PVBATCH)
                    io_fields_2d.xmf io_fields_3d.xmf io_fields_2d_stretched.xmf io_fields_3d_stretched.xmf
            WORKING_DIRECTORY ${FG_IO_WORKDIR})
   set_tests_properties(io_paraview PROPERTIES FIXTURES_REQUIRED io_fields LABELS io TIMEOUT 120)
+  # flowgrad's own outputs as series (issue 22): a 2D run (the cavity, 3 outputs, made here), a 3D
+  # run (the sphere of the postproc fixtures), a gradient and an optimization's iterations, in the
+  # three readers: every step at its time, ranges equal to the files', x along X, the velocity a
+  # vector that Stream Tracer and Glyph take (tests/io/check_paraview_series.py).
+  add_test(NAME io_paraview_setup_run2
+           COMMAND $<TARGET_FILE:flowgrad> run ${PROJECT_SOURCE_DIR}/cases/cavity/cavity.yaml --set grid.cells=[16,12]
+                   --set grid.lengths=[1,0.75] --set time.steps=6 --set output.fields_every=2
+                   --set output.dir=${CMAKE_CURRENT_BINARY_DIR}/io_paraview_run2)
+  set_tests_properties(io_paraview_setup_run2 PROPERTIES FIXTURES_SETUP io_paraview_run2 LABELS io TIMEOUT 60)
+  add_test(NAME io_paraview_outputs
+           COMMAND ${FG_PVBATCH} --force-offscreen-rendering ${FG_TEST_DIR}/io/check_paraview_series.py
+                   ${CMAKE_CURRENT_BINARY_DIR}/io_paraview_run2 ${CMAKE_CURRENT_BINARY_DIR}/postproc_data/sphere
+                   ${CMAKE_CURRENT_BINARY_DIR}/postproc_data/adjoint ${CMAKE_CURRENT_BINARY_DIR}/optim_shape_np1)
+  set_tests_properties(io_paraview_outputs PROPERTIES
+                       FIXTURES_REQUIRED "io_paraview_run2;fg_post_sphere;fg_post_adjoint;fg_optim_shape1"
+                       LABELS "io;paraview" TIMEOUT 300)
 endif()
 
 # The I/O foundation: the HDF5 helpers (src/io/h5.c) and FGIOReadCellField, the rank-0 file

@@ -85,8 +85,7 @@ static PetscErrorCode WriteOne(const IOTestGrid *tg, PetscInt *fails)
   if (rank == 0) PetscCall(CheckValues(tg, fails));
   for (PetscInt id = 0; id < IOTEST_NFIELDS; id++) {
     if (!IOTestHasField(tg->dim, id)) continue;
-    fields[nf].name     = IOTestNames[id];
-    fields[nf].location = IOTestLocations[id];
+    fields[nf] = (FGIOField){.name = IOTestNames[id], .location = IOTestLocations[id]};
     PetscCall(DMCreateGlobalVector(g->da, &fields[nf].vec));
     PetscCall(Fill(g, id, fields[nf].vec));
     nf++;

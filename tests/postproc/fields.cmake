@@ -32,6 +32,12 @@ set_tests_properties(postproc_sensitivity_pictures
                      PROPERTIES FIXTURES_REQUIRED "fg_post_adjoint;fg_post_sphere" LABELS postproc TIMEOUT 60)
 set_tests_properties(postproc_fields_errors
                      PROPERTIES FIXTURES_REQUIRED "body_cylinder_re100;fg_post_adjoint" LABELS postproc TIMEOUT 60)
+# colour ranges (--vmin/--vmax, arrows where the data pass them, diverging maps about 0), zoom
+# (--xlim/--ylim), axes wall to wall, --all with one range over every time (fields, sensitivity)
+add_test(NAME postproc_fields_view
+         COMMAND ${_fg_pf} view ${_fg_pf_cyl} ${FG_POST_DATA}/sphere ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_view)
+set_tests_properties(postproc_fields_view
+                     PROPERTIES FIXTURES_REQUIRED "body_cylinder_re100;fg_post_sphere;fg_post_adjoint" LABELS postproc TIMEOUT 120)
 # sensitivity on an optimization's iteration files (the shape optimization fixture)
 add_test(NAME postproc_sensitivity_iterations
          COMMAND ${_fg_pf} sensitivity_iterations ${CMAKE_CURRENT_BINARY_DIR}/optim_shape_np1 - ${CMAKE_CURRENT_BINARY_DIR}/postproc_fields_sensitivity_iterations)

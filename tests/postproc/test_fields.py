@@ -4,6 +4,8 @@
   test_fields.py fields      RUN_DIR_2D RUN_DIR_3D TMP   pictures + plotted arrays vs the files
   test_fields.py vorticity   RUN_DIR_2D RUN_DIR_3D TMP   known fields: solid-body rotation, Taylor-Green
   test_fields.py sensitivity ADJ_DIR_2D ADJ_DIR_3D TMP   pictures, dJ/dchi and outline values vs the file
+  test_fields.py view RUN_DIR_2D RUN_DIR_3D TMP         colour ranges, zoom, walls, --all
+  test_fields.py sensitivity_iterations OPT_DIR - TMP   an optimization's iteration files
   test_fields.py extract     RUN_DIR_2D RUN_DIR_3D TMP   CSV equals the HDF5 data / an independent interpolation
   test_fields.py errors      RUN_DIR_2D ADJ_DIR_2D TMP   bad input exits 2 with a message
   test_fields.py stretched   RUN_DIR_STRETCHED - TMP     vorticity, picture, interpolation at the file's coordinates
@@ -57,6 +59,18 @@ def rgi(arr, coords, pts):
     return f(np.asarray(pts)[:, ::-1])
 
 
+def cell_speed(h, dim):
+    """|u| at the cell centres of an open field file: the vector 'velocity' (..., 3) (its third
+    component 0 in 2D), or the components velocity_x.. of files written before it."""
+    if "velocity" in h:
+        v = h["velocity"][...]
+        assert v.shape[-1] == 3 and v.ndim == dim + 1, f"velocity has shape {v.shape}"
+        if dim == 2:
+            assert not np.any(v[..., 2]), "a 2D velocity's third component is not 0"
+        return np.sqrt(np.sum(v ** 2, axis=-1))
+    return np.sqrt(sum(h[f"velocity_{c}"][...] ** 2 for c in "xyz"[:dim]))
+
+
 def pngs(out, names):
     for n in names:
         check_png(os.path.join(out, n), int(W * DPI), int(H * DPI))
@@ -69,7 +83,7 @@ def test_fields(run2, run3, tmp):
     f2 = last_fields(run2)
     with h5py.File(f2) as h:
         step = int(h.attrs["step"])
-        speed = np.sqrt(h["velocity_x"][...] ** 2 + h["velocity_y"][...] ** 2)
+        speed = cell_speed(h, 2)
         p = h["p"][...]
     pngs(out, [f"fields_{q}_{step:06d}.png" for q in ("speed", "vorticity", "pressure")])
     with common.FieldFile(f2) as ff:
@@ -87,7 +101,7 @@ def test_fields(run2, run3, tmp):
     with h5py.File(f3) as h:
         step = int(h.attrs["step"])
         nz = int(h.attrs["cells"][2])
-        sp = np.sqrt(h["velocity_x"][...] ** 2 + h["velocity_y"][...] ** 2 + h["velocity_z"][...] ** 2)
+        sp = cell_speed(h, 3)
         zmid = h.attrs["origin"][2] + h.attrs["lengths"][2] / 2
     pngs(out, [f"fields_{q}_{step:06d}_z{zmid:g}.png" for q in ("speed", "vorticity", "pressure")])
     mid = 0.5 * (sp[nz // 2 - 1] + sp[nz // 2]) if nz % 2 == 0 else sp[nz // 2]
@@ -261,6 +275,86 @@ def test_sensitivity_iterations(opt, _unused, tmp):
           "--iteration 0), dJ/dchi = the file's cell averages; a missing iteration: exit 2")
 
 
+def test_view(run2, run3, tmp):
+    """--vmin/--vmax, --xlim/--ylim, the colour bar's arrows, diverging maps about 0, axes wall to
+    wall, --all with one range over every time; the same options in sensitivity."""
+    import matplotlib.pyplot as plt
+    from fgpost import fields as fmod
+    f2 = last_fields(run2)
+    with common.FieldFile(f2) as ff:
+        L, o = ff.attrs["lengths"], ff.attrs["origin"]
+        # defaults: the axes reach the walls; pressure and vorticity symmetric about 0
+        for q in ("speed", "vorticity", "pressure"):
+            fig, d = fmod.fields_figure(fig_args(tmp), ff, q)
+            ax = fig.axes[0]
+            assert ax.get_xlim() == (o[0], o[0] + L[0]) and ax.get_ylim() == (o[1], o[1] + L[1]), \
+                f"{q}: axes {ax.get_xlim()} {ax.get_ylim()} do not reach the walls"
+            lo, hi = d["image"].get_clim()
+            if q == "speed":
+                assert lo == 0 and hi == np.nanmax(d["values"]), f"speed range {lo}..{hi}"
+            else:
+                assert lo == -hi and hi > 0, f"{q}: range {lo}..{hi} not symmetric about 0"
+            want = "both" if q == "vorticity" else "neither"  # vorticity: to the 99.5th percentile
+            assert d["image"].colorbar.extend == want, f"{q}: colour bar arrows {d['image'].colorbar.extend}, want {want}"
+            plt.close(fig)
+        # --vmin/--vmax and --xlim/--ylim: the range and zoom asked for, arrows where data are cut
+        a = fig_args(tmp)
+        a.vmin, a.vmax = -0.05, 0.02
+        fig, d = fmod.fields_figure(a, ff, "pressure", xlim=(8, 14), ylim=(17, 23))
+        assert d["image"].get_clim() == (-0.05, 0.02)
+        assert fig.axes[0].get_xlim() == (8, 14) and fig.axes[0].get_ylim() == (17, 23)
+        p = d["values"]
+        want = common.extend_of(p, -0.05, 0.02)
+        assert want != "neither" and d["image"].colorbar.extend == want, \
+            f"the range cuts p ({p.min():.3g}..{p.max():.3g}): arrows {d['image'].colorbar.extend}, want {want}"
+        plt.close(fig)
+    out = os.path.join(tmp, "view2")
+    cli("fields", run2, "--quantities", "pressure", "--vmin", "-0.05", "--vmax", "0.02", "--xlim", "8,14",
+        "--ylim", "17,23", "--out", out, "--dpi", str(DPI), "--width", str(W), "--height", str(H))
+    pngs(out, [os.path.basename(f2).replace("fields_", "fields_pressure_").replace(".h5", ".png")])
+    r = cli("fields", run2, "--vmin", "1", "--vmax", "0", "--out", os.path.join(tmp, "bad"), rc=2)
+    assert "the colour range is empty" in r.stderr, r.stderr
+    assert not os.path.exists(os.path.join(tmp, "bad")) or not os.listdir(os.path.join(tmp, "bad"))
+    # --all: every output time, one colour range per quantity over all of them
+    out = os.path.join(tmp, "all")
+    r = cli("fields", run3, "--all", "--quantities", "speed,vorticity", "--out", out)
+    files = common.field_files(run3)
+    assert len(files) >= 2
+    for q in ("speed", "vorticity"):
+        lo, hi = [], []
+        for f in files:
+            with common.FieldFile(f) as ff:
+                axis, value = fmod.parse_slice(None, ff)  # the default plane: mid z
+                vals = fmod.quantity_plane(ff, q, axis, value)[0]
+                r_ = fmod.quantity_range(q, vals)
+                lo.append(r_[0])
+                hi.append(r_[1])
+        want = (min(lo), max(hi)) if q == "speed" else (-max(hi), max(hi))
+        line = [ln for ln in r.stdout.splitlines() if ln.startswith(f"{q}: one colour range over {len(files)} times")]
+        assert line and line[0].endswith(f"{want[0]:.6g} .. {want[1]:.6g}"), f"{q}: {line} vs {want}"
+        for f in files:
+            step = int(os.path.basename(f)[7:13])
+            assert any(n.startswith(f"fields_{q}_{step:06d}") for n in os.listdir(out)), f"no {q} picture of step {step}"
+    print(f"ok: one range over {len(files)} times per quantity (--all)")
+    # sensitivity: the same options
+    adj = os.path.join(os.path.dirname(run2.rstrip("/")), "postproc_data", "adjoint")
+    with common.FieldFile(os.path.join(adj, "gradient.h5")) as ff:
+        a = fig_args(tmp)
+        a.vmin, a.vmax, a.xlim, a.ylim = None, 0.5, "1.5,5", "2.5,5.5"
+        chi, _ = sensitivity.find_chi(ff, adj)
+        fig, d = sensitivity.dJdchi_figure(a, ff, chi, "c")
+        assert d["image"].get_clim() == (-0.5, 0.5), d["image"].get_clim()
+        assert fig.axes[0].get_xlim() == (1.5, 5) and fig.axes[0].get_ylim() == (2.5, 5.5)
+        plt.close(fig)
+        fig, d = sensitivity.adjoint_figure(fig_args(tmp), ff, chi, "c")
+        lo, hi = d["image"].get_clim()
+        assert lo == 0 and hi == d["values"].max(), (lo, hi)
+        Lx, Ly = ff.attrs["lengths"][:2]
+        assert fig.axes[0].get_xlim() == (0, Lx) and fig.axes[0].get_ylim() == (0, Ly), "adjoint: not wall to wall"
+        plt.close(fig)
+    print("ok: --vmin/--vmax, --xlim/--ylim, arrows on clipped ends, diverging maps about 0, walls")
+
+
 def test_extract(run2, run3, tmp):
     os.makedirs(tmp, exist_ok=True)
     f2 = last_fields(run2)
@@ -370,5 +464,5 @@ if __name__ == "__main__":
         shutil.rmtree(tmp)
     os.makedirs(tmp, exist_ok=True)
     {"fields": test_fields, "vorticity": test_vorticity, "sensitivity": test_sensitivity,
-     "sensitivity_iterations": test_sensitivity_iterations,
+     "sensitivity_iterations": test_sensitivity_iterations, "view": test_view,
      "extract": test_extract, "errors": test_errors, "stretched": test_stretched}[what](a, b, tmp)

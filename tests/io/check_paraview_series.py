@@ -1,0 +1,154 @@
+"""flowgrad's outputs in the real ParaView: a run, a 3D run, a gradient and an optimization, each
+opened as one time series where it is one (CTest io_paraview_outputs).
+
+Usage: pvbatch --force-offscreen-rendering check_paraview_series.py RUN2D RUN3D ADJOINT OPTIMIZE
+
+For each of ParaView's XDMF readers (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT):
+  RUN2D/fields/fields.xmf, RUN3D/fields/fields.xmf  one dataset with a time step per field file
+      (the files' times); at every step every array's range equals the file's (h5py), the
+      cell-centred velocity is one 3-component array, x lies along X and y along Y (2D: the
+      cells in the XY plane, z within half a cell of 0); a Stream Tracer seeded in the domain
+      follows the velocity (it returns lines) and a Glyph of it makes glyphs;
+  ADJOINT/gradient.xmf                              the gradient fields, ranges as in the file;
+  OPTIMIZE/optimization/iterations.xmf              one step per iteration file (time = the
+      iteration), the ranges of chi and dJ_dchi_x at each.
+The .xmf files are given by their full paths (Xdmf3 cannot open a bare file name: see
+src/io/xdmf.c). Exit 1 with a list of problems.
+"""
+import glob
+import os
+import sys
+
+import h5py
+import numpy as np
+from paraview import servermanager as sm
+from paraview.simple import Glyph, StreamTracer, XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT
+from vtkmodules.numpy_interface import dataset_adapter as dsa
+
+READERS = ("XDMFReader", "Xdmf3ReaderS", "Xdmf3ReaderT")
+problems = []
+
+
+def open_reader(name, xmf):
+    if name == "XDMFReader":
+        return XDMFReader(FileNames=[xmf])
+    return {"Xdmf3ReaderS": Xdmf3ReaderS, "Xdmf3ReaderT": Xdmf3ReaderT}[name](FileName=[xmf])
+
+
+def blocks(obj):
+    it = obj.NewIterator()
+    it.InitTraversal()
+    while not it.IsDoneWithTraversal():
+        yield it.GetCurrentDataObject()
+        it.GoToNextItem()
+
+
+def arrays(obj):
+    """{name: (values, bounds of its block)} of every leaf block's cell and point arrays."""
+    out = {}
+    for b in blocks(obj):
+        w = dsa.WrapDataObject(b)
+        for data in (w.CellData, w.PointData):
+            for k in data.keys():
+                out[k] = (np.asarray(data[k]), b.GetBounds())
+    return out
+
+
+def times_of(r):
+    t = r.TimestepValues
+    return [float(x) for x in t] if hasattr(t, "__len__") else [float(t)]
+
+
+def check_step(tag, got, h5path, names=None):
+    """Every field dataset of the file (or those named): present, same range; a vector (..., 3)
+    as 3 components."""
+    with h5py.File(h5path, "r") as h:
+        dim = int(h.attrs["dim"])
+        for k, ds in h.items():
+            if not isinstance(ds, h5py.Dataset) or "location" not in ds.attrs or (names and k not in names):
+                continue
+            v = ds[...]
+            if k not in got:
+                problems.append(f"{tag}: no array {k}")
+                continue
+            a = got[k][0]
+            if v.ndim == dim + 1:
+                if a.ndim != 2 or a.shape[1] != 3:
+                    problems.append(f"{tag}: {k} has shape {a.shape}, want a 3-component vector")
+                    continue
+                v = v.reshape(-1, 3)
+            if a.shape != v.reshape(a.shape).shape or not np.array_equal(a, v.reshape(a.shape)):
+                problems.append(f"{tag}: {k}: range {a.min():.6g} .. {a.max():.6g}, file {v.min():.6g} .. {v.max():.6g}")
+
+
+def check_series(xmf, h5s, kind):
+    """A time series: every reader sees a step per file at its time (iterations: the iteration)."""
+    for rn in READERS:
+        tag = f"{rn} {os.path.relpath(xmf)}"
+        r = open_reader(rn, xmf)
+        want = []
+        for f in h5s:
+            with h5py.File(f, "r") as h:
+                want.append(float(h.attrs["step"]) if kind == "iterations" else float(h.attrs["time"]))
+        got_t = times_of(r)
+        if len(got_t) != len(want) or not np.allclose(got_t, want, rtol=1e-12, atol=0):
+            problems.append(f"{tag}: times {got_t}, the files' {want}")
+            continue
+        for t, f in zip(want, h5s):
+            r.UpdatePipeline(t)
+            got = arrays(sm.Fetch(r))
+            check_step(f"{tag} t={t:g}", got, f, None if kind != "iterations" else ("chi", "dJ_dchi_x"))
+            if kind == "fields":
+                with h5py.File(f, "r") as h:
+                    dim, x0, L = int(h.attrs["dim"]), h.attrs["origin"], h.attrs["lengths"]
+                    hmin = min(float(np.diff(h[f"{a}_faces"][...]).min()) for a in "xyz"[:dim])
+                b = np.asarray(got["p"][1]).reshape(3, 2)
+                want_b = np.array([[x0[d], x0[d] + L[d]] for d in range(dim)] + ([[-hmin / 2, hmin / 2]] if dim == 2 else []))
+                if not np.allclose(b, want_b, rtol=1e-12, atol=1e-12):
+                    problems.append(f"{tag} t={t:g}: the cells' bounds {b.tolist()}, want {want_b.tolist()} (x along X, y along Y)")
+        print(f"{tag}: {len(want)} steps checked")
+
+
+def check_filters(xmf):
+    """Stream Tracer and Glyph work on the velocity vector as written."""
+    r = Xdmf3ReaderS(FileName=[xmf])
+    r.UpdatePipeline(times_of(r)[-1])
+    st = StreamTracer(Input=r, SeedType="Point Cloud" if hasattr(StreamTracer, "SeedType") else None)
+    st.Vectors = ["CELLS", "velocity"]
+    st.UpdatePipeline(times_of(r)[-1])
+    n = sum(b.GetNumberOfPoints() for b in blocks(sm.Fetch(st))) if sm.Fetch(st).IsA("vtkMultiBlockDataSet") else sm.Fetch(st).GetNumberOfPoints()
+    if n == 0:
+        problems.append(f"{xmf}: Stream Tracer on 'velocity' returned no lines")
+    g = Glyph(Input=r, GlyphType="Arrow")
+    g.OrientationArray = ["CELLS", "velocity"]
+    g.UpdatePipeline(times_of(r)[-1])
+    out = sm.Fetch(g)
+    m = sum(b.GetNumberOfPoints() for b in blocks(out)) if out.IsA("vtkMultiBlockDataSet") else out.GetNumberOfPoints()
+    if m == 0:
+        problems.append(f"{xmf}: Glyph of 'velocity' made nothing")
+    print(f"{os.path.relpath(xmf)}: Stream Tracer {n} points, Glyph {m} points")
+
+
+def main(argv):
+    run2, run3, adj, opt = (os.path.abspath(a) for a in argv[1:5])
+    for run in (run2, run3):
+        h5s = sorted(glob.glob(os.path.join(run, "fields", "fields_[0-9]*.h5")))
+        if len(h5s) < 2:
+            problems.append(f"{run}: {len(h5s)} field files, want at least 2")
+            continue
+        check_series(os.path.join(run, "fields", "fields.xmf"), h5s, "fields")
+        check_filters(os.path.join(run, "fields", "fields.xmf"))
+    for rn in READERS:
+        r = open_reader(rn, os.path.join(adj, "gradient.xmf"))
+        r.UpdatePipeline()
+        check_step(f"{rn} gradient.xmf", arrays(sm.Fetch(r)), os.path.join(adj, "gradient.h5"))
+    its = sorted(glob.glob(os.path.join(opt, "optimization", "iter_[0-9]*.h5")))
+    check_series(os.path.join(opt, "optimization", "iterations.xmf"), its, "iterations")
+    for p in problems:
+        print("FAIL:", p)
+    print("PASS" if not problems else f"{len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
