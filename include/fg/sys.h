@@ -10,7 +10,7 @@
   #define PETSC_SUCCESS ((PetscErrorCode)0)
 #endif
 
-/* Process exit codes (documented in README.md, "Exit codes"). */
+/* Process exit codes (documented in docs/command.md, "Exit codes"). */
 #define FG_EXIT_OK        0
 #define FG_EXIT_INTERNAL  1  /* a bug or an unexpected library failure */
 #define FG_EXIT_INPUT     2  /* bad input or usage: case file, command line, output directory */

@@ -43,7 +43,7 @@ PetscErrorCode FGCheckMain(MPI_Comm comm, const FGCase *c)
   PetscCall(FGAdjointCheckGetOptions(comm, &o));
   dot_rtol = o.dot_rtol, teps = o.taylor_eps, torder = o.taylor_order, fd_rtol = o.fd_rtol, fd_step = o.fd_step, seed = o.seed;
   PetscCheck(N >= 1, comm, FG_ERR_INPUT, "%s: time.steps: the check needs at least one step", c->file);
-  PetscCheck(c->design.n > 0, comm, FG_ERR_INPUT, "%s: design.parameters is empty: flowgrad check has no gradient to verify (list the design parameters; see README.md, \"Adjoint\")", c->file);
+  PetscCheck(c->design.n > 0, comm, FG_ERR_INPUT, "%s: design.parameters is empty: flowgrad check has no gradient to verify (list the design parameters; see docs/adjoint.md)", c->file);
   PetscCall(FGAdjointAppCreate_Internal(comm, c, &A));
   s = A.s;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));

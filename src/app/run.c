@@ -212,7 +212,7 @@ static PetscErrorCode FGRunMonitor_Private(FGSolver s, FGRunContext *ctx, PetscB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The columns of history.csv (README.md, "history.csv"); FGRunMonitor_Private fills them. */
+/* The columns of history.csv (docs/output.md, "history.csv"); FGRunMonitor_Private fills them. */
 static PetscErrorCode FGRunHistoryTable_Private(MPI_Comm comm, const FGCase *c, FGTable *t)
 {
   const PetscInt dim = c->grid.dim;

@@ -3,7 +3,7 @@
 
   Mask: chi = H_eps(-phi - delta), eps = mask_width h / 2 (h: the largest spacing; on a stretched
   grid the largest cell width around the body, bodies.c), delta = mask_offset eps (the band's
-  centre lies at phi = -delta: inside the surface for delta > 0; see README.md, "Bodies").
+  centre lies at phi = -delta: inside the surface for delta > 0; see docs/bodies.md, "Bodies").
 
   Each body keeps, per velocity component a, the list of its owned interior faces where chi > 0
   (the body and its smoothing band; a bounding box limits the search), with the face position,

@@ -1,5 +1,5 @@
 /*
-  Bodies: the soft skin's offset (body.<body>.skin_layer; README.md, "Bodies").
+  Bodies: the soft skin's offset (body.<body>.skin_layer; docs/bodies.md, "Bodies").
 
   With a soft skin the band penalizes with eta_s = (K h)^2 / nu, K = skin_layer: its layer
   sqrt(nu eta_s) spans K cells, so the wall that the flow sees is not where the mask crosses a

@@ -334,7 +334,7 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "The point's flow condition: `--set` overrides of this case, `[\"flow.re=200\", \"body.wing.angle=4\"]` (not of `design`, `constraints`, `optimizer`, `points`, `output`); each point runs in `output.dir/points/<point>`"},
 
   {.path = "optimizer.type", .type = FG_KEY_ENUM, .choices = FGOptimizerTypeNames, FG_AT(optimizer.type), .def = "auto",
-   .doc = "`optimize`: the PETSc TAO method: `blmvm` (bounded limited-memory BFGS), `bqnls`, `bncg`, `lmvm` (no bounds), `almm` (augmented Lagrangian for constraints, TAO's); `penalty`: flowgrad's augmented-Lagrangian loop around `blmvm` (README, \"Optimization\"); `auto`: `blmvm` without constraints, `penalty` with (it needs fewer evaluations than `almm`)"},
+   .doc = "`optimize`: the PETSc TAO method: `blmvm` (bounded limited-memory BFGS), `bqnls`, `bncg`, `lmvm` (no bounds), `almm` (augmented Lagrangian for constraints, TAO's); `penalty`: flowgrad's augmented-Lagrangian loop around `blmvm` (docs/optimization.md); `auto`: `blmvm` without constraints, `penalty` with (it needs fewer evaluations than `almm`)"},
   {.path = "optimizer.max_iterations", .type = FG_KEY_INT, FG_AT(optimizer.max_iterations), FG_GE(0), .def = "20",
    .doc = "Stop after this many iterations (`almm`: outer iterations; `penalty`: the inner iterations of all its outer iterations)"},
   {.path = "optimizer.max_evaluations", .type = FG_KEY_INT, FG_AT(optimizer.max_evaluations), FG_GE(0), .def = "0",
@@ -711,7 +711,7 @@ static PetscErrorCode FGPrintCell_Private(FILE *fp, const char *s)
 }
 
 /*@C
-  FGCasePrintKeys - print every case-file key as a Markdown table (the README block).
+  FGCasePrintKeys - print every case-file key as a Markdown table (the block of docs/case-files.md).
 
   Not collective: prints on rank 0 of PETSC_COMM_WORLD only.
 
@@ -721,7 +721,7 @@ static PetscErrorCode FGPrintCell_Private(FILE *fp, const char *s)
   Notes:
   One row per key of the table in src/case/keys.c: key, type, default, allowed range, description.
   The six boundary faces share the rows `boundary.<face>.*`, the bodies `body.<body>.*` (and so
-  on for probes, actuators and objectives). The README block between the
+  on for probes, actuators and objectives). The block of docs/case-files.md between the
   `case-keys` markers is this output; the test case_keys_documented compares them.
 
 .seealso: FGCaseLoad()

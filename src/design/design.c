@@ -158,7 +158,7 @@ PetscErrorCode FGDesignCreate(FGSolver s, const FGCase *c, FGDesign *design)
             PetscCheck(exact, s->comm, FG_ERR_INPUT, "%s: '%s': the derivative of a jet's normal on a %s is not implemented (jets: circles and spheres only)", where, name, FGBodyShapeNames[bc->shape]);
           }
         }
-      } else SETERRQ(s->comm, FG_ERR_INPUT, "%s: '%s' is not a design parameter (see README.md, \"Adjoint\")", where, name);
+      } else SETERRQ(s->comm, FG_ERR_INPUT, "%s: '%s' is not a design parameter (see docs/adjoint.md)", where, name);
     placed:
       if (b.kind == FG_DESIGN_SHAPE && b.n == 1) {
         PetscBool exact;

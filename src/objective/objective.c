@@ -43,7 +43,7 @@ PetscErrorCode FGObjectiveCreate(FGSolver s, FGDesign d, FGObjective *obj)
   const FGCase *c = s->c;
 
   PetscFunctionBeginUser;
-  PetscCheck(c->nobjectives > 0, s->comm, FG_ERR_INPUT, "%s: the case has no objective (objective.<name>: see README.md, \"Adjoint\")", c->file);
+  PetscCheck(c->nobjectives > 0, s->comm, FG_ERR_INPUT, "%s: the case has no objective (objective.<name>: see docs/adjoint.md)", c->file);
   PetscCall(FGObjectiveCreateTerms(s, d, c->nobjectives, c->objective, obj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

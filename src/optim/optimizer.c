@@ -65,7 +65,7 @@ PetscErrorCode FGOptimizerCreate(MPI_Comm comm, const FGCase *c, PetscInt nset, 
 
   PetscFunctionBeginUser;
   PetscCall(FGOptimizerGetOptions(comm, &o));
-  PetscCheck(c->design.n > 0, comm, FG_ERR_INPUT, "%s: design.parameters is empty: flowgrad optimize has nothing to optimize (see README.md, \"Optimization\")", c->file);
+  PetscCheck(c->design.n > 0, comm, FG_ERR_INPUT, "%s: design.parameters is empty: flowgrad optimize has nothing to optimize (see docs/optimization.md)", c->file);
   PetscCall(PetscNew(&O));
   O->comm      = comm;
   O->c         = c;

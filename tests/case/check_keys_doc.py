@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""The README block of case-file keys must be the output of `flowgrad info --keys`.
+"""The block of case-file keys in docs/case-files.md must be the output of `flowgrad info --keys`.
 
-usage: check_keys_doc.py [--update] README.md -- COMMAND [ARGS...]
+usage: check_keys_doc.py [--update] docs/case-files.md -- COMMAND [ARGS...]
 
 Runs COMMAND (e.g. `flowgrad info --keys`) and compares its output with the lines between the
-`<!-- BEGIN case-keys` and `<!-- END case-keys -->` marker lines of README.md. With --update, it
-rewrites the block instead (then commit README.md).
+`<!-- BEGIN case-keys` and `<!-- END case-keys -->` marker lines of the file. With --update, it
+rewrites the block instead (then commit the file).
 """
 import difflib
 import subprocess
@@ -51,7 +51,7 @@ def main(argv):
         return 0
     print(f"FAIL: the case-keys block of {readme} is stale; regenerate it with")
     print(f"  /usr/bin/python3 {sys.argv[0]} --update {readme} -- {' '.join(cmd)}")
-    sys.stdout.writelines(difflib.unified_diff([l + "\n" for l in block], [l + "\n" for l in generated], "README.md", "flowgrad info --keys"))
+    sys.stdout.writelines(difflib.unified_diff([l + "\n" for l in block], [l + "\n" for l in generated], readme, "flowgrad info --keys"))
     return 1
 
 

@@ -103,15 +103,19 @@ fg_case_expect(NAME outdir_under_file NP 1 CODE 2 REGEX [=[--set output\.dir=.*g
 fg_case_expect(NAME info_good NP 1 2 CODE 0 REGEX [=[^  cells: \[32, 24\]$]=]
                ARGS info ${FG_CASE_GOOD} --set grid.cells=[32,24] --set output.dir=case_info_good.out)
 
-# README.md documents every key: its block equals `flowgrad info --keys`.
+# docs/case-files.md documents every key: its block equals `flowgrad info --keys`.
 add_test(NAME case_keys_documented
-         COMMAND ${FG_PYTHON} ${FG_CASE_TESTS}/check_keys_doc.py ${PROJECT_SOURCE_DIR}/README.md --
+         COMMAND ${FG_PYTHON} ${FG_CASE_TESTS}/check_keys_doc.py ${PROJECT_SOURCE_DIR}/docs/case-files.md --
                  ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 ${FLOWGRAD_MPIEXEC_FLAGS} $<TARGET_FILE:flowgrad> info --keys
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(case_keys_documented PROPERTIES TIMEOUT 60 LABELS "case")
 if(FLOWGRAD_SANITIZE)
   set_tests_properties(case_keys_documented PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 endif()
+# The documentation holds together: README.md at most 400 lines, every relative link and anchor of
+# README.md and docs/*.md resolves, every document is listed (tests/case/check_docs.py).
+add_test(NAME docs_links COMMAND ${FG_PYTHON} ${FG_CASE_TESTS}/check_docs.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(docs_links PROPERTIES TIMEOUT 60 LABELS "case;docs")
 
 # Found in review: inputs that must be refused up front (exit 2, file:line: key), not crash,
 # hang or fail later with another code.

@@ -10,7 +10,7 @@ set_tests_properties(kovasznay_order_np2 PROPERTIES TIMEOUT 300 PROCESSORS 2 LAB
 # grid), FFTW with the Thomas algorithm along y, on 12 x 16 .. 48 x 64 (measured: rms orders
 # 2.05/2.31, 2.02/2.10). Both directions stretched (the KSP solver) is the on-demand run
 #   python3 tests/kovasznay/kovasznay_order.py build/flowgrad cases/kovasznay/kovasznay.yaml OUT 2 4 8 16 --stretch 1.5
-# (measured: 2.04/2.29, 2.01/2.06; 90 s on a loaded machine; README, "Grid and discretization").
+# (measured: 2.04/2.29, 2.01/2.06; 90 s on a loaded machine; docs/discretization.md, "Grid and discretization").
 add_test(NAME kovasznay_order_stretched_np2
          COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/kovasznay/kovasznay_order.py $<TARGET_FILE:flowgrad>
                  ${PROJECT_SOURCE_DIR}/cases/kovasznay/kovasznay.yaml ${CMAKE_CURRENT_BINARY_DIR} 2 4 8 16

@@ -1,5 +1,5 @@
 # Issue 21's smoothness study, reduced (tests/validation/smoothness.py; the full sweeps and their
-# figures: README.md, "Bodies", soft skin). The confined cylinder (tests/adjoint/steady_confined.yaml)
+# figures: docs/bodies.md, "Bodies", soft skin). The confined cylinder (tests/adjoint/steady_confined.yaml)
 # on 200 x 50 (h = D/10), the radius over one cell in 9 steady runs, with the soft skin
 # (bspline, skin_layer 0.75, mask_width 4.5, skin_offset auto): Cd deviates from a cubic
 # fit by at most 0.05 % of its mean and the exact dCd/dr lies within 5 % of the fit's slope,
@@ -15,7 +15,7 @@ add_test(NAME validation_smoothness_radius
 set_tests_properties(validation_smoothness_radius PROPERTIES TIMEOUT 300 LABELS "validation;body")
 
 # Issue 21's accuracy study, reduced (tests/validation/accuracy.py; the full study and its tables:
-# README.md, "Accuracy of bodies"). Schäfer & Turek's 2D-1 (steady, Re 20) with the soft skin at
+# docs/bodies.md, "Accuracy of bodies"). Schäfer & Turek's 2D-1 (steady, Re 20) with the soft skin at
 # h = D/20 and D/40 (x uniform, y refined around the body): the drag's error against the
 # reference 5.57953523384 must fall at an order >= 1.5 (measured +3.79 % and +0.96 %: 1.98; the
 # default stiff mask, -3.45 % and -2.37 %, gives 0.54 and fails it).
