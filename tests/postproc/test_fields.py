@@ -59,6 +59,15 @@ def rgi(arr, coords, pts):
     return f(np.asarray(pts)[:, ::-1])
 
 
+def dJdchi_at_cells(gx, gy):
+    """dJ/dchi at the cell centres from its 2D face components, independently of postproc: each
+    face value shared by its two cells (the lower boundary face is not stored: 0)."""
+    exp = gx / 2 + gy / 2
+    exp[:, 1:] += gx[:, :-1] / 2
+    exp[1:, :] += gy[:-1, :] / 2
+    return exp
+
+
 def cell_speed(h, dim):
     """|u| at the cell centres of an open field file: the vector 'velocity' (..., 3) (its third
     component 0 in 2D), or the components velocity_x.. of files written before it."""
@@ -187,9 +196,7 @@ def test_sensitivity(adj2, adj3, tmp):
     with h5py.File(g) as h:
         gx, gy, s = h["dJ_dchi_x"][...], h["dJ_dchi_y"][...], h["shape_sensitivity"][...]
         ua, va = h["u_adj"][...], h["v_adj"][...]
-    exp = gx / 2 + gy / 2
-    exp[:, 1:] += gx[:, :-1] / 2
-    exp[1:, :] += gy[:-1, :] / 2
+    exp = dJdchi_at_cells(gx, gy)
     with common.FieldFile(g) as ff:
         chi, src = sensitivity.find_chi(ff, adj2)
         fig, d = sensitivity.dJdchi_figure(fig_args(tmp), ff, chi, "c")
@@ -257,9 +264,7 @@ def test_sensitivity_iterations(opt, _unused, tmp):
         assert "no adjoint velocity" in r.stdout
         with h5py.File(it) as h:
             gx, gy = h["dJ_dchi_x"][...], h["dJ_dchi_y"][...]
-        exp = gx / 2 + gy / 2
-        exp[:, 1:] += gx[:, :-1] / 2
-        exp[1:, :] += gy[:-1, :] / 2
+        exp = dJdchi_at_cells(gx, gy)
         with common.FieldFile(it) as ff:
             chi, src = sensitivity.find_chi(ff, opt)
             assert src == it, f"the outline's chi comes from {src}, not the iteration file"
