@@ -231,7 +231,7 @@ PetscErrorCode FGOptimizerView(FGOptimizer O)
   const FGHistRow *last = &O->hist[O->nhist - 1];
   const char      *outcome = TaoConvergedReasons[O->reason];
   PetscBool        converged = (PetscBool)(O->reason > 0), hold = PETSC_TRUE;
-  char             text[8192], *t = text;
+  char             text[16384], *t = text; /* 64 rows of at most ~180 characters */
   size_t           left = sizeof(text), n;
 
   PetscFunctionBeginUser;
