@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pictures in README.md ("Postprocessing"), made by postproc/postproc from shipped cases (on
+# The pictures in README.md and docs/postprocessing.md, made by postproc/postproc from shipped cases (on
 # coarser grids or shorter runs, as noted), into postproc/gallery/. About 3 minutes on 2 cores.
 #   bash postproc/gallery.sh          (from the repository root; FLOWGRAD, NP=2, WORK=out/gallery)
 set -euo pipefail
