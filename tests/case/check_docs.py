@@ -1,18 +1,22 @@
 #!/usr/bin/python3
 """The documentation holds together (CTest docs_links).
 
-  check_docs.py REPO
+  check_docs.py REPO [FLOWGRAD]
 
 - README.md is at most 400 lines (what a newcomer needs; the reference is in docs/);
 - every relative link and image in README.md and docs/*.md points at a file of the repository,
   and every #anchor at a heading of its target (GitHub's heading slugs);
-- every document in docs/ is listed in docs/README.md and in README.md's table.
+- every document in docs/ is listed in docs/README.md and in README.md's table;
+- every case file that README.md and docs/ name (cases/..., tests/....yaml) exists, and with
+  FLOWGRAD, `flowgrad info` accepts each one README.md's commands use (exit 0).
 Exit 1 with the list of problems.
 """
 import glob
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -34,7 +38,7 @@ def anchors(path):
     return out
 
 
-def main(repo):
+def main(repo, flowgrad=None):
     problems = []
     readme = os.path.join(repo, "README.md")
     with open(readme, encoding="utf-8") as f:
@@ -66,6 +70,26 @@ def main(repo):
             with open(os.path.join(repo, index), encoding="utf-8") as f:
                 if link not in f.read():
                     problems.append(f"{index} does not list docs/{name}")
+    named, used = set(), set()
+    for path in [readme] + docs:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        found = set(re.findall(r"(?<![\w/.])((?:cases|tests)/[\w./-]+\.ya?ml)\b", text))
+        named |= found
+        if path == readme:  # the cases its commands run
+            for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+                used |= set(re.findall(r"((?:cases|tests)/[\w./-]+\.ya?ml)", block))
+    for c in sorted(named):
+        if not os.path.exists(os.path.join(repo, c)):
+            problems.append(f"the documentation names {c}, which does not exist")
+    if flowgrad:
+        with tempfile.TemporaryDirectory() as tmp:
+            for c in sorted(used):
+                r = subprocess.run([flowgrad, "info", os.path.join(repo, c), "--set", f"output.dir={tmp}/o"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+                if r.returncode != 0:
+                    problems.append(f"README.md runs {c}: flowgrad info exits {r.returncode}: {r.stdout.strip()[-300:]}")
+        print(f"flowgrad info accepts the {len(used)} cases README.md's commands run: {', '.join(sorted(used))}")
     for p in problems:
         print("FAIL:", p)
     print(f"README.md {n} lines, {len(docs)} documents, {checked} links checked: "
@@ -74,4 +98,4 @@ def main(repo):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None))

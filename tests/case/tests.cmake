@@ -113,8 +113,9 @@ if(FLOWGRAD_SANITIZE)
   set_tests_properties(case_keys_documented PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 endif()
 # The documentation holds together: README.md at most 400 lines, every relative link and anchor of
-# README.md and docs/*.md resolves, every document is listed (tests/case/check_docs.py).
-add_test(NAME docs_links COMMAND ${FG_PYTHON} ${FG_CASE_TESTS}/check_docs.py ${PROJECT_SOURCE_DIR})
+# README.md and docs/*.md resolves, every document is listed, every case file named exists and
+# `flowgrad info` accepts those README.md's commands run (tests/case/check_docs.py).
+add_test(NAME docs_links COMMAND ${FG_PYTHON} ${FG_CASE_TESTS}/check_docs.py ${PROJECT_SOURCE_DIR} $<TARGET_FILE:flowgrad>)
 set_tests_properties(docs_links PROPERTIES TIMEOUT 60 LABELS "case;docs")
 
 # Found in review: inputs that must be refused up front (exit 2, file:line: key), not crash,
