@@ -205,7 +205,7 @@ def numbers_optimization(d, notes):
     o = read_outcome(d)
     if o is not None:
         first, status, cons, rows_ = o
-        tables.append(Table("How it ended", ["", ""],
+        tables.append(Table("How it ended", ["", "flowgrad optimize said"],
                             [("flowgrad optimize", first), ("status", status), ("constraints", cons)]
                             + [("constraint", r) for r in rows_]))
 
