@@ -109,21 +109,25 @@ def check_series(xmf, h5s, kind):
         print(f"{tag}: {len(want)} steps checked")
 
 
+def npoints(obj):
+    """The points of a filter's output: a dataset's, or the sum over a multiblock's leaves."""
+    return sum(b.GetNumberOfPoints() for b in blocks(obj)) if obj.IsA("vtkMultiBlockDataSet") else obj.GetNumberOfPoints()
+
+
 def check_filters(xmf):
     """Stream Tracer and Glyph work on the velocity vector as written."""
     r = Xdmf3ReaderS(FileName=[xmf])
     r.UpdatePipeline(times_of(r)[-1])
-    st = StreamTracer(Input=r, SeedType="Point Cloud" if hasattr(StreamTracer, "SeedType") else None)
+    st = StreamTracer(Input=r)  # the default seeds: a line across the domain
     st.Vectors = ["CELLS", "velocity"]
     st.UpdatePipeline(times_of(r)[-1])
-    n = sum(b.GetNumberOfPoints() for b in blocks(sm.Fetch(st))) if sm.Fetch(st).IsA("vtkMultiBlockDataSet") else sm.Fetch(st).GetNumberOfPoints()
+    n = npoints(sm.Fetch(st))
     if n == 0:
         problems.append(f"{xmf}: Stream Tracer on 'velocity' returned no lines")
     g = Glyph(Input=r, GlyphType="Arrow")
     g.OrientationArray = ["CELLS", "velocity"]
     g.UpdatePipeline(times_of(r)[-1])
-    out = sm.Fetch(g)
-    m = sum(b.GetNumberOfPoints() for b in blocks(out)) if out.IsA("vtkMultiBlockDataSet") else out.GetNumberOfPoints()
+    m = npoints(sm.Fetch(g))
     if m == 0:
         problems.append(f"{xmf}: Glyph of 'velocity' made nothing")
     print(f"{os.path.relpath(xmf)}: Stream Tracer {n} points, Glyph {m} points")
