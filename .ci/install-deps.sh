@@ -5,7 +5,8 @@
 #   .ci/install-deps.sh --tests      # and what only the tests use: SLURM + munge (tests/slurm/
 #                                    # start a private single-node SLURM of their own),
 #                                    # Chromium (the report page's headless screenshot test) and
-#                                    # ParaView (pvbatch opens the XDMF sidecars: io_paraview)
+#                                    # ParaView (pvbatch opens the XDMF sidecars: io_paraview;
+#                                    # pvpython renders them on an Xvfb display: io_paraview_outputs)
 #
 # Root, non-interactive and idempotent: when every package is already present it
 # makes no network access and returns in well under a second.
@@ -27,7 +28,7 @@ PKGS=(
 )
 case "${1:-}" in
   "") ;;
-  --tests) PKGS+=(munge slurmctld slurmd slurm-client chromium paraview python3-paraview) ;;
+  --tests) PKGS+=(munge slurmctld slurmd slurm-client chromium paraview python3-paraview xvfb xauth) ;;
   *) echo "install-deps: unknown option '$1' (usage: install-deps.sh [--tests])" >&2; exit 2 ;;
 esac
 

@@ -2,6 +2,7 @@
 opened as one time series where it is one (CTest io_paraview_outputs).
 
 Usage: pvbatch --force-offscreen-rendering check_paraview_series.py RUN2D RUN3D ADJOINT OPTIMIZE
+       xvfb-run -a pvpython check_paraview_series.py --render RUN2D RUN3D ADJOINT OPTIMIZE
 
 For each of ParaView's XDMF readers (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT):
   RUN2D/fields/fields.xmf, RUN3D/fields/fields.xmf  one dataset with a time step per field file
@@ -12,6 +13,12 @@ For each of ParaView's XDMF readers (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT):
   ADJOINT/gradient.xmf                              the gradient fields, ranges as in the file;
   OPTIMIZE/optimization/iterations.xmf              one step per iteration file (time = the
       iteration), the ranges of chi and dJ_dchi_x at each.
+With --render (pvpython with a display: Debian's ParaView crashes rendering offscreen), also as a
+user of the GUI does: each output opened with OpenDataFile (the reader ParaView picks), shown as a
+coloured surface in a render view with its default camera and rendered; the 2D run's picture is
+the domain seen from +Z, its coloured footprint as wide and tall as x and y are long (a 2D grid in
+the YZ plane shows a line), the 3D run's and the gradient's cover part of the picture, and the
+animation scene has a time per field file.
 The .xmf files are given by their full paths (Xdmf3 cannot open a bare file name: see
 src/io/xdmf.c). Exit 1 with a list of problems.
 """
@@ -133,8 +140,83 @@ def check_filters(xmf):
     print(f"{os.path.relpath(xmf)}: Stream Tracer {n} points, Glyph {m} points")
 
 
+def footprint(path, array):
+    """Render PATH as the GUI does (OpenDataFile, Surface coloured by ARRAY, reset camera) and
+    return (the picture's coloured pixels as a boolean image, the view, the reader)."""
+    from paraview.simple import ColorBy, CreateView, GetAnimationScene, OpenDataFile, Render, ResetCamera, Show
+    from vtkmodules.numpy_interface import dataset_adapter as dsa2
+    from vtkmodules.vtkRenderingCore import vtkWindowToImageFilter
+    r = OpenDataFile(path)
+    GetAnimationScene().UpdateAnimationUsingDataTimeSteps()
+    v = CreateView("RenderView")
+    v.ViewSize = [400, 400]
+    v.OrientationAxesVisibility = 0
+    v.Background = [0, 0, 0]
+    v.UseColorPaletteForBackground = 0
+    d = Show(r, v)
+    d.SetRepresentationType("Surface")
+    ColorBy(d, ("CELLS", array))
+    ResetCamera(v)
+    Render(v)
+    w2i = vtkWindowToImageFilter()
+    w2i.SetInput(v.GetRenderWindow())
+    w2i.ReadFrontBufferOff()
+    w2i.Update()
+    img = w2i.GetOutput()
+    nx, ny, _ = img.GetDimensions()
+    rgb = np.asarray(dsa2.WrapDataObject(img).PointData[0]).reshape(ny, nx, -1)[:, :, :3]
+    return rgb.astype(int).sum(axis=2) > 30, v, r
+
+
+def check_render(run2, run3, adj):
+    """The outputs rendered as the GUI shows them (pvpython under Xvfb)."""
+    from paraview.simple import GetTimeKeeper
+    for run in (run2, run3):
+        h5s = sorted(glob.glob(os.path.join(run, "fields", "fields_[0-9]*.h5")))
+        with h5py.File(h5s[-1], "r") as h:
+            dim, L = int(h.attrs["dim"]), [float(x) for x in h.attrs["lengths"]]
+        on, v, r = footprint(os.path.join(run, "fields", "fields.xmf"), "p")
+        tag = f"render {os.path.relpath(run)}"
+        nt = len(GetTimeKeeper().TimestepValues)
+        if nt != len(h5s):
+            problems.append(f"{tag}: the animation has {nt} times, the run {len(h5s)} field files")
+        frac = on.mean()
+        if frac < 0.15:
+            problems.append(f"{tag}: the data cover {100 * frac:.1f} % of the picture")
+        if dim == 2:
+            cam = np.asarray(v.CameraPosition) - np.asarray(v.CameraFocalPoint)
+            rows, cols = np.nonzero(on.any(axis=1))[0], np.nonzero(on.any(axis=0))[0]
+            aspect = (cols[-1] - cols[0] + 1) / (rows[-1] - rows[0] + 1)
+            if abs(cam[0]) > 1e-9 * abs(cam[2]) or abs(cam[1]) > 1e-9 * abs(cam[2]) or cam[2] <= 0:
+                problems.append(f"{tag}: the default camera looks along {cam.tolist()}, want -Z")
+            if abs(aspect / (L[0] / L[1]) - 1) > 0.05:
+                problems.append(f"{tag}: the picture is {aspect:.3f} as wide as tall, the domain {L[0] / L[1]:.3f}")
+            print(f"{tag}: {nt} times, {100 * frac:.1f} % of the picture, aspect {aspect:.3f} (domain {L[0] / L[1]:.3f})")
+        else:
+            print(f"{tag}: {nt} times, {100 * frac:.1f} % of the picture")
+        release(v, r)
+    with h5py.File(os.path.join(adj, "gradient.h5"), "r") as h:
+        name = next(k for k, ds in h.items() if isinstance(ds, h5py.Dataset) and ds.attrs.get("location", b"") in (b"cell", "cell"))
+    on, v, r = footprint(os.path.join(adj, "gradient.xmf"), name)
+    if on.mean() < 0.15:
+        problems.append(f"render gradient.xmf: the data cover {100 * on.mean():.1f} % of the picture")
+    print(f"render gradient.xmf ({name}): {100 * on.mean():.1f} % of the picture")
+    release(v, r)
+
+
+def release(v, r):
+    """Close a rendered output (the time keeper then holds the next one's times only)."""
+    from paraview.simple import Delete
+    Delete(v)
+    Delete(r)
+
+
 def main(argv):
+    render = "--render" in argv
+    argv = [a for a in argv if a != "--render"]
     run2, run3, adj, opt = (os.path.abspath(a) for a in argv[1:5])
+    if render:
+        check_render(run2, run3, adj)
     for run in (run2, run3):
         h5s = sorted(glob.glob(os.path.join(run, "fields", "fields_[0-9]*.h5")))
         if len(h5s) < 2:
