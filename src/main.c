@@ -10,8 +10,10 @@
   (nothing is allocated before the case is valid), dispatch, and turn an error into one message
   and a documented exit code (src/sys/sys.c).
 */
+#define _POSIX_C_SOURCE 200809L /* sigprocmask under -std=c11 */
 #include <flowgrad.h>
 #include <fg/app.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -41,11 +43,7 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
     if (rank == 0) PetscCall(FGCasePrintKeys(stdout));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  {
-    PetscBool want;
-    PetscCall(PetscOptionsHasHelp(NULL, &want));
-    if (want) PetscCall(FGOptionsView(PETSC_COMM_WORLD)); /* every -fg_* option, then the command as usual */
-  }
+  PetscCall(FGOptionsCheck(PETSC_COMM_WORLD)); /* every -fg_* option (-help: listed), then the command as usual */
   PetscCall(PetscNew(&c));
   PetscCall(FGCaseLoad(PETSC_COMM_WORLD, cl->case_file, cl->nset, cl->set, c));
   if (cl->command == FG_CMD_INFO) PetscCall(FGCaseCheckOutput(PETSC_COMM_WORLD, c)); /* info leaves no trace */
@@ -99,7 +97,9 @@ int main(int argc, char **argv)
   PetscErrorCode ierr;
 
   if (code) {
-    if (FGLaunchRank() == 0) fprintf(stderr, "flowgrad: error: %s\n", msg);
+    char line[sizeof(msg)];
+    FGEscapeLine(msg, line, sizeof(line)); /* one line: an argument may hold a newline */
+    if (FGLaunchRank() == 0) fprintf(stderr, "flowgrad: error: %s\n", line);
     free(cl.petsc_argv);
     return FGExit_Private(code);
   }
@@ -111,13 +111,37 @@ int main(int argc, char **argv)
     free(cl.petsc_argv);
     return FGExit_Private(0);
   }
-  ierr = FGInitialize(&cl.petsc_argc, &cl.petsc_argv, help);
-  if (ierr) return FGExit_Private(FG_EXIT_INTERNAL);
-  ierr = FGMain_Private(&cl);
+  /* SIGUSR1/SIGTERM are stop requests from here to the exit (src/sys/signal.c): caught from now,
+     held during PetscInitialize (MPI_Init), which puts its own handler (traceback, abort) on them,
+     caught again after it */
+  {
+    sigset_t stop;
+    (void)sigemptyset(&stop);
+    (void)sigaddset(&stop, SIGUSR1);
+    (void)sigaddset(&stop, SIGTERM);
+    (void)FGSignalCatch();
+    (void)sigprocmask(SIG_BLOCK, &stop, NULL); /* held while PETSc's handler is on them (and in MPI's threads) */
+    ierr = FGInitialize(&cl.petsc_argc, &cl.petsc_argv, help);
+    if (ierr) { /* PETSc refused its start-up options (-malloc_dump abc): every rank alike */
+      int mpi = 0;
+      if (FGLaunchRank() == 0) fprintf(stderr, "flowgrad: error: PETSc options: %s\n", FGInitializeMessage()[0] ? FGInitializeMessage() : "PetscInitialize failed");
+      free(cl.petsc_argv);
+      if (!MPI_Initialized(&mpi) && mpi) (void)MPI_Finalize();
+      return FGExit_Private(FG_EXIT_INPUT);
+    }
+    ierr = FGSignalInstall();
+    (void)sigprocmask(SIG_UNBLOCK, &stop, NULL); /* one that came meanwhile is delivered now */
+  }
+  if (!ierr && (cl.command == FG_CMD_INFO || cl.command == FG_CMD_CHECK || cl.keys)) /* nothing to stop cleanly: end by the signal */
+    ierr = FGSignalSetExit(cl.command == FG_CMD_CHECK ? "flowgrad check keeps no checkpoint; run it again" : "nothing was written");
+  if (!ierr) ierr = FGMain_Private(&cl);
   if (ierr) {
     (void)FGErrorReport(ierr, &code); /* an error on one rank only aborts the job here */
   }
-  if (FGFinalize()) code = code ? code : FG_EXIT_INTERNAL;
+  if (FGFinalize()) { /* what PETSc does at its end (-log_view's file was checked at the start) */
+    if (FGLaunchRank() == 0) fprintf(stderr, "flowgrad: error: PETSc at the end of the run: %s\n", FGInitializeMessage()[0] ? FGInitializeMessage() : "PetscFinalize failed");
+    code = code ? code : FG_EXIT_INTERNAL;
+  }
   free(cl.petsc_argv);
   return FGExit_Private(code);
 }

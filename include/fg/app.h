@@ -1,7 +1,7 @@
 /* flowgrad application layer (src/app/): the command line and the subcommands, each a short
    driver of the library below it:
      cli.c       the command line, parsed before MPI starts
-     options.c   -help: every -fg_* options block (FGOptionsView)
+     options.c   -help: every -fg_* options block (FGOptionsView); their values checked at the start (FGOptionsCheck)
      info.c      flowgrad info
      run.c       flowgrad run (its options, FGRunGetOptions; FGSlurmRestartCount)
      adjoint.c   flowgrad adjoint, and the set-up it shares with check (src/app/appimpl.h)
@@ -42,6 +42,7 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode FGRunGetOptions(MPI_Comm, FGRunOptions *);
 
 PETSC_EXTERN PetscErrorCode FGOptionsView(MPI_Comm);
+PETSC_EXTERN PetscErrorCode FGOptionsCheck(MPI_Comm);
 PETSC_EXTERN PetscErrorCode FGInfo(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, const FGCase *, PetscBool);

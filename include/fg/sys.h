@@ -34,17 +34,24 @@
 PETSC_EXTERN const char    *FGVersion(void);
 PETSC_EXTERN PetscErrorCode FGInitialize(int *, char ***, const char *);
 PETSC_EXTERN PetscErrorCode FGFinalize(void);
+PETSC_EXTERN const char    *FGInitializeMessage(void);
 PETSC_EXTERN int            FGExitCode(PetscErrorCode);
 PETSC_EXTERN PetscErrorCode FGErrorReport(PetscErrorCode, int *);
+PETSC_EXTERN void           FGEscapeLine(const char *, char *, size_t);
 PETSC_EXTERN const char    *FGExitCodeName(int);
 PETSC_EXTERN PetscErrorCode FGMakeDirectory(const char *);
+PETSC_EXTERN const char    *FGFileKind(unsigned);
 PETSC_EXTERN PetscErrorCode FGErrorCapturePush(char *, size_t);
 PETSC_EXTERN PetscErrorCode FGErrorCapturePop(void);
 
-/* Stop requests (src/sys/signal.c): SIGUSR1 and SIGTERM set a flag (async-signal safe); the time
-   loop reduces it once per step with FGSignalAgree (MPI_Allreduce MAX), so all ranks stop at the
-   same step, write a checkpoint and raise FG_ERR_SIGNAL (exit 75). */
+/* Stop requests (src/sys/signal.c): SIGUSR1 and SIGTERM set a flag (async-signal safe) from the
+   process's start (FGInitialize) to its exit; the time loop reduces it once per step with
+   FGSignalAgree (MPI_Allreduce MAX), so all ranks stop at the same step, write a checkpoint and
+   raise FG_ERR_SIGNAL (exit 75). FGSignalSetExit: a command with no step to stop at ends by the
+   signal, with one line. */
+PETSC_EXTERN int            FGSignalCatch(void);
 PETSC_EXTERN PetscErrorCode FGSignalInstall(void);
+PETSC_EXTERN PetscErrorCode FGSignalSetExit(const char *);
 PETSC_EXTERN PetscErrorCode FGSignalRestore(void);
 PETSC_EXTERN PetscErrorCode FGSignalAgree(MPI_Comm, int *);
 PETSC_EXTERN PetscErrorCode FGSignalRaise(int);

@@ -269,11 +269,13 @@ PetscErrorCode FGAdjointMain(MPI_Comm comm, const FGCase *c, PetscBool resume)
     out.signals         = PETSC_TRUE;
     out.gradient_time   = PETSC_TRUE;
     PetscCall(FGSignalInstall());
-  } else PetscCheck(!resume, comm, FG_ERR_INPUT, "--resume: adjoint.mode steady does not stop and resume (it keeps no history); rerun it without --resume");
+  } else {
+    PetscCheck(!resume, comm, FG_ERR_INPUT, "--resume: adjoint.mode steady does not stop and resume (it keeps no history); rerun it without --resume");
+    PetscCall(FGSignalSetExit("a steady adjoint keeps no checkpoint; run it again"));
+  }
   PetscCall(PetscTime(&w0));
   PetscCall(FGAdjointCompute(s, A.d, A.o, A.p, &J, A.g, &out));
   PetscCall(PetscTime(&w1));
-  PetscCall(FGSignalRestore());
 
   /* the table */
   PetscCall(FGDesignGetScalars(A.d, A.g, &ns, &sv));

@@ -31,8 +31,7 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, const FGCase *c, PetscBool resume, 
   PetscCall(FGOptimizerSetUp(opt));
   PetscCall(FGSignalInstall());
   PetscCall(FGOptimizerSolve(opt));
-  PetscCall(FGOptimizerView(opt));
-  PetscCall(FGSignalRestore());
+  PetscCall(FGOptimizerView(opt)); /* the handlers stay to the process's exit */
   PetscCall(FGOptimizerDestroy(&opt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -11,6 +11,7 @@
 #include <fg/app.h>
 #include <fg/adjoint.h>
 #include <fg/optim.h>
+#include <string.h>
 
 /*@C
   FGOptionsView - run every -fg_* options block once (with -help PETSc prints them). Collective.
@@ -33,5 +34,65 @@ PetscErrorCode FGOptionsView(MPI_Comm comm)
   PetscCall(FGAdjointGetOptions(comm, &adjoint));
   PetscCall(FGAdjointCheckGetOptions(comm, &check));
   PetscCall(FGOptimizerGetOptions(comm, &optimize));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The option whose value the message quotes (PETSc's "Input string abc has no integer value" names
+   the value only): "-name value", or "" when no option's value appears in it. */
+static PetscErrorCode FGOptionsQuoted_Private(const char *msg, char *opt, size_t len)
+{
+  char *all, *prev = NULL;
+
+  PetscFunctionBeginUser;
+  opt[0] = '\0';
+  PetscCall(PetscOptionsGetAll(NULL, &all)); /* "-a 1 -b abc ..." */
+  for (char *tok = all, *end; *tok; tok = end) {
+    while (*tok == ' ') tok++;
+    for (end = tok; *end && *end != ' '; end++) {}
+    if (*end) *end++ = '\0';
+    if (!*tok) break;
+    if (prev && prev[0] == '-' && tok[0] != '-' && strstr(msg, tok)) {
+      PetscCall(PetscSNPrintf(opt, len, "%s %s", prev, tok));
+      break;
+    }
+    prev = tok;
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOptionsCheck - every -fg_* option's value (each options block run once, as with -help), and
+  the viewers PETSc opens only at its end (-log_view), read at the start: a bad one is a usage
+  error (FG_ERR_INPUT, exit 2) naming the option, before anything runs. Collective.
+@*/
+PetscErrorCode FGOptionsCheck(MPI_Comm comm)
+{
+  static const char *const atend[] = {"-log_view"};
+  char                     msg[1024], opt[512];
+  PetscErrorCode           ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGErrorCapturePush(msg, sizeof(msg)));
+  ierr = FGOptionsView(comm);
+  PetscCall(FGErrorCapturePop());
+  if (ierr) {
+    PetscCall(FGOptionsQuoted_Private(msg, opt, sizeof(opt)));
+    SETERRQ(comm, FG_ERR_INPUT, "%s%s%s (-help lists flowgrad's options)", opt[0] ? opt : "a flowgrad option", ": ", msg);
+  }
+  for (size_t i = 0; i < sizeof(atend) / sizeof(atend[0]); i++) {
+    PetscViewer       v   = NULL;
+    PetscViewerFormat fmt = PETSC_VIEWER_DEFAULT;
+    PetscBool         set = PETSC_FALSE;
+    char              value[PETSC_MAX_PATH_LEN] = "";
+    PetscCall(PetscOptionsGetString(NULL, NULL, atend[i], value, sizeof(value), &set));
+    if (!set || !value[0]) continue;
+    PetscCall(FGErrorCapturePush(msg, sizeof(msg)));
+    ierr = PetscOptionsGetViewer(comm, NULL, NULL, atend[i], &v, &fmt, &set);
+    if (!ierr && v) ierr = PetscViewerDestroy(&v);
+    PetscCall(FGErrorCapturePop());
+    if (ierr) PetscCall(PetscOptionsClearValue(NULL, atend[i])); /* PETSc's end would fail on it again */
+    PetscCheck(!ierr, comm, FG_ERR_INPUT, "%s %s: %s", atend[i], value, msg);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

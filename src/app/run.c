@@ -362,7 +362,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(FGSlurmRestartCount(comm, &slurm));
   PetscCall(FGRunGetOptions(comm, &ctx.opt));
-  PetscCall(FGSignalInstall());
+  PetscCall(FGSignalInstall()); /* (FGInitialize did; a request during the start waits for the first step) */
 
   /* 1. the solver (its FFT plans kept as wisdom in output.dir, so a resumed run plans alike),
         and the checkpoint to resume from */
@@ -451,6 +451,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   if (!signo) {
     PetscCall(FGRunWriteFields_Private(s, &ctx));
     if (s->step > ctx.step0 || !resumed) PetscCall(FGRunCheckpoint_Private(s, &ctx, PETSC_TRUE, ckpt, sizeof(ckpt))); /* the monitor checked the last step */
+    if (s->step == ctx.opt.raise_step && rank == ctx.opt.raise_rank) PetscCall(FGSignalRaise(ctx.opt.raise_signo)); /* test hook: after the final checkpoint (ignored) */
     PetscCall(PetscTime(&t1));
     PetscCall(PetscPrintf(comm, "flowgrad run: %" PetscInt_FMT " steps in %.2f s, %.3g cell-steps/s\n", s->step - ctx.step0, t1 - ctx.t0, (double)ncells * (double)(s->step - ctx.step0) / PetscMax(t1 - ctx.t0, 1e-9)));
   }
@@ -465,8 +466,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     PetscCall(PetscFree2(ctx.sigt, ctx.sigcl));
     PetscCall(FGDtHistoryDestroy(&ctx.dts));
     PetscCall(PetscFree(ctx.ckpt.keys));
-    PetscCall(FGSolverDestroy(&s));
-    PetscCall(FGSignalRestore());
+    PetscCall(FGSolverDestroy(&s)); /* the handlers stay to the process's exit: a late request is ignored */
     PetscCheck(!signo, comm, FG_ERR_SIGNAL, "stopped on %s at step %" PetscInt_FMT ", t = %.6g; checkpoint written to %s; rerun with --resume to continue (exit code 75: requeue)", FGSignalName(signo), step, (double)t, ckpt);
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -224,7 +224,7 @@ PETSC_INTERN PetscErrorCode FGCaseCheckBodyShape_Internal(FGCaseCtx, const FGKey
 PETSC_INTERN PetscErrorCode FGCaseCheckBodySemiAxes_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckBodyNaca_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckBodyControlValues_Internal(FGCaseCtx, const FGKeyRef *);
-PETSC_INTERN PetscErrorCode FGCaseCheckProbeReference_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckProbePoint_Internal(FGCaseCtx, const FGKeyRef *);
 /* validate_objective.c: objectives and the design */
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveBody_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveProbe_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);

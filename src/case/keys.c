@@ -248,9 +248,9 @@ static const FGKeyDef FGCaseKeys[] = {
   {.path = "body.<body>.ref_area", .type = FG_KEY_REAL, FG_BODY(ref_area), FG_GT(0), .compute = FGCaseComputeBodyRefArea_Internal,
    .defdoc = "`ref_length` (2D, per unit span), `ref_length^2` (3D)", .doc = "Reference area of the force coefficients"},
 
-  {.path = "probe.<probe>.at", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_PROBE(at), .required = PETSC_TRUE,
+  {.path = "probe.<probe>.at", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_PROBE(at), .required = PETSC_TRUE, .check = FGCaseCheckProbePoint_Internal,
    .doc = "Where probe `<probe>` (a name of your choice; at most 16 probes) records the velocity and the pressure"},
-  {.path = "probe.<probe>.reference", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_PROBE(reference), .check = FGCaseCheckProbeReference_Internal,
+  {.path = "probe.<probe>.reference", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_PROBE(reference), .check = FGCaseCheckProbePoint_Internal,
    .doc = "A second point: the probe also records the pressure difference p(at) - p(reference)"},
 
   {.path = "actuator.<actuator>.center", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_ACTUATOR(center), .required = PETSC_TRUE,

@@ -94,7 +94,7 @@ PetscErrorCode FGCaseLoad(MPI_Comm comm, const char *file, PetscInt nset, const 
     struct stat st;
     if (stat(file, &st) != 0) info[0] = FG_READ_OPEN, info[1] = errno;
     else if (S_ISDIR(st.st_mode)) info[0] = FG_READ_DIR;
-    else if (!S_ISREG(st.st_mode)) info[0] = FG_READ_NOTREG;
+    else if (!S_ISREG(st.st_mode)) info[0] = FG_READ_NOTREG, info[1] = (long long)st.st_mode;
     else if (st.st_size > FG_CASE_MAX_BYTES) info[0] = FG_READ_TOOBIG, info[2] = (long long)st.st_size;
     else {
       FILE *fp = fopen(file, "rb");
@@ -115,7 +115,7 @@ PetscErrorCode FGCaseLoad(MPI_Comm comm, const char *file, PetscInt nset, const 
     PetscCall(PetscFree(buf));
     PetscCheck(info[0] != FG_READ_OPEN, comm, FG_ERR_INPUT, "%s: cannot open the case file: %s", file, strerror((int)info[1]));
     PetscCheck(info[0] != FG_READ_DIR, comm, FG_ERR_INPUT, "%s: is a directory, not a case file", file);
-    PetscCheck(info[0] != FG_READ_NOTREG, comm, FG_ERR_INPUT, "%s: not a regular file", file);
+    PetscCheck(info[0] != FG_READ_NOTREG, comm, FG_ERR_INPUT, "%s: it is %s, not a case file", file, FGFileKind((unsigned)info[1]));
     PetscCheck(info[0] != FG_READ_TOOBIG, comm, FG_ERR_INPUT, "%s: too large (%lld bytes; a case file is at most 1 MiB)", file, info[2]);
     SETERRQ(comm, FG_ERR_INPUT, "%s: cannot read the case file: %s", file, strerror((int)info[1]));
   }

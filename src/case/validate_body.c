@@ -213,10 +213,28 @@ PetscErrorCode FGCaseCheckBodyControlValues_Internal(FGCaseCtx ctx, const FGKeyR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Records whether the probe has a reference point (an optional key without a default). */
-PetscErrorCode FGCaseCheckProbeReference_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+/* A probe's point (at, reference) lies in the domain, walls included (to round-off): outside it a
+   probe would record values extrapolated from the nearest cells. */
+PetscErrorCode FGCaseCheckProbePoint_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 {
+  FGProbeCase    *pr  = (FGProbeCase *)FGCaseInstance_Internal(ctx, ref);
+  const PetscBool rf  = (PetscBool)!strcmp(strrchr(ref->path, '.') + 1, "reference");
+  const FGCase   *c   = ctx->c;
+  const PetscReal *x  = rf ? pr->reference : pr->at;
+  char            where[FG_CASE_WHERE_LEN];
+
   PetscFunctionBeginUser;
-  ((FGProbeCase *)FGCaseInstance_Internal(ctx, ref))->has_reference = ctx->vals[ref - ctx->keys].set;
+  if (rf) pr->has_reference = ctx->vals[ref - ctx->keys].set; /* an optional key without a default */
+  if (!ctx->vals[ref - ctx->keys].set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  for (PetscInt d = 0; d < ctx->dim; d++) {
+    const PetscReal x0 = c->grid.origin[d], x1 = c->grid.origin[d] + c->grid.lengths[d], tol = 1e-12 * c->grid.lengths[d];
+    char            sx[32], s0[32], s1[32];
+    if (x[d] >= x0 - tol && x[d] <= x1 + tol) continue;
+    PetscCall(FGCaseFormatReal_Internal(x[d], sx, sizeof(sx)));
+    PetscCall(FGCaseFormatReal_Internal(x0, s0, sizeof(s0)));
+    PetscCall(FGCaseFormatReal_Internal(x1, s1, sizeof(s1)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: the point lies outside the domain: %c = %s is not within [%s, %s]", where, FGCaseAxis_Internal[d], sx, s0, s1);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

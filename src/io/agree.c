@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*@C
@@ -167,7 +168,8 @@ PetscErrorCode FGIOWriteTextAtomic(MPI_Comm comm, const char *path, const char *
     else {
       snprintf(tmp, sizeof(tmp), "%s.tmp", path);
       errno = 0;
-      if (!(fp = fopen(tmp, "w"))) step = "open", err = errno;
+      (void)remove(tmp); /* a stale one, or a link or FIFO put there: never written through */
+      if (!(fp = fopen(tmp, "wx"))) step = "open", err = errno; /* O_EXCL: a new file */
     }
     if (fp) { /* the writer's error is rank 0's alone: captured and agreed on, never raised while the others wait */
       char           why[256] = "";
@@ -242,8 +244,9 @@ PetscErrorCode FGIOMakeDirectory(MPI_Comm comm, const char *path, char msg[], si
 }
 
 /*@C
-  FGIOCheckReadable - whether rank 0 can open a file for reading, agreed on by every rank (a file
-  the case names, checked before any work). Collective.
+  FGIOCheckReadable - whether rank 0 can open a file for reading and it is a regular file (not a
+  directory, FIFO or device), agreed on by every rank (a file the case names, checked before any
+  work). Collective.
 
   Output Parameters:
 + msg - (when not ok) "cannot open PATH: REASON", the same on every rank
@@ -258,11 +261,15 @@ PetscErrorCode FGIOCheckReadable(MPI_Comm comm, const char *path, char msg[], si
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   msg[0] = '\0';
-  if (rank == 0) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) snprintf(msg, len, "cannot open %s: %s", path, strerror(errno));
-    else (void)fclose(fp);
+  if (rank == 0) { /* O_NONBLOCK: a FIFO must not stall the check */
+    struct stat st;
+    int         fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) snprintf(msg, len, "cannot open %s: %s", path, strerror(errno));
+    else if (fstat(fd, &st) != 0) snprintf(msg, len, "cannot open %s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode)) snprintf(msg, len, "cannot open %s: it is %s, not a regular file", path, FGFileKind(st.st_mode));
+    if (fd >= 0) (void)close(fd);
   }
   PetscCall(FGIOAgree(comm, msg, len, ok));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------------------------------------
    Errors
@@ -102,13 +103,30 @@ void FGH5Probe_Internal(const char *path, char *reason, size_t len, PetscBool *s
   MPI_COMM_NULL for this process alone. *fid < 0 when HDF5 cannot open it, and detail says why
   (HDF5's message); an error is raised only when the property list cannot be made (FG_ERR_IO_OPEN).
   A created file gets the root attribute flowgrad_version (FGVersion()).
+
+  Special files: a file to open must be a regular file (a FIFO would block the open, a device
+  would be read), else *fid < 0 and detail says what it is; a name to create that holds
+  something other than a regular file (a symbolic link, a FIFO, a device: a stale temporary name)
+  loses that entry first (rank 0, then a barrier), so the new file never goes through it.
 */
 PetscErrorCode FGH5OpenFile_Internal(MPI_Comm comm, const char *path, unsigned flags, hid_t *fid, char *detail, size_t len)
 {
-  hid_t fapl;
+  hid_t       fapl;
+  struct stat st;
+  PetscMPIInt rank = 0;
 
   PetscFunctionBeginUser;
   FGH5Quiet_Internal();
+  if (comm != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!(flags & H5F_ACC_TRUNC) && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    *fid = -1;
+    snprintf(detail, len, "not a regular file (%s)", FGFileKind(st.st_mode));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (flags & H5F_ACC_TRUNC) {
+    if (rank == 0 && lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) (void)unlink(path);
+    if (comm != MPI_COMM_NULL) PetscCallMPI(MPI_Barrier(comm));
+  }
   FGCallHDF5Return(FG_ERR_IO_OPEN, path, fapl, H5Pcreate, (H5P_FILE_ACCESS));
   if (comm != MPI_COMM_NULL) {
     FGCallHDF5(FG_ERR_IO_OPEN, path, H5Pset_fapl_mpio, (fapl, comm, MPI_INFO_NULL));

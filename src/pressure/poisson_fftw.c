@@ -90,10 +90,16 @@
   symmetric too), so S^T = S and SolveTranspose is the same solve. tests/poisson checks
   <S b1, b2> = <b1, S^T b2> to 1e-12.
 */
+#define _POSIX_C_SOURCE 200809L /* lstat, O_NOFOLLOW, O_CLOEXEC under -std=c11 */
 #include "poissonimpl.h"
+#include <fg/iofile.h>
 #include <fftw3-mpi.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct {
   unsigned      planner;  /* FFTW_ESTIMATE, FFTW_MEASURE, ... */
@@ -219,22 +225,46 @@ static PetscErrorCode FGPoissonFFTWWisdomSet_Private(MPI_Comm comm, const char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0: the text of a wisdom file (NULL if it cannot be read); free() it. */
-static char *FGPoissonFFTWWisdomRead_Private(const char *path)
+/* Rank 0: the text of a wisdom file (*text NULL: none yet, or empty; free() it), or why it is
+   refused (why[0] != 0). The file is replaced after planning, so it must be absent or FFTW's own:
+   a symbolic link, a FIFO (whose open would block), a device or any other file (a case file given
+   by mistake) is refused, never read through or replaced. */
+static void FGPoissonFFTWWisdomRead_Private(const char *path, char **text, char *why, size_t len)
 {
-  FILE *fp = fopen(path, "rb");
-  char *text = NULL;
-  long  n;
+  struct stat st;
+  int         fd;
+  char       *buf = NULL;
+  ssize_t     n   = 0;
 
-  if (!fp) return NULL;
-  if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && n < (1L << 26) && fseek(fp, 0, SEEK_SET) == 0 && (text = (char *)malloc((size_t)n + 1))) {
-    if (fread(text, 1, (size_t)n, fp) != (size_t)n) {
-      free(text);
-      text = NULL;
-    } else text[n] = '\0';
+  *text  = NULL;
+  why[0] = '\0';
+  if (lstat(path, &st) != 0) {
+    if (errno != ENOENT) snprintf(why, len, "%s", strerror(errno));
+    return;
   }
-  fclose(fp);
-  return text;
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(why, len, "it is %s, not a regular file; flowgrad writes its FFTW wisdom there: give another file", FGFileKind(st.st_mode));
+    return;
+  }
+  if (st.st_size >= (1L << 26)) {
+    snprintf(why, len, "%lld bytes, not FFTW wisdom (which flowgrad would write over it): give another file", (long long)st.st_size);
+    return;
+  }
+  if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)) < 0 || !(buf = (char *)malloc((size_t)st.st_size + 1))) {
+    snprintf(why, len, "%s", fd < 0 ? strerror(errno) : "out of memory");
+    if (fd >= 0) (void)close(fd);
+    return;
+  }
+  for (ssize_t r; n < (ssize_t)st.st_size && (r = read(fd, buf + n, (size_t)st.st_size - (size_t)n)) > 0;) n += r;
+  (void)close(fd);
+  buf[n] = '\0';
+  if (n > 0 && strncmp(buf, "(fftw-", 6)) {
+    snprintf(why, len, "the file is not FFTW wisdom, and flowgrad would write its wisdom over it: give another file, or remove it");
+    free(buf);
+    return;
+  }
+  if (n > 0) *text = buf;
+  else free(buf);
 }
 
 /* Make (or make again) every plan of the chosen path; the buffers exist. Collective. */
@@ -300,11 +330,14 @@ static PetscErrorCode FGPoissonFFTWWisdomWrite_Private(const char *wpath, const 
   int   ok;
 
   PetscFunctionBeginUser;
+  struct stat st;
+
   snprintf(tmp, sizeof(tmp), "%s.tmp", wpath);
-  fp = fopen(tmp, "w");
+  (void)remove(tmp);     /* a stale one, or a link put there: never written through */
+  fp = fopen(tmp, "wx"); /* O_EXCL: a new file */
   ok = fp && fputs(text, fp) >= 0;
   if (fp) ok = (fclose(fp) == 0) && ok;
-  ok = ok && rename(tmp, wpath) == 0;
+  ok = ok && !(lstat(wpath, &st) == 0 && !S_ISREG(st.st_mode)) && rename(tmp, wpath) == 0; /* replaces only what was read */
   if (!ok) {
     (void)remove(tmp);
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "flowgrad: warning: cannot write FFTW wisdom to %s (the plans will be measured again next time)\n", wpath));
@@ -413,8 +446,11 @@ static PetscErrorCode FGPoissonSetUp_FFTW(FGPoisson p)
   PetscCall(FGPoissonFFTWPlanner_Private(g->comm, opt.planner, &f->planner));
   wset = (PetscBool)(opt.wisdom[0] && f->planner != FFTW_ESTIMATE);
   if (wset) {
-    char *text = NULL;
-    if (rank == 0) text = FGPoissonFFTWWisdomRead_Private(opt.wisdom);
+    char     *text = NULL, why[PETSC_MAX_PATH_LEN + 160] = "";
+    PetscBool ok;
+    if (rank == 0) FGPoissonFFTWWisdomRead_Private(opt.wisdom, &text, why, sizeof(why));
+    PetscCall(FGIOAgree(g->comm, why, sizeof(why), &ok));
+    PetscCheck(ok, g->comm, FG_ERR_INPUT, "-fg_fftw_wisdom %s: %s", opt.wisdom, why);
     PetscCall(FGPoissonFFTWWisdomSet_Private(g->comm, text));
     free(text);
   }

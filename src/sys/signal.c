@@ -8,65 +8,130 @@
   when only one rank (or only the launcher's child on one node) got the signal. The loop then
   writes a checkpoint and stops with FG_ERR_SIGNAL (exit code 75) on every rank.
 
-  FGSignalInstall() replaces the handlers PETSc installed for these two signals (PETSc's handler
-  prints a traceback and aborts) and FGSignalRestore() puts them back. Other signals keep PETSc's
-  handling.
+  In flowgrad (src/main.c) the handlers are in place from the process's start to its exit: they
+  go on before MPI_Init (which takes a while; a request then waits for the first step) and again
+  after PetscInitialize (PETSc's own handler prints a traceback and aborts); nothing takes them away
+  before the process ends, so a request after the last checkpoint only goes unanswered (exit 0).
+  A command that has no step to stop at (info, check, a steady adjoint) calls FGSignalSetExit():
+  a request then ends the process at once, after one line on rank 0, by the signal itself (the
+  shell's 128 + N), and one that came during the start does so there. FGSignalRestore() gives
+  the signals back to the handlers they had (for a program that links the library). Other signals
+  keep PETSc's handling.
 */
 #define _POSIX_C_SOURCE 200809L /* sigaction under -std=c11 */
 #include <fg/sys.h>
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t fg_signal_caught = 0;
+static volatile sig_atomic_t fg_signal_exit   = 0; /* FGSignalSetExit: end the process on a request */
+static char                  fg_signal_line[2][256]; /* its message, per signal (written on rank 0 only) */
+static size_t                fg_signal_len[2];
 static const int             fg_signals[]     = {SIGUSR1, SIGTERM};
 #define FG_NSIGNALS ((int)(sizeof(fg_signals) / sizeof(fg_signals[0])))
 static struct sigaction fg_signal_old[FG_NSIGNALS];
-static PetscBool        fg_signal_installed = PETSC_FALSE;
+static PetscBool        fg_signal_saved = PETSC_FALSE; /* fg_signal_old holds the handlers from before the first install */
 
+/* A request: remember it; in exit mode, say so (one write, async-signal safe) and end by it. */
 static void FGSignalHandler_Private(int signo)
 {
   fg_signal_caught = (sig_atomic_t)signo;
+  if (fg_signal_exit) {
+    const int i = signo == SIGTERM;
+    if (fg_signal_len[i]) (void)!write(STDERR_FILENO, fg_signal_line[i], fg_signal_len[i]);
+    (void)signal(signo, SIG_DFL);
+    (void)raise(signo);
+  }
 }
 
 /*@C
-  FGSignalInstall - catch SIGUSR1 and SIGTERM as stop requests.
+  FGSignalCatch - put the stop-request handler on SIGUSR1 and SIGTERM; plain C, usable before MPI
+  and PETSc start. Returns 0, or an errno value. A request caught before stays pending. The
+  handlers found at the first call are kept for FGSignalRestore().
+@*/
+int FGSignalCatch(void)
+{
+  struct sigaction sa;
+
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = FGSignalHandler_Private;
+  sa.sa_flags   = SA_RESTART; /* system calls interrupted by a request are restarted */
+  if (sigemptyset(&sa.sa_mask)) return errno;
+  for (int i = 0; i < FG_NSIGNALS; i++)
+    if (sigaction(fg_signals[i], &sa, fg_signal_saved ? NULL : &fg_signal_old[i])) return errno;
+  fg_signal_saved = PETSC_TRUE;
+  return 0;
+}
+
+/*@C
+  FGSignalInstall - catch SIGUSR1 and SIGTERM as stop requests (FGSignalAgree sees them).
 
   Not collective (every rank calls it).
 
   Notes:
-  Clears any earlier request. Calling it twice is harmless. The handler is installed with
-  SA_RESTART, so system calls interrupted by the signal are restarted.
+  A request caught before (during the start) stays pending: the time loop stops at its first step.
+  Calling it again is harmless; it leaves exit mode (FGSignalSetExit).
 
-.seealso: FGSignalAgree(), FGSignalRestore()
+.seealso: FGSignalAgree(), FGSignalRestore(), FGSignalSetExit()
 @*/
 PetscErrorCode FGSignalInstall(void)
 {
-  struct sigaction sa;
+  int err;
 
   PetscFunctionBeginUser;
-  fg_signal_caught = 0;
-  if (fg_signal_installed) PetscFunctionReturn(PETSC_SUCCESS);
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = FGSignalHandler_Private;
-  sa.sa_flags   = SA_RESTART;
-  PetscCheck(sigemptyset(&sa.sa_mask) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "sigemptyset failed");
-  for (int i = 0; i < FG_NSIGNALS; i++) PetscCheck(sigaction(fg_signals[i], &sa, &fg_signal_old[i]) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot install a handler for %s: %s", FGSignalName(fg_signals[i]), strerror(errno));
-  fg_signal_installed = PETSC_TRUE;
+  fg_signal_exit = 0;
+  err            = FGSignalCatch();
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot install a handler for SIGUSR1/SIGTERM: %s", strerror(err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
-  FGSignalRestore - give SIGUSR1 and SIGTERM back to the handlers they had before FGSignalInstall().
+  FGSignalSetExit - for a command that cannot stop and resume: from now on SIGUSR1 or SIGTERM
+  ends the process at once by that signal, after one line on rank 0 of PETSC_COMM_WORLD
+  ("flowgrad: error: stopped by SIGTERM: <why>"); one that came before ends it here.
+
+  Not collective (every rank calls it).
+
+  Input Parameter:
+. why - what the user should know, e.g. "flowgrad check keeps no checkpoint; run it again"
+@*/
+PetscErrorCode FGSignalSetExit(const char *why)
+{
+  PetscMPIInt rank;
+  int         err;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  for (int i = 0; i < 2; i++) {
+    fg_signal_len[i] = 0;
+    if (rank == 0) {
+      int n = snprintf(fg_signal_line[i], sizeof(fg_signal_line[i]), "flowgrad: error: stopped by %s: %s\n", i ? "SIGTERM" : "SIGUSR1", why);
+      fg_signal_len[i] = n < 0 ? 0 : PetscMin((size_t)n, sizeof(fg_signal_line[i]) - 1);
+    }
+  }
+  err = FGSignalCatch();
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot install a handler for SIGUSR1/SIGTERM: %s", strerror(err));
+  fg_signal_exit = 1;
+  if (fg_signal_caught) FGSignalHandler_Private((int)fg_signal_caught); /* it came during the start */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSignalRestore - give SIGUSR1 and SIGTERM back to the handlers they had before the first
+  FGSignalCatch()/FGSignalInstall(), and forget a pending request.
 
   Not collective.
 @*/
 PetscErrorCode FGSignalRestore(void)
 {
   PetscFunctionBeginUser;
-  if (!fg_signal_installed) PetscFunctionReturn(PETSC_SUCCESS);
+  fg_signal_exit = 0;
+  if (!fg_signal_saved) PetscFunctionReturn(PETSC_SUCCESS);
   for (int i = 0; i < FG_NSIGNALS; i++) PetscCheck(sigaction(fg_signals[i], &fg_signal_old[i], NULL) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot restore the handler of %s: %s", FGSignalName(fg_signals[i]), strerror(errno));
-  fg_signal_installed = PETSC_FALSE;
+  fg_signal_saved  = PETSC_FALSE;
+  fg_signal_caught = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

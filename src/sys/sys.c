@@ -13,9 +13,13 @@
       and the job is ended with MPI_Abort(exit code), since the other ranks may be waiting in a
       collective call.
 */
+#define _POSIX_C_SOURCE 200809L /* setenv under -std=c11 */
 #include <fg/sys.h>
 #include <fftw3-mpi.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -98,26 +102,99 @@ PetscErrorCode FGErrorCapturePop(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PETSc's own errors in PetscInitialize and PetscFinalize (a bad option value, a -log_view file
+   that cannot be opened) come before flowgrad's handler is on, or after it is off, and PETSc
+   prints them as a traceback through PetscErrorPrintf. Around those two calls that printer keeps
+   the error's text instead (the lines between the traceback's "Error Message" rule and its "See
+   https://petsc.org" line, joined), for one line of flowgrad's (FGInitializeMessage). */
+static char fg_startup_msg[1024];
+static int  fg_startup_state; /* 0: before the message, 1: in it, 2: after it */
+
+static PetscErrorCode FGStartupErrorPrintf_Private(const char format[], ...)
+{
+  char    line[1024];
+  size_t  n, have;
+  va_list ap;
+
+  va_start(ap, format);
+  (void)vsnprintf(line, sizeof(line), format, ap);
+  va_end(ap);
+  n = strlen(line);
+  while (n && (line[n - 1] == '\n' || line[n - 1] == ' ')) line[--n] = '\0';
+  if (strstr(line, "Error Message")) fg_startup_state = fg_startup_state ? fg_startup_state : 1;
+  else if (fg_startup_state == 1 && (!strncmp(line, "See ", 4) || strstr(line, "petsc.org"))) fg_startup_state = 2;
+  else if (fg_startup_state == 1 && n) {
+    have = strlen(fg_startup_msg);
+    (void)snprintf(fg_startup_msg + have, sizeof(fg_startup_msg) - have, "%s%s", have ? ": " : "", line);
+  }
+  return PETSC_SUCCESS;
+}
+
+static void FGStartupCapture_Private(PetscBool on)
+{
+  static PetscErrorCode (*saved)(const char[], ...) = NULL;
+  if (on) {
+    fg_startup_msg[0] = '\0', fg_startup_state = 0;
+    saved             = PetscErrorPrintf;
+    PetscErrorPrintf  = FGStartupErrorPrintf_Private;
+  } else if (saved) PetscErrorPrintf = saved, saved = NULL;
+}
+
+/*@C
+  FGInitializeMessage - the text of the error that made FGInitialize or FGFinalize fail ("" if
+  none): PETSc's own error in PetscInitialize or PetscFinalize, which it did not print.
+@*/
+const char *FGInitializeMessage(void)
+{
+  return fg_startup_msg;
+}
+
 /*@C
   FGInitialize - PetscInitialize, FFTW-MPI, and flowgrad's error handler.
+
+  Notes:
+  An error in PetscInitialize (a bad value of one of PETSc's start-up options) is not printed:
+  FGInitializeMessage() has its text.
+
+  With Open MPI, the shared-file-pointer component "lockedfile" is left out (OMPI_MCA_sharedfp
+  = ^lockedfile, unless the environment sets it): its selection, made at every MPI_File_open
+  (HDF5 opens each file so), formats the file's directory into a 256-byte buffer and aborts the
+  process ("buffer overflow detected") for a path of 204 characters or more (Open MPI 4.1.4,
+  Debian 12). flowgrad uses no shared file pointer; the other components remain.
 @*/
 PetscErrorCode FGInitialize(int *argc, char ***argv, const char *help)
 {
+  PetscErrorCode ierr;
+
+#if defined(OPEN_MPI) && OPEN_MPI
+  (void)setenv("OMPI_MCA_sharedfp", "^lockedfile", 0); /* long paths: see above */
+#endif
+  FGStartupCapture_Private(PETSC_TRUE);
+  ierr = PetscInitialize(argc, argv, NULL, help);
+  FGStartupCapture_Private(PETSC_FALSE);
+  if (ierr) return ierr;
   PetscFunctionBeginUser;
-  PetscCall(PetscInitialize(argc, argv, NULL, help));
   fftw_mpi_init();
   memset(&fg_error, 0, sizeof(fg_error));
   PetscCall(PetscPushErrorHandler(FGErrorHandler_Private, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  FGFinalize - the end of FGInitialize. An error in PetscFinalize (a -log_view file that cannot
+  be written) is not printed: FGInitializeMessage() has its text.
+@*/
 PetscErrorCode FGFinalize(void)
 {
-  PetscFunctionBeginUser;
+  PetscErrorCode ierr;
+
   fftw_mpi_cleanup();
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscFinalize());
-  PetscFunctionReturn(PETSC_SUCCESS);
+  ierr = PetscPopErrorHandler();
+  if (ierr) return ierr;
+  FGStartupCapture_Private(PETSC_TRUE);
+  ierr = PetscFinalize();
+  FGStartupCapture_Private(PETSC_FALSE);
+  return ierr;
 }
 
 /*@C
@@ -166,6 +243,24 @@ const char *FGExitCodeName(int code)
 }
 
 /*@C
+  FGEscapeLine - text as one line: a newline, carriage return or other control character (from a
+  path or a --set value quoted in a message) written as \n, \r or \xNN. Not collective.
+@*/
+void FGEscapeLine(const char *in, char *out, size_t len)
+{
+  size_t o = 0;
+
+  if (!len) return;
+  for (const unsigned char *p = (const unsigned char *)in; *p && o + 5 < len; p++) {
+    if (*p == '\n') out[o++] = '\\', out[o++] = 'n';
+    else if (*p == '\r') out[o++] = '\\', out[o++] = 'r';
+    else if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(out + o, len - o, "\\x%02x", *p);
+    else out[o++] = (char)*p;
+  }
+  out[o] = '\0';
+}
+
+/*@C
   FGErrorReport - print the recorded error once and give the exit code.
 
   Returns PETSC_SUCCESS when the error was collective (every rank should now finalize and exit
@@ -174,12 +269,12 @@ const char *FGExitCodeName(int code)
 PetscErrorCode FGErrorReport(PetscErrorCode ierr, int *code)
 {
   PetscMPIInt rank = 0, size = 1;
-  const char *what;
+  static char what[sizeof(fg_error.message)];
 
   *code = FGExitCode(fg_error.set ? fg_error.code : ierr);
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  what = fg_error.set ? fg_error.message : "unknown error";
+  FGEscapeLine(fg_error.set ? fg_error.message : "unknown error", what, sizeof(what)); /* one line, always */
   if (*code == FG_EXIT_REQUEUE && fg_error.set && (fg_error.collective || size == 1)) {
     /* a stop on SIGUSR1/SIGTERM with a checkpoint written is not a failure: a notice, once */
     if (rank == 0) {
@@ -229,4 +324,21 @@ PetscErrorCode FGMakeDirectory(const char *path)
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGFileKind - what a file of this st_mode is, for a message: "a directory", "a FIFO", "a character
+  device", "a block device", "a socket", "a symbolic link", "a regular file" or "a special file".
+  Not collective.
+@*/
+const char *FGFileKind(unsigned mode)
+{
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISREG(mode)) return "a regular file";
+  return "a special file";
 }

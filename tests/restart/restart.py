@@ -34,6 +34,10 @@ it asserts and exits 1 with "FAIL: ..." otherwise. The measured differences are 
   slurm
       SLURM_RESTART_COUNT > 0 without --resume: resumes from the newest checkpoint; with none,
       says so and starts from t = 0; with a damaged one, refuses (exit 4).
+  signal_edges
+      SIGTERM to every rank as soon as its handler is on (while MPI and the case start): exit 75
+      with a checkpoint at step 1 that resumes bit for bit; a signal after the final checkpoint:
+      exit 0; `flowgrad info` ends by SIGTERM with one line.
   damaged_setup
       checkpoints for the error tests (tests.cmake): good/, trunc/, text/, nodset/, nan/, empty/.
 """
@@ -342,6 +346,78 @@ def scenario_signal_kill(r, w):
     print(f"  stopped at steps {stops}, resumed twice: max relative difference {diff:.3e}")
     check(diff == 0.0, f"differs by {diff:.3e}")
     same_history(straight, d)
+
+
+def catches(pid, signo, exe):
+    """whether process pid runs exe and has a handler on signo (its /proc status SigCgt mask); a
+    child of mpiexec not yet through exec() has mpiexec's handlers and would lose it at exec()"""
+    try:
+        if os.path.realpath(f"/proc/{pid}/exe") != os.path.realpath(exe):
+            return False
+        with open(f"/proc/{pid}/status") as fh:
+            mask = next(l for l in fh if l.startswith("SigCgt:")).split()[1]
+    except (OSError, StopIteration):
+        return False
+    return bool(int(mask, 16) & (1 << (signo - 1)))
+
+
+def signal_at_start(p, nranks, signo, exe, timeout=30):
+    """send signo to every rank process of mpiexec p as soon as it has its handler on, i.e. while
+    it starts (MPI_Init, PetscInitialize, the case, FFTW plans); returns the ranks' pids"""
+    t0, sent = time.time(), set()
+    while len(sent) < nranks:
+        check(time.time() - t0 < timeout and p.poll() is None, f"the ranks did not start (sent to {sorted(sent)})")
+        for pid in rank_pids(p.pid):
+            if pid not in sent and catches(pid, signo, exe):
+                os.kill(pid, signo)
+                sent.add(pid)
+        time.sleep(0.0005)
+    return sorted(sent)
+
+
+def scenario_signal_edges(r, w):
+    """SIGTERM while the ranks start (before the first step) stops at step 1 with a checkpoint
+    (exit 75) that resumes to the straight run; a signal after the final checkpoint is ignored
+    (exit 0, the run complete); `info` (nothing to stop cleanly) ends by the signal with one line."""
+    base = grid_args(2) + ["--set", "output.monitor_every=5", "--set", "time.steps=12"]
+    straight = os.path.join(w, "straight")
+    r.run(2, base + ["--set", f"output.dir={straight}"])
+    ref = final_fields(straight, 12)
+    d = os.path.join(w, "early")
+    log = os.path.join(w, "early.txt")
+    p, fh = r.start(2, base + ["--set", f"output.dir={d}"], log)
+    try:
+        pids = signal_at_start(p, 2, signal.SIGTERM, r.a.flowgrad)
+        rc = p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        fh.close()
+    out = open(log).read()
+    print(f"  SIGTERM to ranks {pids} as they started: exit {rc}")
+    check(rc == 75, f"exit {rc}, expected 75:\n{out}")
+    once(out, r"^flowgrad: stopped on SIGTERM at step 1, t = .*; checkpoint written to .*checkpoint_000001\.h5", "the stop notice")
+    check(checkpoints(d) == [1], f"checkpoints {checkpoints(d)}, expected [1]")
+    r.run(2, base + ["--resume", "--set", f"output.dir={d}"])
+    diff = compare(ref, final_fields(d, 12))
+    print(f"  resumed from step 1: max relative difference {diff:.3e} to the straight run")
+    check(diff == 0.0, f"resumed run differs by {diff:.3e}")
+    late = os.path.join(w, "late")
+    out = r.run(2, base + ["--set", f"output.dir={late}", "-fg_test_raise_signal_at_step", "12", "-fg_test_raise_signal", "TERM"])
+    check("error" not in out and "stopped" not in out, f"a signal after the final checkpoint was answered:\n{out}")
+    check(checkpoints(late) == [12] and compare(ref, final_fields(late, 12)) == 0.0, "the run with a late signal is not the straight run")
+    print("  SIGTERM after the final checkpoint: exit 0, the run complete")
+    p = subprocess.Popen([r.a.flowgrad, "info", r.a.case], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=r.env)
+    t0 = time.time()
+    while not catches(p.pid, signal.SIGTERM, r.a.flowgrad):
+        check(time.time() - t0 < 30 and p.poll() is None, "flowgrad info did not start")
+        time.sleep(0.0005)
+    os.kill(p.pid, signal.SIGTERM)
+    out, _ = p.communicate(timeout=60)
+    print(f"  SIGTERM to flowgrad info as it started: exit {p.returncode}")
+    check(p.returncode == -signal.SIGTERM, f"info: exit {p.returncode}, expected to end by SIGTERM:\n{out}")
+    once(out, r"^flowgrad: error: stopped by SIGTERM: ", "info's line")
+    check("PETSC ERROR" not in out, f"a PETSc traceback:\n{out}")
 
 
 def scenario_blowup(r, w):

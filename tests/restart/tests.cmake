@@ -13,7 +13,7 @@ set(FG_RESTART_DRIVER ${FG_PYTHON} ${FG_RESTART_TESTS}/restart.py --mpiexec ${MP
     --flowgrad $<TARGET_FILE:flowgrad> --case ${FG_RESTART_CASE})
 
 # scenario;ranks it uses at most
-foreach(scenario equivalence_2d:3 equivalence_3d:3 checkpoint_every:2 signal_hook:3 signal_kill:2 blowup:2 slurm:2)
+foreach(scenario equivalence_2d:3 equivalence_3d:3 checkpoint_every:2 signal_hook:3 signal_kill:2 signal_edges:2 blowup:2 slurm:2)
   string(REPLACE ":" ";" s ${scenario})
   list(GET s 0 name)
   list(GET s 1 np)
