@@ -44,6 +44,7 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(FGOptionsCheck(PETSC_COMM_WORLD)); /* every -fg_* option (-help: listed), then the command as usual */
+  if (cl->resume_from) PetscCall(PetscOptionsSetValue(NULL, "-fg_resume_from", cl->resume_from)); /* read by FGRunGetOptions */
   PetscCall(PetscNew(&c));
   PetscCall(FGCaseLoad(PETSC_COMM_WORLD, cl->case_file, cl->nset, cl->set, c));
   if (cl->command == FG_CMD_INFO) PetscCall(FGCaseCheckOutput(PETSC_COMM_WORLD, c)); /* info leaves no trace */

@@ -24,6 +24,7 @@ typedef struct {
   const char *set[FG_CLI_MAX_SET]; /* "key=value" */
   PetscBool   help, version, keys;
   PetscBool   resume; /* run/adjoint --resume: continue from the latest checkpoint */
+  const char *resume_from; /* run --resume-from FILE: from that checkpoint (main passes it as -fg_resume_from) */
   int         petsc_argc; /* argv for PetscInitialize: program name + PETSc options */
   char      **petsc_argv;
 } FGCommandLine;
@@ -34,10 +35,12 @@ PETSC_EXTERN void FGCommandLinePrintHelp(FILE *);
 PETSC_EXTERN void FGCommandLinePrintVersion(FILE *);
 PETSC_EXTERN int  FGLaunchRank(void);
 
-/* `flowgrad run`'s options (src/app/run.c; -help lists them): test hooks only. */
+/* `flowgrad run`'s options (src/app/run.c; -help lists them): test hooks, and the checkpoint of
+   --resume-from. */
 typedef struct {
   PetscInt raise_step, raise_rank; /* -fg_test_raise_signal_at_step, -fg_test_raise_signal_rank */
   int      raise_signo;            /* -fg_test_raise_signal USR1|TERM */
+  char     resume_from[PETSC_MAX_PATH_LEN]; /* -fg_resume_from FILE ("" : the newest checkpoint) */
 } FGRunOptions;
 PETSC_EXTERN PetscErrorCode FGRunGetOptions(MPI_Comm, FGRunOptions *);
 

@@ -5,13 +5,22 @@
    p at cells; root attributes time, step, dim, cells, lengths, origin, spacing, case_hash,
    case_name, flowgrad_version) plus a group /checkpoint:
 
-     attribute format        int64      1 (this layout)
+     attribute format        int64      2 (this layout; 1: without the checksums, still read)
      attribute restart_hash  string     16 hex digits: FNV-1a of restart_keys
      attribute nranks        int64      ranks of the run that wrote it (information only)
      dataset   restart_keys  string     the compared part of the resolved case, one "key: value"
                                         line per key (see FGCaseRestartKeys)
      dataset   dt_count      int64[n]   the time-step history, run-length encoded: dt_count[i]
      dataset   dt_value      float64[n]   steps of size dt_value[i]; sum(dt_count) = step
+     attribute meta_checksum string     16 hex digits: FNV-1a of the metadata a resume uses
+                                        (FGCheckpointMetaChecksum_Internal: time, step, dim,
+                                        cells, lengths, origin, format, restart_hash,
+                                        restart_keys, the dt history and the fields' checksums)
+
+   Every field dataset carries the attribute checksum (FGIOWriteFields: a sum over its values,
+   the same for any decomposition), checked whenever the field is read: with meta_checksum, a
+   damaged checkpoint (a flipped bit, a hand-edited time or dt) is refused with exit 4 naming the
+   file and the dataset, never resumed to a different result.
 
    The low-storage RK3 needs nothing else at a step boundary (the first stage's beta is 0), and
    every value is stored as the double it is, so a resumed run repeats the uninterrupted one bit
@@ -27,7 +36,7 @@
 
 #include <fg/grid.h>
 
-#define FG_CHECKPOINT_FORMAT   1
+#define FG_CHECKPOINT_FORMAT   2
 #define FG_CHECKPOINT_PATH_LEN (PETSC_MAX_PATH_LEN + 320) /* <output.dir>/checkpoints/<name> */
 
 /* The dt of every step taken, run-length encoded: count[i] steps of size dt[i]. */

@@ -41,6 +41,8 @@ PETSC_EXTERN void           FGEscapeLine(const char *, char *, size_t);
 PETSC_EXTERN const char    *FGExitCodeName(int);
 PETSC_EXTERN PetscErrorCode FGMakeDirectory(const char *);
 PETSC_EXTERN const char    *FGFileKind(unsigned);
+#define FG_HASH_START 14695981039346656037ULL /* FNV-1a's offset basis */
+PETSC_EXTERN unsigned long long FGHashBytes(unsigned long long, const void *, size_t);
 PETSC_EXTERN PetscErrorCode FGErrorCapturePush(char *, size_t);
 PETSC_EXTERN PetscErrorCode FGErrorCapturePop(void);
 

@@ -54,6 +54,8 @@ void FGCommandLinePrintHelp(FILE *fp)
               "                   (adjoint) continue the reverse sweep from <output.dir>/adjoint/resume.h5\n"
               "                   (optimize) replay <output.dir>/optimization/evaluations/ and go on\n"
               "                   (automatic when SLURM_RESTART_COUNT > 0)\n"
+              "  --resume-from F  (run) continue from checkpoint file F (e.g. an older, intact one when\n"
+              "                   the newest is damaged); later checkpoints are replaced as the run goes on\n"
               "  --help, -h       this text\n"
               "  --version        versions of flowgrad and of the libraries it was built with\n"
               "  -<petsc option>  passed to PETSc, e.g. -log_view, -poisson_ksp_monitor\n"
@@ -131,6 +133,18 @@ int FGCommandLineParse(int argc, char **argv, FGCommandLine *cl, char *msg, size
       cl->set[cl->nset++] = kv;
     } else if (!strcmp(a, "--keys") && cl->command == FG_CMD_INFO) {
       cl->keys = PETSC_TRUE;
+    } else if (!strcmp(a, "--resume-from") || !strncmp(a, "--resume-from=", 14)) {
+      const char *f = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : NULL);
+      if (cl->command != FG_CMD_RUN) {
+        snprintf(msg, len, "--resume-from applies to flowgrad run only");
+        return FG_EXIT_INPUT;
+      }
+      if (!f || !f[0]) {
+        snprintf(msg, len, "--resume-from needs a checkpoint file");
+        return FG_EXIT_INPUT;
+      }
+      cl->resume      = PETSC_TRUE;
+      cl->resume_from = f;
     } else if (!strcmp(a, "--resume")) {
       if (cl->command != FG_CMD_RUN && cl->command != FG_CMD_ADJOINT && cl->command != FG_CMD_OPTIMIZE) {
         snprintf(msg, len, "--resume applies to flowgrad run, adjoint and optimize only");

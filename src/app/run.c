@@ -317,12 +317,14 @@ PetscErrorCode FGRunGetOptions(MPI_Comm comm, FGRunOptions *o)
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  o->raise_step = -1;
+  o->raise_step     = -1;
+  o->resume_from[0] = '\0';
   o->raise_rank = size - 1;
   PetscOptionsBegin(comm, NULL, "flowgrad run (test hooks)", NULL);
   PetscCall(PetscOptionsInt("-fg_test_raise_signal_at_step", "TEST ONLY: after step n one rank raises a signal in itself (the ranks must agree to stop)", NULL, o->raise_step, &o->raise_step, NULL));
   PetscCall(PetscOptionsInt("-fg_test_raise_signal_rank", "TEST ONLY: the rank that raises it (default: the last)", NULL, o->raise_rank, &o->raise_rank, NULL));
   PetscCall(PetscOptionsEList("-fg_test_raise_signal", "TEST ONLY: the signal raised", NULL, names, 2, names[which], &which, NULL));
+  PetscCall(PetscOptionsString("-fg_resume_from", "resume from this checkpoint file (flowgrad run --resume-from FILE)", NULL, o->resume_from, o->resume_from, sizeof(o->resume_from), NULL));
   PetscOptionsEnd();
   o->raise_signo = which == 1 ? SIGTERM : SIGUSR1;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -388,6 +390,11 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     ctx.ckpt.case_name = c->name;
   }
   PetscCall(FGCheckpointFind(comm, c->output.dir, &list));
+  if (ctx.opt.resume_from[0]) { /* --resume-from FILE: that one, whatever is newer */
+    PetscCall(PetscMemzero(&list, sizeof(list)));
+    list.count = 1;
+    PetscCall(PetscStrncpy(list.path, ctx.opt.resume_from, sizeof(list.path)));
+  }
   if (resume || slurm > 0) {
     if (list.count == 0) {
       PetscCheck(!resume, comm, FG_ERR_INPUT, "--resume: no checkpoint in %s/checkpoints to resume from (run without --resume to start from t = 0)", c->output.dir);

@@ -499,7 +499,7 @@ static PetscErrorCode FGCaseCheckNesting_Private(FGCaseCtx ctx, const char *what
       continue;
     }
     col = -1; /* past the indentation */
-    if (ch == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t')) quote = '#';
+    if (ch == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r')) quote = '#'; /* a comment, column 0 too */
     else if (ch == '"' || ch == '\'') quote = ch;
     else if (ch == '[' || ch == '{') PetscCheck(++depth <= FG_CASE_MAX_DEPTH, ctx->comm, FG_ERR_INPUT, "%s%s%d: collections nested more than %d deep: not a case file", what, isset ? ": line " : ":", line, FG_CASE_MAX_DEPTH);
     else if ((ch == ']' || ch == '}') && depth > 0) depth--;
@@ -552,6 +552,33 @@ static PetscErrorCode FGCaseCheckText_Private(FGCaseCtx ctx, const char *what, P
   SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %s 0x%02x at offset %zu (a binary file, or another encoding?)", at, bad, (unsigned)s[i], i);
 }
 
+/* No explicit tag anywhere (!!str, !!binary, !!set, !!python/..., !local): the document API gives
+   a tagged node the same tag as an untagged one of its kind, so the events are read once first,
+   where an explicit tag is set and an implicit one is not. A syntax error is left to the load. */
+static PetscErrorCode FGCaseCheckTags_Private(FGCaseCtx ctx, const char *what, PetscBool isset, const char *text, size_t len)
+{
+  yaml_parser_t parser;
+  yaml_event_t  ev;
+  char          tag[128] = "";
+  int           line     = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(yaml_parser_initialize(&parser), PETSC_COMM_SELF, PETSC_ERR_MEM, "libyaml: cannot initialize a parser");
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+  while (!tag[0] && yaml_parser_parse(&parser, &ev)) {
+    const yaml_char_t *t = ev.type == YAML_SCALAR_EVENT ? ev.data.scalar.tag : ev.type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.tag : ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.tag : NULL;
+    const PetscBool    end = (PetscBool)(ev.type == YAML_STREAM_END_EVENT);
+    if (t) snprintf(tag, sizeof(tag), "%s", (const char *)t), line = (int)ev.start_mark.line + 1;
+    yaml_event_delete(&ev);
+    if (end) break;
+  }
+  yaml_parser_delete(&parser);
+  if (isset) PetscCheck(!tag[0], ctx->comm, FG_ERR_INPUT, "%s: YAML tags are not supported (%s)", what, tag);
+  PetscCheck(!tag[0], ctx->comm, FG_ERR_INPUT, "%s:%d: YAML tags are not supported (%s)", what, line, tag);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Load one YAML document from text into ctx->doc (root: NULL when the text holds no node),
    checking that no second document follows. */
 static PetscErrorCode FGCaseLoadDocument_Private(FGCaseCtx ctx, const char *what, PetscBool isset, const char *text, size_t len, yaml_node_t **root)
@@ -560,6 +587,7 @@ static PetscErrorCode FGCaseLoadDocument_Private(FGCaseCtx ctx, const char *what
 
   PetscFunctionBeginUser;
   PetscCall(FGCaseYAMLRelease_Internal(ctx));
+  PetscCall(FGCaseCheckTags_Private(ctx, what, isset, text, len));
   PetscCheck(yaml_parser_initialize(&ctx->parser), PETSC_COMM_SELF, PETSC_ERR_MEM, "libyaml: cannot initialize a parser");
   ctx->has_parser = PETSC_TRUE;
   yaml_parser_set_input_string(&ctx->parser, (const unsigned char *)text, len);

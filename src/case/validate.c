@@ -78,9 +78,12 @@ PetscErrorCode FGCaseComputeName_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 
 PetscErrorCode FGCaseComputeOutputDir_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 {
-  int n = snprintf(ctx->c->output.dir, sizeof(ctx->c->output.dir), "out/%s", ctx->c->name);
+  const char *nm = ctx->c->name;
+  int         n  = snprintf(ctx->c->output.dir, sizeof(ctx->c->output.dir), "out/%s", nm);
 
   PetscFunctionBeginUser;
+  /* out/<name> stays in out/: the name is one directory name */
+  PetscCheck(!strchr(nm, '/') && strcmp(nm, ".") && strcmp(nm, ".."), ctx->comm, FG_ERR_INPUT, "%s: name: '%s' is the output directory out/<name> when output.dir is not set, and it must be a single directory name (no '/', not . or ..); set output.dir, or another name", ctx->file, nm);
   PetscCheck(n > 0 && (size_t)n < sizeof(ctx->c->output.dir), ctx->comm, FG_ERR_INPUT, "%s: output.dir: out/<name> is too long; set output.dir", ctx->file);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

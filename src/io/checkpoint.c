@@ -242,8 +242,30 @@ static PetscErrorCode FGCkptPrune_Private(const char *dir, PetscInt step, PetscI
    Write
    --------------------------------------------------------------------------------------------- */
 
+/* The checksum of a checkpoint's metadata: FNV-1a of each item in turn, numbers as their bytes,
+   strings with their terminating zero (so that no two sequences run together). */
+unsigned long long FGCheckpointMetaChecksum_Internal(const FGCkptMeta *m)
+{
+  unsigned long long h = FG_HASH_START;
+  h = FGHashBytes(h, &m->time, sizeof(m->time));
+  h = FGHashBytes(h, &m->step, sizeof(m->step));
+  h = FGHashBytes(h, &m->dim, sizeof(m->dim));
+  h = FGHashBytes(h, m->cells, sizeof(m->cells));
+  h = FGHashBytes(h, m->lengths, sizeof(m->lengths));
+  h = FGHashBytes(h, m->origin, sizeof(m->origin));
+  h = FGHashBytes(h, &m->format, sizeof(m->format));
+  h = FGHashBytes(h, m->restart_hash, strlen(m->restart_hash) + 1);
+  h = FGHashBytes(h, m->restart_keys, strlen(m->restart_keys) + 1);
+  h = FGHashBytes(h, &m->ndt, sizeof(m->ndt));
+  h = FGHashBytes(h, m->dt_count, (size_t)m->ndt * sizeof(long long));
+  h = FGHashBytes(h, m->dt_value, (size_t)m->ndt * sizeof(double));
+  for (int a = 0; a < 4; a++)
+    if (m->field_sums[a]) h = FGHashBytes(h, m->field_sums[a], strlen(m->field_sums[a]) + 1);
+  return h;
+}
+
 /* Add the group /checkpoint to the complete field file `part` (collective). */
-static PetscErrorCode FGCkptWriteGroup_Private(FGGrid g, const FGCheckpointRun *run, const FGDtHistory *h, const char *part)
+static PetscErrorCode FGCkptWriteGroup_Private(FGGrid g, const FGCheckpointRun *run, const FGDtHistory *h, PetscReal t, PetscInt step, const char *part)
 {
   MPI_Comm           comm = g->comm;
   PetscMPIInt        size;
@@ -276,6 +298,23 @@ static PetscErrorCode FGCkptWriteGroup_Private(FGGrid g, const FGCheckpointRun *
   PetscCall(FGH5WriteStringDataset_Internal(comm, part, grp, "restart_keys", run->keys));
   PetscCall(FGH5WriteDataset_Internal(comm, part, grp, "dt_count", H5T_STD_I64LE, H5T_NATIVE_LLONG, 1, &n, count));
   PetscCall(FGH5WriteDataset_Internal(comm, part, grp, "dt_value", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, dt));
+  { /* the metadata's checksum, over the fields' checksums as written */
+    FGCkptMeta m    = {.time = (double)t, .step = (long long)step, .dim = (long long)g->dim, .format = format, .restart_hash = hex, .restart_keys = run->keys, .ndt = (long long)n, .dt_count = count, .dt_value = dt};
+    char      *sums[4] = {NULL, NULL, NULL, NULL}, mhex[17];
+    PetscBool  has = PETSC_TRUE;
+    for (PetscInt d = 0; d < 3; d++) m.cells[d] = (long long)g->n[d], m.lengths[d] = (double)g->L[d], m.origin[d] = (double)g->x0[d];
+    for (PetscInt a = 0; a <= g->dim && has; a++) {
+      hid_t dset;
+      FGCallHDF5Return(FG_ERR_IO_WRITE, part, dset, H5Dopen2, (fid, a < g->dim ? (const char *[]){"u", "v", "w"}[a] : "p", H5P_DEFAULT));
+      PetscCall(FGH5ReadString_Internal(dset, "checksum", PETSC_FALSE, &sums[a < g->dim ? a : 3], &has));
+      FGCallHDF5(FG_ERR_IO_WRITE, part, H5Dclose, (dset));
+    }
+    PetscCheck(has, comm, FG_ERR_IO_WRITE, "checkpoint %s: a field has no checksum", part);
+    for (int a = 0; a < 4; a++) m.field_sums[a] = sums[a];
+    snprintf(mhex, sizeof(mhex), "%016llx", FGCheckpointMetaChecksum_Internal(&m));
+    PetscCall(FGH5WriteAttrString_Internal(part, grp, "meta_checksum", mhex));
+    for (int a = 0; a < 4; a++) PetscCall(PetscFree(sums[a]));
+  }
   FGCallHDF5(FG_ERR_IO_WRITE, part, H5Gclose, (grp));
   FGCallHDF5(FG_ERR_IO_WRITE, part, H5Fflush, (fid, H5F_SCOPE_GLOBAL)); /* on disk before the rename */
   FGCallHDF5(FG_ERR_IO_WRITE, part, H5Fclose, (fid));
@@ -339,7 +378,7 @@ PetscErrorCode FGCheckpointWrite(FGGrid g, const FGCheckpointRun *run, Vec u[], 
   PetscCall(FGIOWriteFields(g, part, &meta, nf, f));
 
   /* 2. the group /checkpoint */
-  PetscCall(FGCkptWriteGroup_Private(g, run, h, part));
+  PetscCall(FGCkptWriteGroup_Private(g, run, h, t, step, part));
 
   /* 3. complete: rank 0 renames it */
   PetscCall(FGIORename(comm, part, path));

@@ -79,9 +79,9 @@ static void FGCkptKeysDiff_Private(const char *old, const char *now, char *out, 
    --------------------------------------------------------------------------------------------- */
 
 typedef struct {
-  long long  dim, cells[3], format, nranks;
-  double     lengths[3], origin[3];
-  char      *hash, *keys;
+  long long  dim, cells[3], format, nranks, step;
+  double     lengths[3], origin[3], time;
+  char      *hash, *keys, *meta_sum, *sums[4]; /* sums: the checksums of u, v, w, p */
   long long *count;
   double    *dt;
   hsize_t    ndt;
@@ -106,8 +106,10 @@ static PetscErrorCode FGCkptReadContents_Private(FGGrid g, const char *path, FGC
     if (f[0]) PetscCall(FGH5ReadAttrNumbers_Internal(root, "cells", H5T_NATIVE_LLONG, 3, k->cells, &f[1]));
     if (f[1]) PetscCall(FGH5ReadAttrNumbers_Internal(root, "lengths", H5T_NATIVE_DOUBLE, 3, k->lengths, &f[2]));
     if (f[2]) PetscCall(FGH5ReadAttrNumbers_Internal(root, "origin", H5T_NATIVE_DOUBLE, 3, k->origin, &f[3]));
+    if (f[3]) PetscCall(FGH5ReadAttrNumbers_Internal(root, "time", H5T_NATIVE_DOUBLE, 1, &k->time, &f[3]));
+    if (f[3]) PetscCall(FGH5ReadAttrNumbers_Internal(root, "step", H5T_NATIVE_LLONG, 1, &k->step, &f[3]));
   }
-  if (!f[3]) snprintf(msg, len, "the attributes dim, cells, lengths, origin of / are missing or malformed");
+  if (!f[3]) snprintf(msg, len, "the attributes dim, cells, lengths, origin, time, step of / are missing or malformed");
   else if (H5Lexists(fid, "checkpoint", H5P_DEFAULT) <= 0 || (grp = H5Gopen2(fid, "checkpoint", H5P_DEFAULT)) < 0) snprintf(msg, len, "no group /checkpoint (a field file, or a checkpoint whose writing did not finish?)");
   else {
     hsize_t   nc = 0;
@@ -126,7 +128,30 @@ static PetscErrorCode FGCkptReadContents_Private(FGGrid g, const char *path, FGC
     if ((!ok || nc != k->ndt) && !msg[0]) snprintf(msg, len, "the dt history /checkpoint/dt_count, dt_value is missing or malformed");
     k->count = (long long *)pc;
     k->dt    = (double *)pd;
+    if (!msg[0] && k->format >= 2) PetscCall(FGH5ReadString_Internal(grp, "meta_checksum", PETSC_FALSE, &k->meta_sum, &ok));
+    if (!msg[0] && k->format >= 2 && !ok) snprintf(msg, len, "attribute /checkpoint/meta_checksum is missing or malformed");
     (void)H5Gclose(grp);
+  }
+  if (!msg[0] && k->format >= 2 && k->dim >= 2 && k->dim <= 3) { /* the fields' checksums, and the metadata's */
+    FGCkptMeta m = {.time = k->time, .step = k->step, .dim = k->dim, .format = k->format, .restart_hash = k->hash, .restart_keys = k->keys, .ndt = (long long)k->ndt, .dt_count = k->count, .dt_value = k->dt};
+    char       want[17];
+    for (int a = 0; a < 4 && !msg[0]; a++) {
+      const char *nm = a < 3 ? (const char *[]){"u", "v", "w"}[a] : "p";
+      hid_t       dset;
+      PetscBool   ok = PETSC_FALSE;
+      if (a >= k->dim && a < 3) continue; /* no w in 2D */
+      if (H5Lexists(fid, nm, H5P_DEFAULT) <= 0 || (dset = H5Dopen2(fid, nm, H5P_DEFAULT)) < 0) {
+        snprintf(msg, len, "no dataset /%s", nm);
+        break;
+      }
+      PetscCall(FGH5ReadString_Internal(dset, "checksum", PETSC_FALSE, &k->sums[a], &ok));
+      (void)H5Dclose(dset);
+      if (!ok) snprintf(msg, len, "dataset /%s has no attribute checksum", nm);
+    }
+    for (int d = 0; d < 3; d++) m.cells[d] = k->cells[d], m.lengths[d] = k->lengths[d], m.origin[d] = k->origin[d];
+    for (int a = 0; a < 4; a++) m.field_sums[a] = k->sums[a];
+    snprintf(want, sizeof(want), "%016llx", FGCheckpointMetaChecksum_Internal(&m));
+    if (!msg[0] && strcmp(want, k->meta_sum)) snprintf(msg, len, "its metadata (time, step, grid, restart keys, dt history, the fields' checksums) do not match /checkpoint/meta_checksum");
   }
   if (!msg[0] && k->dim >= 2 && k->dim <= 3 && k->dim == g->dim) {
     /* the fields (their grid is checked by the caller, so only when it is this one) */
@@ -152,6 +177,8 @@ static PetscErrorCode FGCkptContentsFree_Private(FGCkptContents *k)
   PetscCall(PetscFree(k->keys));
   PetscCall(PetscFree(k->count));
   PetscCall(PetscFree(k->dt));
+  PetscCall(PetscFree(k->meta_sum));
+  for (int a = 0; a < 4; a++) PetscCall(PetscFree(k->sums[a]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -162,39 +189,11 @@ static void FGCkptGridString_Private(PetscInt dim, const long long cells[], cons
   else snprintf(buf, len, "%lld x %lld cells, lengths %g x %g, origin (%g, %g)", cells[0], cells[1], L[0], L[1], x0[0], x0[1]);
 }
 
-/*@C
-  FGCheckpointLoad - check a checkpoint against the run (its grid and restart keys) and load its state.
-
-  Collective on the grid's communicator.
-
-  Input Parameters:
-+ g    - the grid of the case (any number of ranks, any decomposition)
-. run  - the run (its restart keys: FGCheckpointRun)
-- list - the checkpoints found (FGCheckpointFind()); the newest one, list->path, is loaded
-
-  Output Parameters:
-+ u      - the velocity components (global Vecs of g->da)
-. p      - the pressure
-. t      - the time of the state
-. step   - its step
-. h      - the dt history of the checkpoint (replaces the contents of h)
-- nranks - (may be NULL) how many ranks wrote it
-
-  Notes:
-  Nothing is changed when a check fails. A damaged file (not HDF5,
-  truncated, a dataset or attribute missing, non-finite values) is FG_ERR_IO_READ (exit 4); a
-  checkpoint of another grid or another case (see FGCaseRestartKeys()) is FG_ERR_INPUT
-  (exit 2). Every message names the file; for a damaged newest checkpoint it names the one before
-  it, which a resume uses once the damaged one is deleted.
-
-.seealso: FGCheckpointFind(), FGCheckpointWrite(), FGCaseRestartKeys()
-@*/
-PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCheckpointRun *run, const FGCheckpointList *list, Vec u[], Vec p, PetscReal *t, PetscInt *step, FGDtHistory *h, PetscInt *nranks)
+static PetscErrorCode FGCkptLoadPath_Private(FGGrid g, const FGCheckpointRun *run, const char *path, Vec u[], Vec p, PetscReal *t, PetscInt *step, FGDtHistory *h, PetscInt *nranks)
 {
   MPI_Comm           comm = g->comm;
-  const char        *path = list->path;
   PetscMPIInt        rank;
-  char               msg[FG_CKPT_MSG_LEN] = "", advice[FG_CHECKPOINT_PATH_LEN + 128];
+  char               msg[FG_CKPT_MSG_LEN] = "";
   FGCkptContents     k;
   PetscBool          ok;
   FGIOMeta           meta = {0};
@@ -206,8 +205,6 @@ PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCheckpointRun *run, const FGCh
   FGH5Quiet_Internal();
   PetscCall(PetscMemzero(&k, sizeof(k)));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (list->prev[0]) snprintf(advice, sizeof(advice), "delete it to resume from the checkpoint before it, %s", list->prev);
-  else snprintf(advice, sizeof(advice), "no older checkpoint is left");
 
   /* 1. a complete HDF5 file with everything a checkpoint holds */
   if (rank == 0) {
@@ -220,13 +217,13 @@ PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCheckpointRun *run, const FGCh
   if (ok) PetscCall(FGCkptReadContents_Private(g, path, &k, msg, sizeof(msg)));
   PetscCall(FGIOAgree(comm, msg, sizeof(msg), &ok));
   if (!ok) PetscCall(FGCkptContentsFree_Private(&k));
-  PetscCheck(ok, comm, FG_ERR_IO_READ, "checkpoint %s is damaged or not a flowgrad checkpoint: %s; %s", path, msg, advice);
+  PetscCheck(ok, comm, FG_ERR_IO_READ, "checkpoint %s is damaged or not a flowgrad checkpoint: %s", path, msg);
 
   /* 2. this flowgrad's format, this grid, this case */
-  if (k.format != FG_CHECKPOINT_FORMAT) {
+  if (k.format != FG_CHECKPOINT_FORMAT && k.format != 1) { /* format 1: the same without checksums */
     long long format = k.format;
     PetscCall(FGCkptContentsFree_Private(&k));
-    SETERRQ(comm, FG_ERR_INPUT, "checkpoint %s has format %lld; this flowgrad (%s) reads format %d", path, format, FGVersion(), FG_CHECKPOINT_FORMAT);
+    SETERRQ(comm, FG_ERR_INPUT, "checkpoint %s has format %lld; this flowgrad (%s) reads formats 1 and %d", path, format, FGVersion(), FG_CHECKPOINT_FORMAT);
   }
   ok = (PetscBool)(k.dim == (long long)g->dim);
   for (PetscInt d = 0; ok && d < 3; d++) ok = (PetscBool)(k.cells[d] == (long long)g->n[d] && k.lengths[d] == (double)g->L[d] && k.origin[d] == (double)g->x0[d]);
@@ -251,28 +248,34 @@ PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCheckpointRun *run, const FGCh
     SETERRQ(comm, FG_ERR_INPUT, "checkpoint %s was written by another case: %s (a resume may change only time.steps, time.cfl_max, poisson.*, output.*, name and description)", path, msg);
   }
 
-  /* 3. step, time and the dt history agree */
+  /* 3. step, time and the dt history agree: the steps add up to the step, their sizes to the time
+        (to the round-off of summing them one by one) */
   PetscCall(FGIOReadMeta(comm, path, &meta, NULL, 0));
-  for (hsize_t i = 0; ok && i < k.ndt; i++) {
-    ok = (PetscBool)(k.count[i] > 0 && k.dt[i] > 0 && !PetscIsInfOrNanReal((PetscReal)k.dt[i]));
-    total += k.count[i];
+  {
+    double sum = 0;
+    for (hsize_t i = 0; ok && i < k.ndt; i++) {
+      ok = (PetscBool)(k.count[i] > 0 && k.dt[i] > 0 && !PetscIsInfOrNanReal((PetscReal)k.dt[i]));
+      total += k.count[i];
+      sum += (double)k.count[i] * k.dt[i];
+    }
+    ok = (PetscBool)(ok && PetscAbsReal((PetscReal)(meta.time - sum)) <= 1e-9 * PetscMax(PetscAbsReal((PetscReal)sum), 1e-300) + 4 * PETSC_MACHINE_EPSILON * (PetscReal)total * PetscAbsReal((PetscReal)sum));
   }
   if (!ok || total != (long long)meta.step || meta.step < 0 || PetscIsInfOrNanReal(meta.time)) {
     PetscCall(FGCkptContentsFree_Private(&k));
-    SETERRQ(comm, FG_ERR_IO_READ, "checkpoint %s is damaged or not a flowgrad checkpoint: its dt history (%lld steps) does not match its step %" PetscInt_FMT " and time %g; %s", path, total, meta.step, (double)meta.time, advice);
+    SETERRQ(comm, FG_ERR_IO_READ, "checkpoint %s is damaged or not a flowgrad checkpoint: its dt history (%lld steps) does not match its step %" PetscInt_FMT " and time %.17g", path, total, meta.step, (double)meta.time);
   }
 
   /* 4. the state (into work vectors first: nothing changes unless all is well) */
   for (PetscInt a = 0; a <= g->dim; a++) {
     PetscReal nrm;
     PetscCall(VecDuplicate(p, &fields[nf]));
-    PetscCall(FGIOReadField(g, path, a < g->dim ? (const char *[]){"u", "v", "w"}[a] : "p", fields[nf]));
+    PetscCall(FGIOReadField(g, path, a < g->dim ? (const char *[]){"u", "v", "w"}[a] : "p", fields[nf])); /* its checksum too */
     PetscCall(VecNorm(fields[nf], NORM_INFINITY, &nrm));
     nf++;
     if (PetscIsInfOrNanReal(nrm)) {
       for (PetscInt i = 0; i < nf; i++) PetscCall(VecDestroy(&fields[i]));
       PetscCall(FGCkptContentsFree_Private(&k));
-      SETERRQ(comm, FG_ERR_IO_READ, "checkpoint %s is damaged: dataset /%s holds non-finite values (flowgrad never writes a checkpoint from a blown-up state); %s", path, a < g->dim ? (const char *[]){"u", "v", "w"}[a] : "p", advice);
+      SETERRQ(comm, FG_ERR_IO_READ, "checkpoint %s is damaged: dataset /%s holds non-finite values (flowgrad never writes a checkpoint from a blown-up state)", path, a < g->dim ? (const char *[]){"u", "v", "w"}[a] : "p");
     }
   }
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecCopy(fields[a], u[a]));
@@ -288,4 +291,63 @@ PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCheckpointRun *run, const FGCh
   if (nranks) *nranks = (PetscInt)k.nranks;
   PetscCall(FGCkptContentsFree_Private(&k));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGCheckpointLoad - check a checkpoint against the run (its grid and restart keys) and load its state.
+
+  Collective on the grid's communicator.
+
+  Input Parameters:
++ g    - the grid of the case (any number of ranks, any decomposition)
+. run  - the run (its restart keys: FGCheckpointRun)
+- list - the checkpoints found (FGCheckpointFind()); the newest one, list->path, is loaded
+
+  Output Parameters:
++ u      - the velocity components (global Vecs of g->da)
+. p      - the pressure
+. t      - the time of the state
+. step   - its step
+. h      - the dt history of the checkpoint (replaces the contents of h)
+- nranks - (may be NULL) how many ranks wrote it
+
+  Notes:
+  Nothing is changed when a check fails. A damaged file (not HDF5, truncated, a dataset or
+  attribute missing, a checksum that does not match, a time or step that the dt history does not
+  add up to, non-finite values) is FG_ERR_IO_READ (exit 4); a checkpoint of another grid or
+  another case (see FGCaseRestartKeys()) is FG_ERR_INPUT (exit 2). Every message names the file;
+  for a damaged newest checkpoint it says whether the one before it is intact (checked the same
+  way), and then how to resume from it (`flowgrad run --resume-from FILE`). A checkpoint of format
+  1 (before the checksums) is loaded unverified.
+
+.seealso: FGCheckpointFind(), FGCheckpointWrite(), FGCaseRestartKeys()
+@*/
+PetscErrorCode FGCheckpointLoad(FGGrid g, const FGCheckpointRun *run, const FGCheckpointList *list, Vec u[], Vec p, PetscReal *t, PetscInt *step, FGDtHistory *h, PetscInt *nranks)
+{
+  static char    msg[FG_CKPT_MSG_LEN], why[FG_CKPT_MSG_LEN];
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGErrorCapturePush(msg, sizeof(msg)));
+  ierr = FGCkptLoadPath_Private(g, run, list->path, u, p, t, step, h, nranks);
+  PetscCall(FGErrorCapturePop());
+  if (!ierr) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(ierr == FG_ERR_IO_READ, g->comm, ierr, "%s", msg);
+  PetscCheck(list->prev[0], g->comm, FG_ERR_IO_READ, "%s; no older checkpoint is left", msg);
+  { /* the one before it, checked the same way (into work vectors) */
+    Vec         w[3] = {NULL, NULL, NULL}, q;
+    PetscReal   t2;
+    PetscInt    s2;
+    FGDtHistory h2 = {0};
+    PetscCall(VecDuplicate(p, &q));
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecDuplicate(u[a], &w[a]));
+    PetscCall(FGErrorCapturePush(why, sizeof(why)));
+    ierr = FGCkptLoadPath_Private(g, run, list->prev, w, q, &t2, &s2, &h2, NULL);
+    PetscCall(FGErrorCapturePop());
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecDestroy(&w[a]));
+    PetscCall(VecDestroy(&q));
+    PetscCall(FGDtHistoryDestroy(&h2));
+  }
+  PetscCheck(ierr, g->comm, FG_ERR_IO_READ, "%s; the checkpoint before it is intact: rerun with --resume-from %s to continue from it", msg, list->prev);
+  SETERRQ(g->comm, FG_ERR_IO_READ, "%s; the checkpoint before it, %s, cannot be used either", msg, list->prev);
 }

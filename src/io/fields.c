@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -75,6 +76,40 @@ static void FGIOShape_Private(FGGrid grid, hsize_t dims[3], hsize_t start[3], hs
     start[d]   = (hsize_t)grid->box.lo[a];
     count[d]   = (hsize_t)(grid->box.hi[a] - grid->box.lo[a]);
   }
+}
+
+/* The checksum of a field (the attribute "checksum" of its dataset, 16 hex digits): the sum, mod
+   2^64, over every value of mix(mix(i) ^ bits(value)), i its index in the file (x fastest) and mix
+   the SplitMix64 finalizer. A sum of per-value terms is the same for any decomposition (each rank
+   adds its box; one MPI_Allreduce), and one flipped bit of a value or of where it sits changes it
+   but with probability 2^-64. Collective. */
+static uint64_t FGIOMix64_Private(uint64_t z)
+{
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static PetscErrorCode FGIOChecksum_Private(FGGrid grid, const PetscScalar *a, char hex[17])
+{
+  const FGBox *b   = &grid->box;
+  uint64_t     sum = 0, all = 0;
+  PetscInt     l   = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = b->lo[2]; k < b->hi[2]; k++)
+    for (PetscInt j = b->lo[1]; j < b->hi[1]; j++)
+      for (PetscInt i = b->lo[0]; i < b->hi[0]; i++, l++) {
+        const uint64_t gi = ((uint64_t)k * (uint64_t)grid->n[1] + (uint64_t)j) * (uint64_t)grid->n[0] + (uint64_t)i;
+        uint64_t       bits;
+        double         v = (double)a[l];
+        memcpy(&bits, &v, sizeof(bits));
+        sum += FGIOMix64_Private(FGIOMix64_Private(gi) ^ bits);
+      }
+  PetscCallMPI(MPI_Allreduce(&sum, &all, 1, MPI_UINT64_T, MPI_SUM, grid->comm));
+  snprintf(hex, 17, "%016llx", (unsigned long long)all);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The names of the dimensions of a field's dataset, slowest first. */
@@ -397,9 +432,12 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
       PetscCall(FGIOWriteVectorField_Private(grid, tmp, fid, dcpl, dxpl, &fields[f]));
       continue;
     }
+    char sum[17];
+    PetscCall(VecGetArrayRead(fields[f].vec, &a));
+    PetscCall(FGIOChecksum_Private(grid, a, sum));
     FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, dset, H5Dcreate2, (fid, fields[f].name, H5T_IEEE_F64LE, filespace, H5P_DEFAULT, dcpl, H5P_DEFAULT));
     PetscCall(FGH5WriteAttrString_Internal(tmp, dset, "location", FGLocationNames[fields[f].location]));
-    PetscCall(VecGetArrayRead(fields[f].vec, &a));
+    PetscCall(FGH5WriteAttrString_Internal(tmp, dset, "checksum", sum));
     FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Dwrite, (dset, H5T_NATIVE_DOUBLE, memspace, sel, dxpl, a));
     PetscCall(VecRestoreArrayRead(fields[f].vec, &a));
     FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Dclose, (dset));
@@ -532,6 +570,19 @@ PetscErrorCode FGIOReadField(FGGrid grid, const char *path, const char *name, Ve
   FGCallHDF5(FG_ERR_IO_READ, path, H5Pset_dxpl_mpio, (dxpl, H5FD_MPIO_COLLECTIVE));
   PetscCall(VecGetArrayWrite(vec, &a));
   FGCallHDF5(FG_ERR_IO_READ, path, H5Dread, (dset, H5T_NATIVE_DOUBLE, memspace, space, dxpl, a));
+  { /* the checksum, where the file has one (every field file since format 2 of the checkpoints) */
+    char     *want = NULL, got[17];
+    PetscBool has;
+    PetscCall(FGH5ReadString_Internal(dset, "checksum", PETSC_FALSE, &want, &has));
+    if (has) PetscCall(FGIOChecksum_Private(grid, a, got));
+    if (has && strcmp(want, got)) {
+      PetscCall(PetscFree(want));
+      PetscCall(VecRestoreArrayWrite(vec, &a));
+      (void)H5Pclose(dxpl), (void)H5Sclose(memspace), (void)H5Sclose(space), (void)H5Dclose(dset), (void)H5Fclose(fid);
+      SETERRQ(comm, FG_ERR_IO_READ, "field file %s: dataset /%s does not match its checksum (the file is damaged)", path, name);
+    }
+    PetscCall(PetscFree(want));
+  }
   PetscCall(VecRestoreArrayWrite(vec, &a));
   FGCallHDF5(FG_ERR_IO_READ, path, H5Pclose, (dxpl));
   FGCallHDF5(FG_ERR_IO_READ, path, H5Sclose, (memspace));

@@ -63,4 +63,17 @@ PETSC_INTERN void FGIODirectoryOf_Internal(const char *, char *, size_t);
 PETSC_INTERN void FGIOSyncDirectory_Internal(const char *);
 PETSC_INTERN void FGIORenameLocal_Internal(const char *, const char *, char *, size_t);
 
+/* What a checkpoint's meta_checksum covers (include/fg/checkpoint.h). */
+typedef struct {
+  double             time;
+  long long          step, dim, cells[3], format;
+  double             lengths[3], origin[3];
+  const char        *restart_hash, *restart_keys;
+  long long          ndt;
+  const long long   *dt_count;
+  const double      *dt_value;
+  const char        *field_sums[4]; /* the checksums of u, v, w (3D), p */
+} FGCkptMeta;
+PETSC_INTERN unsigned long long FGCheckpointMetaChecksum_Internal(const FGCkptMeta *);
+
 #endif

@@ -342,3 +342,14 @@ const char *FGFileKind(unsigned mode)
   if (S_ISREG(mode)) return "a regular file";
   return "a special file";
 }
+
+/*@C
+  FGHashBytes - FNV-1a, 64 bits, of n bytes, continuing from h (start with FG_HASH_START). Not
+  collective. For checksums of metadata, not for security.
+@*/
+unsigned long long FGHashBytes(unsigned long long h, const void *bytes, size_t n)
+{
+  const unsigned char *b = (const unsigned char *)bytes;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+  return h;
+}

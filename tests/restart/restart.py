@@ -155,7 +155,7 @@ def check_checkpoint(d, step):
     f = os.path.join(d, "checkpoints", f"checkpoint_{step:06d}.h5")
     with h5py.File(f, "r") as h:
         check(int(h.attrs["step"]) == step, f"{f}: step attribute {h.attrs['step']}")
-        check("checkpoint" in h and h["checkpoint"].attrs["format"] == 1, f"{f}: no /checkpoint group of format 1")
+        check("checkpoint" in h and h["checkpoint"].attrs["format"] == 2, f"{f}: no /checkpoint group of format 2")
         check(int(h["checkpoint/dt_count"][...].sum()) == step, f"{f}: dt history does not add up to the step")
         for k in ("u", "v", "p"):
             check(np.all(np.isfinite(h[k][...])), f"{f}: /{k} is not finite")
