@@ -47,10 +47,12 @@ static PetscErrorCode FGMain_Private(const FGCommandLine *cl)
   if (cl->resume_from) PetscCall(PetscOptionsSetValue(NULL, "-fg_resume_from", cl->resume_from)); /* read by FGRunGetOptions */
   PetscCall(PetscNew(&c));
   PetscCall(FGCaseLoad(PETSC_COMM_WORLD, cl->case_file, cl->nset, cl->set, c));
+  PetscCall(FGMemoryCheck(PETSC_COMM_WORLD, c)); /* before anything the size of the grid is allocated */
   if (cl->command == FG_CMD_INFO) PetscCall(FGCaseCheckOutput(PETSC_COMM_WORLD, c)); /* info leaves no trace */
   else PetscCall(FGCasePrepareOutput(PETSC_COMM_WORLD, c));
   switch (cl->command) {
   case FG_CMD_INFO:
+    PetscCall(FGInfoCheckPoints(PETSC_COMM_WORLD, c, cl->nset, cl->set)); /* as optimize loads them */
     PetscCall(FGInfo(PETSC_COMM_WORLD, c));
     break;
   case FG_CMD_RUN:

@@ -47,6 +47,11 @@ PETSC_EXTERN PetscErrorCode FGRunGetOptions(MPI_Comm, FGRunOptions *);
 PETSC_EXTERN PetscErrorCode FGOptionsView(MPI_Comm);
 PETSC_EXTERN PetscErrorCode FGOptionsCheck(MPI_Comm);
 PETSC_EXTERN PetscErrorCode FGInfo(MPI_Comm, const FGCase *);
+PETSC_EXTERN PetscErrorCode FGInfoCheckPoints(MPI_Comm, const FGCase *, PetscInt, const char *const[]);
+/* The memory budget (src/app/memory.c): per-rank estimate from the case, the budget, the check. */
+PETSC_EXTERN PetscErrorCode FGMemoryEstimate(MPI_Comm, const FGCase *, double[3]);
+PETSC_EXTERN PetscErrorCode FGMemoryBudget(MPI_Comm, double *);
+PETSC_EXTERN PetscErrorCode FGMemoryCheck(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, const FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGSlurmRestartCount(MPI_Comm, PetscInt *);

@@ -4,6 +4,7 @@
 #define FG_SYS_H
 
 #include <petscsys.h>
+#include <petscksp.h> /* FGKSPCheckOptions */
 
 /* PETSc < 3.19 (Debian 12 ships 3.18) has no PETSC_SUCCESS. */
 #if PETSC_VERSION_LT(3, 19, 0) && !defined(PETSC_SUCCESS)
@@ -41,6 +42,9 @@ PETSC_EXTERN void           FGEscapeLine(const char *, char *, size_t);
 PETSC_EXTERN const char    *FGExitCodeName(int);
 PETSC_EXTERN PetscErrorCode FGMakeDirectory(const char *);
 PETSC_EXTERN const char    *FGFileKind(unsigned);
+PETSC_EXTERN PetscErrorCode FGOptionsCheckValue(const char *, PetscBool);
+PETSC_EXTERN PetscErrorCode FGOptionsFindQuoted(const char *, char *, size_t);
+PETSC_EXTERN PetscErrorCode FGKSPCheckOptions(KSP);
 #define FG_HASH_START 14695981039346656037ULL /* FNV-1a's offset basis */
 PETSC_EXTERN unsigned long long FGHashBytes(unsigned long long, const void *, size_t);
 PETSC_EXTERN PetscErrorCode FGErrorCapturePush(char *, size_t);

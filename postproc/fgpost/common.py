@@ -97,7 +97,24 @@ class FieldFile:
         except (KeyError, OSError, ValueError, TypeError) as e:
             raise PostprocError(f"{path}: not a readable flowgrad field file ({e})")
         dim = self.attrs["dim"]
-        self.names = [k for k in self._h if hasattr(self._h[k], "shape") and self._h[k].ndim == dim]
+        at = self.attrs
+        if dim not in (2, 3) or len(at["cells"]) < dim or len(at["spacing"]) < dim or len(at["origin"]) < dim:
+            raise PostprocError(f"{path}: not a readable flowgrad field file (dim {dim}, cells {at['cells']})")
+        for d in range(dim):  # a damaged or hand-made file: every later step divides by these
+            if at["cells"][d] < 1 or not (np.isfinite(at["spacing"][d]) and at["spacing"][d] > 0) or not np.isfinite(at["origin"][d]):
+                raise PostprocError(f"{path}: not a readable flowgrad field file: along {'xyz'[d]}, {at['cells'][d]} cells, "
+                                    f"spacing {at['spacing'][d]:g}, origin {at['origin'][d]:g} (cells >= 1, spacing > 0 and finite)")
+        want = tuple(at["cells"][:dim][::-1])
+        self.names = []
+        for k in self._h:
+            d = self._h[k]
+            if not (hasattr(d, "shape") and d.ndim == dim):
+                continue
+            if "location" in d.attrs and d.shape != want:  # a field (it has a location) of another shape
+                raise PostprocError(f"{path}: field /{k} has shape {d.shape}, but the file's grid ({at['cells'][:dim]} cells) "
+                                    f"needs {want}: the file is damaged")
+            if d.shape == want:  # (a file written before the location attribute: by its shape)
+                self.names.append(k)
         # a vector field (shape (..., 3), e.g. the cell-centred velocity): its components are
         # fields too, NAME_x, NAME_y[, NAME_z] (the names files before the vector used)
         self._comps = {}

@@ -29,14 +29,26 @@ PetscErrorCode FGAdjointCheckGetOptions(MPI_Comm comm, FGAdjointCheckOptions *o)
   o->fd_rtol      = 1e-6;
   o->fd_step      = 3e-6;
   o->seed         = 1;
+  PetscBool set;
   PetscOptionsBegin(comm, NULL, "flowgrad check: verification of the adjoint", NULL);
-  PetscCall(PetscOptionsReal("-fg_check_dot_rtol", "dot-product tests: largest |<T v, w> - <v, T^T w>| / (||T v|| ||w||)", NULL, o->dot_rtol, &o->dot_rtol, NULL));
-  PetscCall(PetscOptionsReal("-fg_check_taylor_eps", "Taylor test: the largest step along the random direction (halved 5 times)", NULL, o->taylor_eps, &o->taylor_eps, NULL));
-  PetscCall(PetscOptionsReal("-fg_check_taylor_order", "Taylor test: the least observed order of the remainder", NULL, o->taylor_order, &o->taylor_order, NULL));
-  PetscCall(PetscOptionsReal("-fg_check_fd_rtol", "central differences: relative tolerance against the adjoint gradient", NULL, o->fd_rtol, &o->fd_rtol, NULL));
-  PetscCall(PetscOptionsReal("-fg_check_fd_step", "central differences: the step, relative to each design scalar's scale", NULL, o->fd_step, &o->fd_step, NULL));
-  PetscCall(PetscOptionsInt("-fg_check_seed", "seed of the random vectors and the Taylor direction", NULL, o->seed, &o->seed, NULL));
+  PetscCall(PetscOptionsReal("-fg_check_dot_rtol", "dot-product tests: largest |<T v, w> - <v, T^T w>| / (||T v|| ||w||)", NULL, o->dot_rtol, &o->dot_rtol, &set));
+  PetscCall(FGOptionsCheckValue("-fg_check_dot_rtol", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsReal("-fg_check_taylor_eps", "Taylor test: the largest step along the random direction (halved 5 times)", NULL, o->taylor_eps, &o->taylor_eps, &set));
+  PetscCall(FGOptionsCheckValue("-fg_check_taylor_eps", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsReal("-fg_check_taylor_order", "Taylor test: the least observed order of the remainder", NULL, o->taylor_order, &o->taylor_order, &set));
+  PetscCall(FGOptionsCheckValue("-fg_check_taylor_order", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsReal("-fg_check_fd_rtol", "central differences: relative tolerance against the adjoint gradient", NULL, o->fd_rtol, &o->fd_rtol, &set));
+  PetscCall(FGOptionsCheckValue("-fg_check_fd_rtol", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsReal("-fg_check_fd_step", "central differences: the step, relative to each design scalar's scale", NULL, o->fd_step, &o->fd_step, &set));
+  PetscCall(FGOptionsCheckValue("-fg_check_fd_step", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsInt("-fg_check_seed", "seed of the random vectors and the Taylor direction", NULL, o->seed, &o->seed, &set));
+  PetscCall(FGOptionsCheckValue("-fg_check_seed", set)); /* given without a value: not silently unset */
   PetscOptionsEnd();
+  PetscCheck(o->dot_rtol > 0, comm, FG_ERR_INPUT, "-fg_check_dot_rtol %g: must be > 0", (double)o->dot_rtol); /* NaN too */
+  PetscCheck(o->taylor_eps > 0, comm, FG_ERR_INPUT, "-fg_check_taylor_eps %g: must be > 0", (double)o->taylor_eps);
+  PetscCheck(o->taylor_order > 0, comm, FG_ERR_INPUT, "-fg_check_taylor_order %g: must be > 0", (double)o->taylor_order);
+  PetscCheck(o->fd_rtol > 0, comm, FG_ERR_INPUT, "-fg_check_fd_rtol %g: must be > 0", (double)o->fd_rtol);
+  PetscCheck(o->fd_step > 0, comm, FG_ERR_INPUT, "-fg_check_fd_step %g: must be > 0", (double)o->fd_step);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

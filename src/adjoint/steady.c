@@ -254,6 +254,7 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
     PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
     PetscCall(KSPSetTolerances(ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
     PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(FGKSPCheckOptions(ksp));
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &shell));
     if (shell) {
       PetscCall(PCShellSetContext(pc, c));

@@ -196,6 +196,7 @@ PetscErrorCode FGSteadyPCCreate(FGSolver s, PetscBool withp, const char prefix[]
   PetscCall(PCSetType(ipc, PCLU));
   PetscCall(PCFactorSetMatSolverType(ipc, MATSOLVERMUMPS));
   PetscCall(KSPSetFromOptions(P->ksp));
+  PetscCall(FGKSPCheckOptions(P->ksp));
   *pc = P;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

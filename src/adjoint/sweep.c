@@ -48,10 +48,14 @@ PetscErrorCode FGAdjointGetOptions(MPI_Comm comm, FGAdjointOptions *o)
   PetscFunctionBeginUser;
   o->test_signal_at = 0;
   o->test_kill_at   = -1;
+  PetscBool set;
   PetscOptionsBegin(comm, NULL, "flowgrad: adjoint reverse sweep (test hooks)", NULL);
-  PetscCall(PetscOptionsInt("-fg_test_adjoint_signal_at", "TEST ONLY: raise SIGUSR1 after adjoint step n (n > 0) or after forward step -n (n < 0)", NULL, o->test_signal_at, &o->test_signal_at, NULL));
-  PetscCall(PetscOptionsInt("-fg_test_adjoint_kill_at", "TEST ONLY: SIGKILL every rank after adjoint step n", NULL, o->test_kill_at, &o->test_kill_at, NULL));
+  PetscCall(PetscOptionsInt("-fg_test_adjoint_signal_at", "TEST ONLY: raise SIGUSR1 after adjoint step n (n > 0) or after forward step -n (n < 0)", NULL, o->test_signal_at, &o->test_signal_at, &set));
+  PetscCall(FGOptionsCheckValue("-fg_test_adjoint_signal_at", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsInt("-fg_test_adjoint_kill_at", "TEST ONLY: SIGKILL every rank after adjoint step n", NULL, o->test_kill_at, &o->test_kill_at, &set));
+  PetscCall(FGOptionsCheckValue("-fg_test_adjoint_kill_at", set)); /* given without a value: not silently unset */
   PetscOptionsEnd();
+  PetscCheck(o->test_kill_at >= -1, comm, FG_ERR_INPUT, "-fg_test_adjoint_kill_at %" PetscInt_FMT ": must be >= -1 (-1: never)", o->test_kill_at);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,14 +9,19 @@
   argument that is not a flowgrad --option (--set, --resume, --keys, --help) goes to
   PetscInitialize, values included: -log_view, -poisson_ksp_type cg, -options_file f, ...
 */
+#define _POSIX_C_SOURCE 200809L /* realpath, O_CLOEXEC under -std=c11 */
 #include <fg/app.h>
 #include <fg/sys.h>
 #include <fftw3.h>
 #include <fg/iofile.h>
 #include <mpi.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const struct {
   const char *name;
@@ -77,6 +82,65 @@ void FGCommandLinePrintVersion(FILE *fp)
     }
   fprintf(fp, "flowgrad %s\n", FGVersion());
   fprintf(fp, "  PETSc %d.%d.%d, HDF5 %s, %s, %s\n", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, FGIOHDF5Version(), fftw_version, mpi);
+}
+
+/* An -options_file that PETSc can read as it starts: a regular file (a FIFO would block it, a
+   device never end), of at most 1 MiB, text, whose own -options_file lines (followed here, up to
+   8 deep) never include a file that includes it (PETSc recurses until its stack overflows).
+   Returns 0, or FG_EXIT_INPUT with a message. */
+#define FG_OPTFILE_MAX   (1 << 20)
+#define FG_OPTFILE_DEPTH 8
+static int FGCheckOptionsFile_Private(const char *path, char stack[][PATH_MAX], int depth, char *msg, size_t len)
+{
+  struct stat st;
+  char        real[PATH_MAX], *text;
+  int         fd, code = 0;
+  ssize_t     n = 0;
+
+  if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 || fstat(fd, &st) != 0) {
+    snprintf(msg, len, "-options_file %s: cannot read it: %s", path, strerror(errno));
+    if (fd >= 0) close(fd);
+    return FG_EXIT_INPUT;
+  }
+  if (!S_ISREG(st.st_mode) || st.st_size > FG_OPTFILE_MAX) {
+    if (!S_ISREG(st.st_mode)) snprintf(msg, len, "-options_file %s: it is %s, not a file of options", path, FGFileKind(st.st_mode));
+    else snprintf(msg, len, "-options_file %s: %lld bytes, more than a file of options holds (1 MiB)", path, (long long)st.st_size);
+    close(fd);
+    return FG_EXIT_INPUT;
+  }
+  if (!realpath(path, real)) snprintf(real, sizeof(real), "%s", path);
+  for (int d = 0; d < depth; d++)
+    if (!strcmp(stack[d], real)) {
+      snprintf(msg, len, "-options_file %s: it includes itself (through -options_file)", path);
+      close(fd);
+      return FG_EXIT_INPUT;
+    }
+  if (depth >= FG_OPTFILE_DEPTH) {
+    snprintf(msg, len, "-options_file %s: options files nested more than %d deep", path, FG_OPTFILE_DEPTH);
+    close(fd);
+    return FG_EXIT_INPUT;
+  }
+  snprintf(stack[depth], PATH_MAX, "%s", real);
+  if (!(text = (char *)malloc((size_t)st.st_size + 1))) {
+    close(fd);
+    snprintf(msg, len, "out of memory");
+    return FG_EXIT_INTERNAL;
+  }
+  for (ssize_t r; n < (ssize_t)st.st_size && (r = read(fd, text + n, (size_t)st.st_size - (size_t)n)) > 0;) n += r;
+  close(fd);
+  text[n] = '\0';
+  if (memchr(text, '\0', (size_t)n)) {
+    snprintf(msg, len, "-options_file %s: not a text file (a NUL byte)", path);
+    free(text);
+    return FG_EXIT_INPUT;
+  }
+  for (char *tok = strtok(text, " \t\r\n"), *prev = NULL; tok && !code; prev = tok, tok = strtok(NULL, " \t\r\n")) {
+    if (prev && !strcmp(prev, "-options_file")) {
+      code = FGCheckOptionsFile_Private(tok, stack, depth + 1, msg, len); /* as PETSc: relative to the working directory */
+    }
+  }
+  free(text);
+  return code;
 }
 
 /*@C
@@ -159,13 +223,14 @@ int FGCommandLineParse(int argc, char **argv, FGCommandLine *cl, char *msg, size
          (values included, negative numbers too), so the case file must come before */
       cl->petsc_argv[cl->petsc_argc++] = argv[i];
       petsc = PETSC_TRUE;
-      if (!strcmp(a, "-options_file") && i + 1 < argc) { /* PETSc would abort on a missing file */
-        FILE *fp = fopen(argv[i + 1], "r");
-        if (!fp) {
-          snprintf(msg, len, "-options_file %s: cannot read it: %s", argv[i + 1], strerror(errno));
+      if (!strcmp(a, "-options_file")) { /* PETSc would abort on a missing file, hang on a FIFO, recurse for ever */
+        static char stack[FG_OPTFILE_DEPTH + 1][PATH_MAX];
+        int         code;
+        if (i + 1 >= argc || argv[i + 1][0] == '-') {
+          snprintf(msg, len, "-options_file needs a file name");
           return FG_EXIT_INPUT;
         }
-        fclose(fp);
+        if ((code = FGCheckOptionsFile_Private(argv[i + 1], stack, 0, msg, len))) return code;
       }
     } else if (petsc) {
       cl->petsc_argv[cl->petsc_argc++] = argv[i];

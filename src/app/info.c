@@ -12,7 +12,10 @@
 #include <fg/app.h>
 #include <fg/poisson.h>
 #include <fg/step.h>
+#include <fg/design.h>
+#include <fg/objective.h>
 #include <fftw3-mpi.h>
+#include <string.h>
 
 static PetscErrorCode FGInfoMemory_Private(FGGrid g, const FGCase *c, double *mine)
 {
@@ -107,6 +110,27 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
     }
     PetscCall(FGBodiesDestroy(&B));
   }
+  { /* the solver set up and its start state made, as every command does before its first step:
+       the boundary fluxes, the initial file (its grid), the operators (FFTW plans: estimate unless
+       -fg_fftw_planner is given; nothing is written) */
+    FGSolver  s;
+    PetscBool given;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-fg_fftw_planner", &given));
+    if (!given) PetscCall(PetscOptionsSetValue(NULL, "-fg_fftw_planner", "estimate"));
+    PetscCall(FGSolverCreate(comm, c, &s));
+    PetscCall(FGSolverSetInitialCondition(s));
+    if (c->design.n || c->nobjectives) { /* and the design and objective of adjoint/check/optimize */
+      FGDesign    d;
+      FGObjective o;
+      PetscCall(FGDesignCreate(s, c, &d));
+      PetscCall(FGObjectiveCreate(s, d, &o));
+      PetscCall(FGObjectiveDestroy(&o));
+      PetscCall(FGDesignDestroy(&d));
+    }
+    PetscCall(FGSolverDestroy(&s));
+    if (!given) PetscCall(PetscOptionsClearValue(NULL, "-fg_fftw_planner"));
+    PetscCall(PetscPrintf(comm, "\nset up as the commands do (solver, initial state, boundary fluxes, design, objective): fine\n"));
+  }
   PetscCall(FGInfoMemory_Private(g, c, mine));
   mine[2] = mine[0] + mine[1];
   PetscCall(MPIU_Allreduce(mine, maxr, 3, MPI_DOUBLE, MPI_MAX, comm));
@@ -115,6 +139,48 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
   PetscCall(PetscPrintf(comm, "fields:  %10.1f MiB total, %10.1f MiB on the largest rank\n", sum[0] / 1048576.0, maxr[0] / 1048576.0));
   PetscCall(PetscPrintf(comm, "poisson: %10.1f MiB total, %10.1f MiB on the largest rank (%s)\n", sum[1] / 1048576.0, maxr[1] / 1048576.0, FGPoissonTypeNames[c->poisson.type]));
   PetscCall(PetscPrintf(comm, "total:   %10.1f MiB total, %10.1f MiB on the largest rank, %d ranks\n", sum[2] / 1048576.0, maxr[2] / 1048576.0, (int)size));
+  {
+    double budget;
+    PetscCall(FGMemoryBudget(comm, &budget));
+    if (budget > 0) PetscCall(PetscPrintf(comm, "budget:  %10.1f MiB a rank (-fg_memory_budget, default: the node's available memory over its ranks); checked before anything is allocated\n", budget / 1048576.0));
+    else PetscCall(PetscPrintf(comm, "budget:  none (-fg_memory_budget 0, or the node's memory not known)\n"));
+  }
   PetscCall(FGGridDestroy(&g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGInfoCheckPoints - load the case of every point of a multi-point problem (points.<p>.set over
+  the command line's --set), as flowgrad optimize will, so that info refuses a bad entry there too.
+  Collective; an error is FG_ERR_INPUT naming the point and the entry's message.
+@*/
+PetscErrorCode FGInfoCheckPoints(MPI_Comm comm, const FGCase *c, PetscInt nset, const char *const set[])
+{
+  FGCase *pc;
+  char    msg[1024];
+
+  PetscFunctionBeginUser;
+  if (!c->npoints) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscNew(&pc));
+  for (PetscInt k = 0; k < c->npoints; k++) {
+    const FGPointCase *pt = &c->point[k];
+    const char       **list;
+    PetscInt           n = 0;
+    PetscErrorCode     ierr;
+    PetscCall(PetscMalloc1(nset + pt->nset + 1, &list));
+    for (PetscInt i = 0; i < nset; i++) list[n++] = set[i];
+    for (PetscInt i = 0; i < pt->nset; i++) list[n++] = pt->set[i];
+    PetscCall(FGErrorCapturePush(msg, sizeof(msg)));
+    ierr = FGCaseLoad(comm, c->file, n, list, pc);
+    PetscCall(FGErrorCapturePop());
+    PetscCall(PetscFree(list));
+    if (ierr) PetscCall(PetscFree(pc));
+    PetscCheck(!ierr, comm, FG_ERR_INPUT, "%s.set: %s", pt->where, strncmp(msg, "--set ", 6) ? msg : msg + 6);
+    ierr = (PetscErrorCode)(pc->design.n != c->design.n || pc->design.time_basis != c->design.time_basis);
+    for (PetscInt i = 0; !ierr && i < c->design.n; i++) ierr = (PetscErrorCode)(strcmp(pc->design.parameters[i], c->design.parameters[i]) != 0);
+    if (ierr) PetscCall(PetscFree(pc));
+    PetscCheck(!ierr, comm, FG_ERR_INPUT, "%s: the point's case has another design (design.parameters or design.time_basis differ)", pt->where);
+  }
+  PetscCall(PetscFree(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -37,30 +37,6 @@ PetscErrorCode FGOptionsView(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The option whose value the message quotes (PETSc's "Input string abc has no integer value" names
-   the value only): "-name value", or "" when no option's value appears in it. */
-static PetscErrorCode FGOptionsQuoted_Private(const char *msg, char *opt, size_t len)
-{
-  char *all, *prev = NULL;
-
-  PetscFunctionBeginUser;
-  opt[0] = '\0';
-  PetscCall(PetscOptionsGetAll(NULL, &all)); /* "-a 1 -b abc ..." */
-  for (char *tok = all, *end; *tok; tok = end) {
-    while (*tok == ' ') tok++;
-    for (end = tok; *end && *end != ' '; end++) {}
-    if (*end) *end++ = '\0';
-    if (!*tok) break;
-    if (prev && prev[0] == '-' && tok[0] != '-' && strstr(msg, tok)) {
-      PetscCall(PetscSNPrintf(opt, len, "%s %s", prev, tok));
-      break;
-    }
-    prev = tok;
-  }
-  PetscCall(PetscFree(all));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*@C
   FGOptionsCheck - every -fg_* option's value (each options block run once, as with -help), and
   the viewers PETSc opens only at its end (-log_view), read at the start: a bad one is a usage
@@ -77,7 +53,8 @@ PetscErrorCode FGOptionsCheck(MPI_Comm comm)
   ierr = FGOptionsView(comm);
   PetscCall(FGErrorCapturePop());
   if (ierr) {
-    PetscCall(FGOptionsQuoted_Private(msg, opt, sizeof(opt)));
+    PetscCheck(msg[0] != '-', comm, FG_ERR_INPUT, "%s", msg); /* it names the option itself */
+    PetscCall(FGOptionsFindQuoted(msg, opt, sizeof(opt)));
     SETERRQ(comm, FG_ERR_INPUT, "%s%s%s (-help lists flowgrad's options)", opt[0] ? opt : "a flowgrad option", ": ", msg);
   }
   for (size_t i = 0; i < sizeof(atend) / sizeof(atend[0]); i++) {

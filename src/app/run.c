@@ -320,12 +320,17 @@ PetscErrorCode FGRunGetOptions(MPI_Comm comm, FGRunOptions *o)
   o->raise_step     = -1;
   o->resume_from[0] = '\0';
   o->raise_rank = size - 1;
+  PetscBool set;
   PetscOptionsBegin(comm, NULL, "flowgrad run (test hooks)", NULL);
-  PetscCall(PetscOptionsInt("-fg_test_raise_signal_at_step", "TEST ONLY: after step n one rank raises a signal in itself (the ranks must agree to stop)", NULL, o->raise_step, &o->raise_step, NULL));
-  PetscCall(PetscOptionsInt("-fg_test_raise_signal_rank", "TEST ONLY: the rank that raises it (default: the last)", NULL, o->raise_rank, &o->raise_rank, NULL));
+  PetscCall(PetscOptionsInt("-fg_test_raise_signal_at_step", "TEST ONLY: after step n one rank raises a signal in itself (the ranks must agree to stop)", NULL, o->raise_step, &o->raise_step, &set));
+  PetscCall(FGOptionsCheckValue("-fg_test_raise_signal_at_step", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsInt("-fg_test_raise_signal_rank", "TEST ONLY: the rank that raises it (default: the last)", NULL, o->raise_rank, &o->raise_rank, &set));
+  PetscCall(FGOptionsCheckValue("-fg_test_raise_signal_rank", set)); /* given without a value: not silently unset */
   PetscCall(PetscOptionsEList("-fg_test_raise_signal", "TEST ONLY: the signal raised", NULL, names, 2, names[which], &which, NULL));
   PetscCall(PetscOptionsString("-fg_resume_from", "resume from this checkpoint file (flowgrad run --resume-from FILE)", NULL, o->resume_from, o->resume_from, sizeof(o->resume_from), NULL));
   PetscOptionsEnd();
+  PetscCheck(o->raise_step >= -1, comm, FG_ERR_INPUT, "-fg_test_raise_signal_at_step %" PetscInt_FMT ": must be >= -1 (-1: never)", o->raise_step);
+  PetscCheck(o->raise_rank >= 0 && o->raise_rank < size, comm, FG_ERR_INPUT, "-fg_test_raise_signal_rank %" PetscInt_FMT ": must be a rank, 0 to %d", o->raise_rank, (int)size - 1);
   o->raise_signo = which == 1 ? SIGTERM : SIGUSR1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -225,6 +225,8 @@ PETSC_INTERN PetscErrorCode FGCaseCheckBodySemiAxes_Internal(FGCaseCtx, const FG
 PETSC_INTERN PetscErrorCode FGCaseCheckBodyNaca_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckBodyControlValues_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckProbePoint_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckLengths_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckOptimizerType_Internal(FGCaseCtx, const FGKeyRef *);
 /* validate_objective.c: objectives and the design */
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveBody_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesObjectiveProbe_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);

@@ -554,28 +554,57 @@ static PetscErrorCode FGCaseCheckText_Private(FGCaseCtx ctx, const char *what, P
 
 /* No explicit tag anywhere (!!str, !!binary, !!set, !!python/..., !local): the document API gives
    a tagged node the same tag as an untagged one of its kind, so the events are read once first,
-   where an explicit tag is set and an implicit one is not. A syntax error is left to the load. */
+   where an explicit tag is set and an implicit one is not; the keys above it are followed, so the
+   message names the key ("f.yaml:7: time.dt: YAML tags are not supported (!!str)"). A syntax
+   error is left to the load. */
+#define FG_TAG_DEPTH 40 /* the nesting is checked before (FG_CASE_MAX_DEPTH, indentation) */
 static PetscErrorCode FGCaseCheckTags_Private(FGCaseCtx ctx, const char *what, PetscBool isset, const char *text, size_t len)
 {
   yaml_parser_t parser;
   yaml_event_t  ev;
-  char          tag[128] = "";
-  int           line     = 0;
+  char          tag[128] = "", key[FG_TAG_DEPTH][64], path[512] = "";
+  PetscBool     map[FG_TAG_DEPTH], want_key[FG_TAG_DEPTH];
+  int           line = 0, top = -1;
 
   PetscFunctionBeginUser;
   PetscCheck(yaml_parser_initialize(&parser), PETSC_COMM_SELF, PETSC_ERR_MEM, "libyaml: cannot initialize a parser");
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
   yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
   while (!tag[0] && yaml_parser_parse(&parser, &ev)) {
-    const yaml_char_t *t = ev.type == YAML_SCALAR_EVENT ? ev.data.scalar.tag : ev.type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.tag : ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.tag : NULL;
-    const PetscBool    end = (PetscBool)(ev.type == YAML_STREAM_END_EVENT);
-    if (t) snprintf(tag, sizeof(tag), "%s", (const char *)t), line = (int)ev.start_mark.line + 1;
+    const yaml_event_type_t type  = ev.type;
+    const yaml_char_t      *t     = type == YAML_SCALAR_EVENT ? ev.data.scalar.tag : type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.tag : type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.tag : NULL;
+    const PetscBool         iskey = (PetscBool)(type == YAML_SCALAR_EVENT && top >= 0 && map[top] && want_key[top]);
+    if (t) {
+      snprintf(tag, sizeof(tag), "%s", (const char *)t);
+      line = (int)ev.start_mark.line + 1;
+      for (int l = 0; l <= top && l < FG_TAG_DEPTH; l++) {
+        size_t u = strlen(path);
+        if (map[l] && !(l == top && want_key[l])) snprintf(path + u, sizeof(path) - u, "%s%s", u ? "." : "", key[l]);
+      }
+    } else if (iskey) {
+      snprintf(key[top], sizeof(key[top]), "%.*s", (int)PetscMin(ev.data.scalar.length, 60), (const char *)ev.data.scalar.value);
+      want_key[top] = PETSC_FALSE;
+    } else if (type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT) {
+      if (top >= 0 && map[top]) want_key[top] = PETSC_TRUE; /* a value: a key comes next */
+    } else if ((type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) && top + 1 < FG_TAG_DEPTH) {
+      top++;
+      map[top] = want_key[top] = (PetscBool)(type == YAML_MAPPING_START_EVENT);
+      key[top][0] = '\0';
+    } else if ((type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) && top >= 0) {
+      top--;
+      if (top >= 0 && map[top]) want_key[top] = PETSC_TRUE;
+    }
     yaml_event_delete(&ev);
-    if (end) break;
+    if (type == YAML_STREAM_END_EVENT) break;
   }
   yaml_parser_delete(&parser);
+  if (!strncmp(tag, "tag:yaml.org,2002:", 18)) { /* as it was written: !!str */
+    char shortened[128];
+    snprintf(shortened, sizeof(shortened), "!!%s", tag + 18);
+    snprintf(tag, sizeof(tag), "%s", shortened);
+  }
   if (isset) PetscCheck(!tag[0], ctx->comm, FG_ERR_INPUT, "%s: YAML tags are not supported (%s)", what, tag);
-  PetscCheck(!tag[0], ctx->comm, FG_ERR_INPUT, "%s:%d: YAML tags are not supported (%s)", what, line, tag);
+  PetscCheck(!tag[0], ctx->comm, FG_ERR_INPUT, "%s:%d: %s%sYAML tags are not supported (%s)", what, line, path, path[0] ? ": " : "", tag);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -95,6 +95,22 @@ PetscErrorCode FGCaseComputeFaceType_Internal(FGCaseCtx ctx, const FGKeyRef *ref
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The cell widths length/cells (of a uniform direction; a stretched one checks its own) are far from
+   under- and overflow: the operators take 1/h^2 and h^3. */
+PetscErrorCode FGCaseCheckLengths_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGCase *c = ctx->c;
+  char          where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  for (PetscInt d = 0; d < c->grid.dim; d++) {
+    const PetscReal h = c->grid.cells[d] > 0 ? c->grid.lengths[d] / (PetscReal)c->grid.cells[d] : c->grid.lengths[d];
+    PetscCheck(h >= 1e-100 && h <= 1e100, ctx->comm, FG_ERR_INPUT, "%s: %g over %" PetscInt_FMT " cells is a cell width of %g in %c, outside [1e-100, 1e100] (choose the units so that lengths are of order 1)", where, (double)c->grid.lengths[d], c->grid.cells[d], (double)h, FGCaseAxis_Internal[d]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* nu from re; when neither is given, the missing-key error. */
 PetscErrorCode FGCaseComputeNu_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 {
@@ -109,6 +125,11 @@ PetscErrorCode FGCaseComputeNu_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
     SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: flow.nu: missing required key: give flow.nu or flow.re (the file has no section flow)", ctx->file);
   }
   c->flow.nu = c->flow.u_ref * c->flow.l_ref / c->flow.re;
+  if (!(c->flow.nu >= 1e-100 && c->flow.nu <= 1e100)) { /* an underflow or overflow of u_ref*l_ref/re */
+    char where[FG_CASE_WHERE_LEN];
+    PetscCall(FGCaseWhere_Internal(ctx, kr, where, sizeof(where)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: re = %g with u_ref = %g and l_ref = %g gives nu = %g, outside [1e-100, 1e100]", where, (double)c->flow.re, (double)c->flow.u_ref, (double)c->flow.l_ref, (double)c->flow.nu);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -118,6 +139,11 @@ PetscErrorCode FGCaseComputeRe_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 
   PetscFunctionBeginUser;
   c->flow.re = c->flow.u_ref * c->flow.l_ref / c->flow.nu;
+  if (!(c->flow.re >= 1e-100 && c->flow.re <= 1e100)) {
+    char where[FG_CASE_WHERE_LEN];
+    PetscCall(FGCaseWhere_Internal(ctx, FGCaseFind_Internal(ctx, "flow.nu"), where, sizeof(where)));
+    SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: nu = %g with u_ref = %g and l_ref = %g gives re = %g, outside [1e-100, 1e100]", where, (double)c->flow.nu, (double)c->flow.u_ref, (double)c->flow.l_ref, (double)c->flow.re);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

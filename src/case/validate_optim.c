@@ -269,3 +269,15 @@ PetscErrorCode FGCaseCheckPointSet_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* Constraints need a method that handles them (almm, penalty, or auto, which picks penalty). */
+PetscErrorCode FGCaseCheckOptimizerType_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGCase *c = ctx->c;
+  char          where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (!c->nconstraints || c->optimizer.type == FG_OPT_AUTO || c->optimizer.type == FG_OPT_ALMM || c->optimizer.type == FG_OPT_PENALTY) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: %s cannot handle constraints, and the case has %" PetscInt_FMT " (constraints.*): use almm or penalty (or auto)", where, FGOptimizerTypeNames[c->optimizer.type], c->nconstraints);
+}

@@ -34,11 +34,17 @@ PetscErrorCode FGOptimizerGetOptions(MPI_Comm comm, FGOptimizerOptions *o)
   o->penalty_inner_its = 10;
   o->test_kill_at      = 0;
   o->test_signal_at    = 0;
+  PetscBool set;
   PetscOptionsBegin(comm, NULL, "flowgrad optimize", NULL);
-  PetscCall(PetscOptionsInt("-fg_penalty_inner_its", "optimizer.type penalty: the TAO (blmvm) iterations of each outer iteration of the augmented Lagrangian", NULL, o->penalty_inner_its, &o->penalty_inner_its, NULL));
-  PetscCall(PetscOptionsInt("-fg_test_optimize_kill_at", "TEST ONLY: SIGKILL every rank right after the n-th evaluation of this run is logged", NULL, o->test_kill_at, &o->test_kill_at, NULL));
-  PetscCall(PetscOptionsInt("-fg_test_optimize_signal_at", "TEST ONLY: SIGUSR1 to every rank right after the n-th evaluation (the run stops with exit 75)", NULL, o->test_signal_at, &o->test_signal_at, NULL));
+  PetscCall(PetscOptionsInt("-fg_penalty_inner_its", "optimizer.type penalty: the TAO (blmvm) iterations of each outer iteration of the augmented Lagrangian", NULL, o->penalty_inner_its, &o->penalty_inner_its, &set));
+  PetscCall(FGOptionsCheckValue("-fg_penalty_inner_its", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsInt("-fg_test_optimize_kill_at", "TEST ONLY: SIGKILL every rank right after the n-th evaluation of this run is logged", NULL, o->test_kill_at, &o->test_kill_at, &set));
+  PetscCall(FGOptionsCheckValue("-fg_test_optimize_kill_at", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsInt("-fg_test_optimize_signal_at", "TEST ONLY: SIGUSR1 to every rank right after the n-th evaluation (the run stops with exit 75)", NULL, o->test_signal_at, &o->test_signal_at, &set));
+  PetscCall(FGOptionsCheckValue("-fg_test_optimize_signal_at", set)); /* given without a value: not silently unset */
   PetscOptionsEnd();
+  PetscCheck(o->penalty_inner_its >= 1, comm, FG_ERR_INPUT, "-fg_penalty_inner_its %" PetscInt_FMT ": must be >= 1", o->penalty_inner_its);
+  PetscCheck(o->test_kill_at >= 0 && o->test_signal_at >= 0, comm, FG_ERR_INPUT, "-fg_test_optimize_kill_at / -fg_test_optimize_signal_at: must be >= 0 (0: never)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

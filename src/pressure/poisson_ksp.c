@@ -144,6 +144,7 @@ static PetscErrorCode FGPoissonSetUp_KSP(FGPoisson p)
   PetscCall(PCSetType(pc, PCGAMG));
   PetscCall(FGPoissonSetTolerances_KSP(p));
   PetscCall(KSPSetFromOptions(k->ksp));
+  PetscCall(FGKSPCheckOptions(k->ksp));
   PetscCall(KSPSetUp(k->ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -275,6 +275,17 @@ PetscErrorCode FGErrorReport(PetscErrorCode ierr, int *code)
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   FGEscapeLine(fg_error.set ? fg_error.message : "unknown error", what, sizeof(what)); /* one line, always */
+  if (fg_error.set && fg_error.code == PETSC_ERR_ARG_UNKNOWN_TYPE && what[0] != '-') { /* "Unable to find requested KSP type bogus": which option */
+    char opt[512] = "";
+    if (!FGOptionsFindQuoted(fg_error.message, opt, sizeof(opt)) && opt[0]) {
+      const size_t lo = strlen(opt), lw = strlen(what);
+      if (lo + 2 + lw < sizeof(what)) { /* "-opt value: " before the message */
+        memmove(what + lo + 2, what, lw + 1);
+        memcpy(what, opt, lo);
+        what[lo] = ':', what[lo + 1] = ' ';
+      }
+    }
+  }
   if (*code == FG_EXIT_REQUEUE && fg_error.set && (fg_error.collective || size == 1)) {
     /* a stop on SIGUSR1/SIGTERM with a checkpoint written is not a failure: a notice, once */
     if (rank == 0) {
@@ -352,4 +363,71 @@ unsigned long long FGHashBytes(unsigned long long h, const void *bytes, size_t n
   const unsigned char *b = (const unsigned char *)bytes;
   for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
   return h;
+}
+
+/*@C
+  FGOptionsCheckValue - after PetscOptionsInt/Real(name, ..., &set) in an options block: an option
+  given without a value (which PETSc takes as not given) is FG_ERR_INPUT naming it. Not collective
+  (the options are the same on every rank).
+@*/
+PetscErrorCode FGOptionsCheckValue(const char *name, PetscBool set)
+{
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  if (set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &has));
+  PetscCheck(!has, PETSC_COMM_SELF, FG_ERR_INPUT, "%s needs a value", name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGOptionsFindQuoted - the option whose value a message quotes (PETSc's "Input string abc has no
+  integer value", "Unable to find requested KSP type bogus" name the value only): "-name value",
+  or "" when no option's value appears in it. Not collective.
+@*/
+PetscErrorCode FGOptionsFindQuoted(const char *msg, char *opt, size_t len)
+{
+  char *all, *prev = NULL;
+
+  PetscFunctionBeginUser;
+  opt[0] = '\0';
+  PetscCall(PetscOptionsGetAll(NULL, &all)); /* "-a 1 -b abc ..." */
+  for (char *tok = all, *end; *tok; tok = end) {
+    while (*tok == ' ') tok++;
+    for (end = tok; *end && *end != ' '; end++) {}
+    if (*end) *end++ = '\0';
+    if (!*tok) break;
+    if (prev && prev[0] == '-' && tok[0] != '-' && strstr(msg, tok)) {
+      PetscCall(PetscSNPrintf(opt, len, "%s %s", prev, tok));
+      break;
+    }
+    prev = tok;
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGKSPCheckOptions - after KSPSetFromOptions: the tolerances a user can set on the command line
+  (-<prefix>ksp_max_it, _rtol, _atol, _divtol) are ones a solve can meet; else FG_ERR_INPUT naming
+  the option (a negative max_it would end every solve at once, "not converged": exit 3). Collective.
+@*/
+PetscErrorCode FGKSPCheckOptions(KSP ksp)
+{
+  PetscReal   rtol, atol, dtol;
+  PetscInt    maxit;
+  const char *prefix;
+  MPI_Comm    comm;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectGetComm((PetscObject)ksp, &comm));
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  if (!prefix) prefix = "";
+  PetscCall(KSPGetTolerances(ksp, &rtol, &atol, &dtol, &maxit));
+  PetscCheck(maxit >= 1, comm, FG_ERR_INPUT, "-%sksp_max_it %" PetscInt_FMT ": must be >= 1", prefix, maxit);
+  PetscCheck(rtol >= 0 && rtol < 1, comm, FG_ERR_INPUT, "-%sksp_rtol %g: must be in [0, 1)", prefix, (double)rtol);
+  PetscCheck(atol >= 0 && !PetscIsInfOrNanReal(atol), comm, FG_ERR_INPUT, "-%sksp_atol %g: must be >= 0 and finite", prefix, (double)atol);
+  PetscCheck(dtol > 1 || dtol == (PetscReal)PETSC_DEFAULT, comm, FG_ERR_INPUT, "-%sksp_divtol %g: must be > 1", prefix, (double)dtol);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -253,6 +253,7 @@ PetscErrorCode FGViscousCreate(FGGrid g, const FGBoundary *bc, FGViscous *out)
     PetscCall(KSPSetTolerances(v->ksp[a], 1e-12, 1e-50, PETSC_DEFAULT, 1000));
     PetscCall(KSPSetInitialGuessNonzero(v->ksp[a], PETSC_TRUE));
     PetscCall(KSPSetFromOptions(v->ksp[a]));
+    PetscCall(FGKSPCheckOptions(v->ksp[a]));
   }
   *out = v;
   PetscFunctionReturn(PETSC_SUCCESS);

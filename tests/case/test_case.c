@@ -1040,7 +1040,7 @@ static PetscErrorCode TestFiles(void)
     } bad[] = {
       {"no-such-case.yaml", "no-such-case.yaml: cannot open the case file: No such file or directory"},
       {".",                 ".: is a directory, not a case file"                                     },
-      {"/dev/null",         "/dev/null: not a regular file"                                          },
+      {"/dev/null",         "/dev/null: it is a character device, not a case file"                   },
       {big,                 "too large ("                                                            },
       {bin,                 ":2: not a text file: NUL byte at offset 8 (a binary file?)"             },
     };

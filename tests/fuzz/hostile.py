@@ -11,8 +11,17 @@ Usage: hostile.py --flowgrad BIN --mpiexec MPIEXEC [--mpiflags=a,b] --repo REPO 
                  at a field file's temporary name is replaced, not written through.
   probes         a probe or its reference point outside the domain: exit 2 naming the key (info,
                  run, adjoint); on the wall: accepted.
-  options        bad option values (PETSc's start-up, its end, flowgrad's own) and a newline in an
-                 argument: exit 2 with exactly one line naming the option.
+  options        bad option values (PETSc's start-up, its end, flowgrad's own, a KSP's), a missing
+                 value, a recursive or special -options_file, a newline in an argument: exit 2 with
+                 exactly one line naming the option.
+  memory         a grid whose estimate exceeds the memory budget (the node's, -fg_memory_budget,
+                 ulimit -v): exit 2 naming grid.cells before anything is allocated, at once.
+  late_errors    what a later command refused and info accepted: an inflow with no outflow face,
+                 an unknown shape parameter, an initial file of another domain, a bad
+                 points.<p>.set entry, optimizer.type lmvm with constraints: info exits 2 too.
+  yaml           tags (!!str in a list, !!python/object, !!set), name: ../../escaped without
+                 output.dir (nothing written outside), a comment of 40 '{' in column 0 (accepted).
+  postproc       damaged field files (a field of shape (0, 0), spacing 0): exit 2, one line.
 
 Every refusal must come with exactly one "flowgrad: error:" line, no traceback, no signal.
 """
@@ -41,11 +50,12 @@ class Flowgrad:
         self.env = dict(os.environ, OMPI_MCA_odls_base_sigkill_timeout="0")
         self.env.pop("SLURM_RESTART_COUNT", None)
 
-    def __call__(self, args, np_=1, timeout=60):
-        """(exit code, output); a timeout is a hang: exit code None."""
-        cmd = [self.a.mpiexec, "-n", str(np_)] + self.mpiflags + [self.a.flowgrad] + list(args)
+    def __call__(self, args, np_=1, timeout=60, cwd=None, preexec=None):
+        """(exit code, output); a timeout is a hang: exit code None. With preexec (a limit to set),
+        flowgrad runs without mpiexec (one rank), so that the limit is its own."""
+        cmd = ([] if preexec else [self.a.mpiexec, "-n", str(np_)] + self.mpiflags) + [self.a.flowgrad] + list(args)
         try:
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, env=self.env)
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, env=self.env, cwd=cwd, preexec_fn=preexec)
             out = p.stdout.decode("utf-8", "replace")
             return p.returncode, out
         except subprocess.TimeoutExpired as e:
@@ -54,7 +64,7 @@ class Flowgrad:
     def expect(self, tag, args, code, regex, np_=1, timeout=60):
         """exit `code`, exactly one error line, and it matches regex."""
         rc, out = self(args, np_, timeout)
-        errs = [l for l in out.splitlines() if "error" in l.lower()]
+        errs = [l for l in out.splitlines() if "error:" in l.lower()]
         ok = True
         if rc is None:
             fail(f"{tag}: no answer within {timeout} s (a hang)")
@@ -174,6 +184,113 @@ def scenario_options(fg, a, w):
     fg.expect("a newline in --set", ["info", case, "--set", "output.dir=/proc/a\nb"], 2, r"output\.dir=/proc/a\\nb")
     fg.expect("a newline in an option", ["info", case, "--bogus\nx"], 2, r"unknown option '--bogus\\nx'")
     fg.expect("2 ranks: -fg_test_raise_signal_at_step abc", run + ["-fg_test_raise_signal_at_step", "abc"], 2, r"-fg_test_raise_signal_at_step abc", np_=2)
+    fg.expect("-fg_test_raise_signal_at_step with no value", run + ["-fg_test_raise_signal_at_step", "-fg_fftw_planner", "estimate"], 2, r"-fg_test_raise_signal_at_step needs a value")
+    fg.expect("-fg_test_raise_signal_rank -1", run + ["-fg_test_raise_signal_at_step", "1", "-fg_test_raise_signal_rank", "-1"], 2, r"-fg_test_raise_signal_rank -1: must be a rank")
+    fg.expect("check -fg_check_fd_step 0", ["check", case, "--set", f"output.dir={w}/oc", "-fg_check_fd_step", "0"], 2, r"-fg_check_fd_step 0\.?: must be > 0")
+    fg.expect("-poisson_ksp_max_it -1", run + ["--set", "poisson.type=ksp", "-poisson_ksp_max_it", "-1"], 2, r"-poisson_ksp_max_it -1: must be >= 1")
+    fg.expect("-poisson_ksp_type bogus", run + ["--set", "poisson.type=ksp", "-poisson_ksp_type", "bogus"], 2, r"^flowgrad: error: -poisson_ksp_type bogus: .*bogus")
+    rec = os.path.join(w, "rec.opts")
+    with open(rec, "w") as fh:
+        fh.write(f"-options_file {rec}\n")
+    fg.expect("an -options_file that includes itself", ["info", case, "-options_file", rec], 2, r"rec\.opts: it includes itself")
+    pipe = os.path.join(w, "pipe.opts")
+    fifo(pipe)
+    fg.expect("an -options_file that is a FIFO", ["info", case, "-options_file", pipe], 2, r"pipe\.opts: it is a FIFO", timeout=30)
+    fg.expect("an -options_file that is a directory", ["info", case, "-options_file", w], 2, r"it is a directory")
+
+
+def scenario_memory(fg, a, w):
+    case = small_case(a, os.path.join(w, "c.yaml"))
+    t0 = time.time()
+    fg.expect("info on 32768 x 32768", ["info", case, "--set", "grid.cells=[32768,32768]"], 2, r"grid\.cells 32768 x 32768 needs at least \d+ MiB on the largest of 1 ranks .*over its memory budget of \d+ MiB")
+    fg.expect("run on 1024^3", ["run", case, "--set", "grid.cells=[1024,1024,1024]", "--set", "grid.lengths=[1,1,1]", "--set", "boundary.y_hi.velocity=[1,0,0]", "--set", f"output.dir={w}/o"], 2, r"grid\.cells 1024 x 1024 x 1024 needs at least")
+    fg.expect("-fg_memory_budget 1 (MiB) on 256 x 256", ["info", case, "--set", "grid.cells=[256,256]", "-fg_memory_budget", "1"], 2, r"over its memory budget of 1 MiB")
+    fg.expect("-fg_memory_budget 0: no check", ["info", case, "-fg_memory_budget", "0"], 0, "")
+    fg.expect("-fg_memory_budget -3", ["info", case, "-fg_memory_budget", "-3"], 2, r"-fg_memory_budget -3")
+    dt = time.time() - t0
+    print(f"  five refusals/answers in {dt:.1f} s")
+    if dt > 60:
+        fail(f"the memory checks took {dt:.0f} s: something was allocated first")
+    # under an address-space limit (ulimit -v 3 GiB): refused with exit 2, not PETSc's malloc failure
+    rc, out = fg(["info", case, "--set", "grid.cells=[8192,8192]"], preexec=lambda: __import__("resource").setrlimit(__import__("resource").RLIMIT_AS, (3 << 30, 3 << 30)))
+    errs = [l for l in out.splitlines() if "error:" in l.lower()]
+    if rc != 2 or len(errs) != 1 or "grid.cells 8192 x 8192" not in errs[0] or BAD_OUTPUT.search(out):
+        fail(f"info on 8192 x 8192 under ulimit -v 3 GiB: exit {rc}: {out[-800:]}")
+    else:
+        print(f"  ok  ulimit -v 3 GiB, 8192 x 8192: exit 2: {errs[0][:140]}")
+
+
+def scenario_late_errors(fg, a, w):
+    case = small_case(a, os.path.join(w, "c.yaml"))
+    ch = os.path.join(w, "ch.yaml")
+    with open(ch, "w") as fh:
+        fh.write("name: ch\ngrid: {cells: [16, 8], lengths: [2.0, 1.0]}\nflow: {re: 100}\ntime: {dt: 1.0e-3, steps: 2}\n"
+                 "boundary: {x_lo: {type: inflow, velocity: [1.0, 0.0]}}\n")
+    fg.expect("info: an inflow with no outflow face", ["info", ch], 2, r"ch\.yaml: the boundary velocities carry a net flux of 1 into the domain, and no face is an outflow")
+    quick = os.path.join(a.repo, "cases", "shape_drag", "quick.yaml")
+    fg.expect("info: an unknown shape parameter", ["info", quick, "--set", "design.parameters=[body.cyl.shape.r0, body.cyl.shape.zz, body.cyl.shape.a4]"], 2, r"shape fourier has no parameter 'zz'")
+    fg.expect("info: optimizer.type lmvm with constraints", ["info", quick, "--set", "optimizer.type=lmvm"], 2, r"optimizer\.type=lmvm: lmvm cannot handle constraints")
+    fg.expect("info: optimizer.type blmvm with constraints", ["info", quick, "--set", "optimizer.type=blmvm"], 2, r"blmvm cannot handle constraints")
+    src = os.path.join(w, "src")
+    fg.expect("a run on 1 x 1 (its fields: the initial file below)", ["run", case, "--set", f"output.dir={src}", "--set", "time.steps=2", "--set", "output.fields_every=2"], 0, "")
+    f = os.path.join(src, "fields", "fields_000002.h5")
+    fg.expect("info: an initial file of another domain", ["info", case, "--set", "grid.lengths=[2,1.5]", "--set", "initial.type=file", "--set", f"initial.file={f}"], 2, r"fields_000002\.h5: its x face 1 lies at .* \(another grid\)")
+    pts = small_case(a, os.path.join(w, "pts.yaml"), "points:\n  low: {set: ['flow.re=abc']}\n")
+    fg.expect("info: a bad points.<p>.set entry", ["info", pts], 2, r"pts\.yaml:\d+: points\.low\.set: flow\.re=abc: expected a real number")
+
+
+def scenario_yaml(fg, a, w):
+    case = small_case(a, os.path.join(w, "c.yaml"))
+    fg.expect("!!str in a list", ["info", case, "--set", "grid.cells=[!!str 16, 12]"], 2, r"YAML tags are not supported \(!!str\)")
+    fg.expect("!!python/object", ["info", case, "--set", "time.dt=!!python/object:os.system 1"], 2, r"YAML tags are not supported \(!!python/object:os.system\)")
+    tagged = small_case(a, os.path.join(w, "tagged.yaml"), "output: !!map {monitor_every: 2}\n")
+    fg.expect("!!map on a section", ["info", tagged], 2, r"tagged\.yaml:\d+: output: YAML tags are not supported \(!!map\)")
+    cwd = os.path.join(w, "a", "b", "cwd")
+    os.makedirs(cwd, exist_ok=True)
+    esc = small_case(a, os.path.join(w, "esc.yaml"))
+    before = set(os.listdir(w))
+    rc, out = fg(["run", esc, "--set", "name=../../../escaped"], cwd=cwd)
+    if rc != 2 or "name: '../../../escaped'" not in out or set(os.listdir(w)) != before or os.path.exists(os.path.join(w, "escaped")):
+        fail(f"name: ../../../escaped: exit {rc}, or something was written outside out/: {out[-600:]}")
+    else:
+        print("  ok  name: ../../../escaped refused, nothing written")
+    braces = os.path.join(w, "braces.yaml")
+    with open(case) as fh:
+        text = fh.read()
+    with open(braces, "w") as fh:
+        fh.write("# " + "{" * 40 + "\n#" + "{" * 40 + "\n" + text)
+    fg.expect("a comment of 40 '{' in column 0", ["info", braces], 0, "")
+
+
+def scenario_postproc(fg, a, w):
+    import h5py
+    import numpy as np
+    case = small_case(a, os.path.join(w, "c.yaml"))
+    run = os.path.join(w, "run")
+    fg.expect("a run to damage", ["run", case, "--set", f"output.dir={run}", "--set", "output.fields_every=2"], 0, "")
+    post = [sys.executable, os.path.join(a.repo, "postproc", "postproc")]
+    for tag, damage, cmd in (("p of shape (0, 0)", "empty_p", ["fields", "{d}", "--out", "{d}/plots"]),
+                             ("spacing 0", "spacing", ["extract", "{d}", "--field", "p", "--line", "0.1,0.1:0.9,0.5", "-o", "{d}/line.csv"])):
+        d = os.path.join(w, damage)
+        shutil.copytree(run, d)
+        for f in sorted(os.listdir(os.path.join(d, "fields"))):
+            if not f.endswith(".h5"):
+                continue
+            with h5py.File(os.path.join(d, "fields", f), "r+") as h:
+                if damage == "empty_p":
+                    loc = h["p"].attrs["location"]
+                    del h["p"]
+                    h.create_dataset("p", shape=(0, 0), dtype="f8").attrs["location"] = loc
+                else:
+                    h.attrs["spacing"] = np.zeros(3)
+                    for ax in "xy":
+                        del h[f"{ax}_faces"], h[f"{ax}_centres"]
+        p = subprocess.run(post + [c.format(d=d) for c in cmd], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+        errs = [l for l in p.stdout.splitlines() if "error:" in l.lower()]
+        if p.returncode != 2 or "Traceback" in p.stdout or len(errs) != 1:
+            fail(f"postproc on a field file with {tag}: exit {p.returncode}:\n{p.stdout[-1500:]}")
+        else:
+            print(f"  ok  postproc {cmd[0]} on a field file with {tag}: exit 2: {errs[0][:140]}")
 
 
 def main():
