@@ -71,8 +71,10 @@ PetscErrorCode FGMemoryBudget(MPI_Comm comm, double *budget)
   double    mine = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-fg_memory_budget", &mib, &set));
+  PetscOptionsBegin(comm, NULL, "flowgrad: the memory budget (every command)", NULL);
+  PetscCall(PetscOptionsReal("-fg_memory_budget", "MiB each rank may use (0: no check; default: the node's available memory over its ranks)", NULL, mib, &mib, &set));
   PetscCall(FGOptionsCheckValue("-fg_memory_budget", set));
+  PetscOptionsEnd();
   PetscCheck(!set || (mib >= 0 && !PetscIsInfOrNanReal(mib)), comm, FG_ERR_INPUT, "-fg_memory_budget %g: MiB per rank, >= 0 (0: no check)", (double)mib);
   if (set) {
     *budget = (double)mib * 1048576.0;

@@ -25,6 +25,7 @@ PetscErrorCode FGOptionsView(MPI_Comm comm)
   FGAdjointCheckOptions check;
   FGRunOptions          run;
   FGOptimizerOptions    optimize;
+  double                budget;
 
   PetscFunctionBeginUser;
   PetscCall(FGPoissonFFTWGetOptions(comm, &fftw));
@@ -34,6 +35,7 @@ PetscErrorCode FGOptionsView(MPI_Comm comm)
   PetscCall(FGAdjointGetOptions(comm, &adjoint));
   PetscCall(FGAdjointCheckGetOptions(comm, &check));
   PetscCall(FGOptimizerGetOptions(comm, &optimize));
+  PetscCall(FGMemoryBudget(comm, &budget));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -78,40 +78,6 @@ static void FGIOShape_Private(FGGrid grid, hsize_t dims[3], hsize_t start[3], hs
   }
 }
 
-/* The checksum of a field (the attribute "checksum" of its dataset, 16 hex digits): the sum, mod
-   2^64, over every value of mix(mix(i) ^ bits(value)), i its index in the file (x fastest) and mix
-   the SplitMix64 finalizer. A sum of per-value terms is the same for any decomposition (each rank
-   adds its box; one MPI_Allreduce), and one flipped bit of a value or of where it sits changes it
-   but with probability 2^-64. Collective. */
-static uint64_t FGIOMix64_Private(uint64_t z)
-{
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-static PetscErrorCode FGIOChecksum_Private(FGGrid grid, const PetscScalar *a, char hex[17])
-{
-  const FGBox *b   = &grid->box;
-  uint64_t     sum = 0, all = 0;
-  PetscInt     l   = 0;
-
-  PetscFunctionBeginUser;
-  for (PetscInt k = b->lo[2]; k < b->hi[2]; k++)
-    for (PetscInt j = b->lo[1]; j < b->hi[1]; j++)
-      for (PetscInt i = b->lo[0]; i < b->hi[0]; i++, l++) {
-        const uint64_t gi = ((uint64_t)k * (uint64_t)grid->n[1] + (uint64_t)j) * (uint64_t)grid->n[0] + (uint64_t)i;
-        uint64_t       bits;
-        double         v = (double)a[l];
-        memcpy(&bits, &v, sizeof(bits));
-        sum += FGIOMix64_Private(FGIOMix64_Private(gi) ^ bits);
-      }
-  PetscCallMPI(MPI_Allreduce(&sum, &all, 1, MPI_UINT64_T, MPI_SUM, grid->comm));
-  snprintf(hex, 17, "%016llx", (unsigned long long)all);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The names of the dimensions of a field's dataset, slowest first. */
 static const char *FGIOAxes_Private(FGGrid grid)
 {
@@ -399,6 +365,11 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   PetscCall(FGH5WriteAttrDoubles_Internal(tmp, root, "spacing", 3, spacing));
   PetscCall(FGH5WriteAttrString_Internal(tmp, root, "case_hash", hex));
   PetscCall(FGH5WriteAttrString_Internal(tmp, root, "case_name", name));
+  {
+    char msum[17];
+    FGIOMetaChecksum_Internal(time, step, hex, name, msum);
+    PetscCall(FGH5WriteAttrString_Internal(tmp, root, "meta_checksum", msum));
+  }
   FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Gclose, (root));
   { /* the coordinates: /x_faces (n + 1, the lower boundary first), /x_centres (n), ... (1-D) */
     const hid_t grp = fid;
@@ -434,7 +405,7 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
     }
     char sum[17];
     PetscCall(VecGetArrayRead(fields[f].vec, &a));
-    PetscCall(FGIOChecksum_Private(grid, a, sum));
+    PetscCall(FGIOFieldChecksum_Internal(grid, a, sum));
     FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, dset, H5Dcreate2, (fid, fields[f].name, H5T_IEEE_F64LE, filespace, H5P_DEFAULT, dcpl, H5P_DEFAULT));
     PetscCall(FGH5WriteAttrString_Internal(tmp, dset, "location", FGLocationNames[fields[f].location]));
     PetscCall(FGH5WriteAttrString_Internal(tmp, dset, "checksum", sum));
@@ -446,7 +417,14 @@ PetscErrorCode FGIOWriteFields(FGGrid grid, const char *path, const FGIOMeta *me
   for (PetscInt v = 0; meta && v < meta->nvectors; v++) {
     const FGIOVector *vec = &meta->vectors[v];
     hsize_t           nv  = (hsize_t)vec->n;
+    char              vsum[17] = "";
+    hid_t             dset;
     PetscCall(FGH5WriteDataset_Internal(comm, tmp, fid, vec->name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &nv, vec->values));
+    if (rank == 0) FGIOVectorChecksum_Internal(vec->values, (size_t)vec->n, vsum); /* rank 0's values were written */
+    PetscCallMPI(MPI_Bcast(vsum, 17, MPI_CHAR, 0, comm));
+    FGCallHDF5Return(FG_ERR_IO_WRITE, tmp, dset, H5Dopen2, (fid, vec->name, H5P_DEFAULT));
+    PetscCall(FGH5WriteAttrString_Internal(tmp, dset, "checksum", vsum));
+    FGCallHDF5(FG_ERR_IO_WRITE, tmp, H5Dclose, (dset));
     if (vec->labels) {
       char lname[160];
       snprintf(lname, sizeof(lname), "%s_names", vec->name);
@@ -574,7 +552,7 @@ PetscErrorCode FGIOReadField(FGGrid grid, const char *path, const char *name, Ve
     char     *want = NULL, got[17];
     PetscBool has;
     PetscCall(FGH5ReadString_Internal(dset, "checksum", PETSC_FALSE, &want, &has));
-    if (has) PetscCall(FGIOChecksum_Private(grid, a, got));
+    if (has) PetscCall(FGIOFieldChecksum_Internal(grid, a, got));
     if (has && strcmp(want, got)) {
       PetscCall(PetscFree(want));
       PetscCall(VecRestoreArrayWrite(vec, &a));
@@ -692,8 +670,8 @@ PetscErrorCode FGIOReadMeta(MPI_Comm comm, const char *path, FGIOMeta *meta, cha
   hid_t       fid, root;
   double      time = 0;
   long long   step = 0;
-  char       *hex = NULL, *cname = NULL;
-  PetscBool   found[4], ok;
+  char       *hex = NULL, *cname = NULL, *msum = NULL, want[17];
+  PetscBool   found[4], ok, hasm;
   const char *missing = NULL;
   char        bad[64] = "";
 
@@ -705,6 +683,7 @@ PetscErrorCode FGIOReadMeta(MPI_Comm comm, const char *path, FGIOMeta *meta, cha
   PetscCall(FGH5ReadAttrNumbers_Internal(root, "step", H5T_NATIVE_LLONG, 1, &step, &found[1]));
   PetscCall(FGH5ReadString_Internal(root, "case_hash", PETSC_FALSE, &hex, &found[2]));
   PetscCall(FGH5ReadString_Internal(root, "case_name", PETSC_FALSE, &cname, &found[3]));
+  PetscCall(FGH5ReadString_Internal(root, "meta_checksum", PETSC_FALSE, &msum, &hasm));
   FGCallHDF5(FG_ERR_IO_READ, path, H5Gclose, (root));
   FGCallHDF5(FG_ERR_IO_READ, path, H5Fclose, (fid));
   for (int i = 0; i < 4 && !missing; i++)
@@ -718,9 +697,14 @@ PetscErrorCode FGIOReadMeta(MPI_Comm comm, const char *path, FGIOMeta *meta, cha
     if (name && len) snprintf(name, len, "%s", cname);
     meta->case_name = name && len ? name : NULL;
   } else if (!missing) snprintf(bad, sizeof(bad), "%.40s", hex);
+  if (!missing && hasm) FGIOMetaChecksum_Internal(time, step, hex, cname, want); /* files written before it have none */
+  ok   = (PetscBool)(ok && (!hasm || !strcmp(msum, want)));
+  hasm = (PetscBool)(hasm && !missing && strcmp(msum, want));
   PetscCall(PetscFree(hex));
   PetscCall(PetscFree(cname));
+  PetscCall(PetscFree(msum));
   PetscCheck(!missing, comm, FG_ERR_IO_READ, "field file %s: attribute %s is missing or malformed (not a flowgrad field file?)", path, missing);
+  PetscCheck(!hasm, comm, FG_ERR_IO_READ, "field file %s: its time, step, case_hash and case_name do not match its meta_checksum (the file is damaged)", path);
   PetscCheck(ok, comm, FG_ERR_IO_READ, "field file %s: attribute case_hash is \"%s\", not 16 hex digits", path, bad);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -751,6 +735,7 @@ PetscErrorCode FGIOReadVector(MPI_Comm comm, const char *path, const char *name,
   htri_t   exists;
   hssize_t len = -1;
   int      ndims = -1;
+  PetscBool has = PETSC_FALSE, bad = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(FGIOSetUp_Private());
@@ -764,11 +749,19 @@ PetscErrorCode FGIOReadVector(MPI_Comm comm, const char *path, const char *name,
     len   = H5Sget_simple_extent_npoints(space);
     FGCallHDF5(FG_ERR_IO_READ, path, H5Sclose, (space));
     if (ndims == 1 && len == (hssize_t)n && n > 0) FGCallHDF5(FG_ERR_IO_READ, path, H5Dread, (dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values));
+    if (ndims == 1 && len == (hssize_t)n) { /* its checksum, where it has one */
+      char *want = NULL, got[17];
+      PetscCall(FGH5ReadString_Internal(dset, "checksum", PETSC_FALSE, &want, &has));
+      if (has) FGIOVectorChecksum_Internal(values, (size_t)n, got);
+      bad = (PetscBool)(has && strcmp(want, got));
+      PetscCall(PetscFree(want));
+    }
     FGCallHDF5(FG_ERR_IO_READ, path, H5Dclose, (dset));
   }
   FGCallHDF5(FG_ERR_IO_READ, path, H5Fclose, (fid));
   PetscCheck(dset >= 0, comm, FG_ERR_IO_READ, "%s has no dataset /%s (damaged, or not written by this version?)", path, name);
   PetscCheck(ndims == 1 && len == (hssize_t)n, comm, FG_ERR_IO_READ, "%s: dataset /%s has %lld values, expected %" PetscInt_FMT " (damaged, or written for another case?)", path, name, (long long)len, n);
+  PetscCheck(!bad, comm, FG_ERR_IO_READ, "%s: dataset /%s does not match its checksum (the file is damaged)", path, name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

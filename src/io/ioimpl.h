@@ -15,6 +15,7 @@
 #define FG_IOIMPL_H
 
 #include <fg/sys.h>
+#include <fg/grid.h>
 #include <hdf5.h>
 
 /* The innermost entry of HDF5's error stack ("H5FD_mpio_open: MPI_File_open failed: ..."),
@@ -62,6 +63,11 @@ PETSC_INTERN PetscErrorCode FGH5CheckDataset_Internal(hid_t, const char *, int, 
 PETSC_INTERN void FGIODirectoryOf_Internal(const char *, char *, size_t);
 PETSC_INTERN void FGIOSyncDirectory_Internal(const char *);
 PETSC_INTERN void FGIORenameLocal_Internal(const char *, const char *, char *, size_t);
+
+/* Checksums (src/io/checksum.c). */
+PETSC_INTERN PetscErrorCode FGIOFieldChecksum_Internal(FGGrid, const PetscScalar *, char[17]);
+PETSC_INTERN void           FGIOVectorChecksum_Internal(const double *, size_t, char[17]);
+PETSC_INTERN void           FGIOMetaChecksum_Internal(double, long long, const char *, const char *, char[17]);
 
 /* What a checkpoint's meta_checksum covers (include/fg/checkpoint.h). */
 typedef struct {

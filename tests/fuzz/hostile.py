@@ -22,6 +22,9 @@ Usage: hostile.py --flowgrad BIN --mpiexec MPIEXEC [--mpiflags=a,b] --repo REPO 
   yaml           tags (!!str in a list, !!python/object, !!set), name: ../../escaped without
                  output.dir (nothing written outside), a comment of 40 '{' in column 0 (accepted).
   postproc       damaged field files (a field of shape (0, 0), spacing 0): exit 2, one line.
+  state_damage   an adjoint's resume file and an optimization's evaluation log, each damaged by one
+                 ulp of a stored number or a hand-edited time: --resume refused with exit 4 naming
+                 the file and the dataset, never a different gradient or path.
 
 Every refusal must come with exactly one "flowgrad: error:" line, no traceback, no signal.
 """
@@ -75,7 +78,7 @@ class Flowgrad:
         if BAD_OUTPUT.search(out):
             ok = False
             fail(f"{tag}: the output tells of a crash or a traceback")
-        if code != 0:
+        if code not in (0, 75):  # 75: a stop on a signal is a notice, not an error
             if len(errs) != 1:
                 ok = False
                 fail(f"{tag}: {len(errs)} error lines, expected 1")
@@ -291,6 +294,45 @@ def scenario_postproc(fg, a, w):
             fail(f"postproc on a field file with {tag}: exit {p.returncode}:\n{p.stdout[-1500:]}")
         else:
             print(f"  ok  postproc {cmd[0]} on a field file with {tag}: exit 2: {errs[0][:140]}")
+
+
+def ulp(path, dataset, index=0):
+    import h5py
+    import numpy as np
+    with h5py.File(path, "r+") as h:
+        v = h[dataset][...]
+        v.flat[index] = np.nextafter(v.flat[index], np.inf)
+        h[dataset][...] = v
+
+
+def scenario_state_damage(fg, a, w):
+    import h5py
+    case = small_case(a, os.path.join(w, "c.yaml"))
+    base = ["adjoint", case, "--set", "time.steps=8", "-fg_fftw_planner", "estimate"]
+    for tag, how in (("one ulp of parameter_adjoints", "ulp"), ("time := 123", "time")):
+        d = os.path.join(w, f"adj_{how}")
+        fg.expect(f"adjoint stopped after step 4 ({tag})", base + ["--set", f"output.dir={d}", "-fg_test_adjoint_signal_at", "4"], 75, "")
+        res = os.path.join(d, "adjoint", "resume.h5")
+        if not os.path.isfile(res):
+            fail(f"no {res}")
+            continue
+        if how == "ulp":
+            ulp(res, "parameter_adjoints")
+            fg.expect(f"adjoint --resume, {tag}", base + ["--set", f"output.dir={d}", "--resume"], 4, r"resume\.h5: dataset /parameter_adjoints does not match its checksum")
+        else:
+            with h5py.File(res, "r+") as h:
+                h.attrs["time"] = 123.0
+            fg.expect(f"adjoint --resume, {tag}", base + ["--set", f"output.dir={d}", "--resume"], 4, r"resume\.h5: its time, step, case_hash and case_name do not match its meta_checksum")
+    quick = os.path.join(a.repo, "cases", "shape_drag", "quick.yaml")
+    d = os.path.join(w, "opt")
+    opt = ["optimize", quick, "--set", f"output.dir={d}", "--set", "optimizer.max_iterations=1", "-fg_fftw_planner", "estimate"]
+    fg.expect("optimize, one iteration", opt, 0, "", timeout=300)
+    ev = os.path.join(d, "optimization", "evaluations", "eval_000000.h5")
+    if not os.path.isfile(ev):
+        fail(f"no {ev}")
+        return
+    ulp(ev, "head")
+    fg.expect("optimize --resume, one ulp of the logged J", opt + ["--resume"], 4, r"eval_000000\.h5: dataset /head does not match its checksum", timeout=300)
 
 
 def main():

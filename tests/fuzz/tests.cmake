@@ -6,7 +6,7 @@
 #   ctest -L fuzz --output-on-failure
 set(FG_FUZZ_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 string(REPLACE ";" "," _fg_fuzz_mpiflags "${FLOWGRAD_MPIEXEC_FLAGS}")
-foreach(scenario long_path:2 special_files:1 probes:1 options:2 memory:1 late_errors:1 yaml:1 postproc:1)
+foreach(scenario long_path:2 special_files:1 probes:1 options:2 memory:1 late_errors:1 yaml:1 postproc:1 state_damage:1)
   string(REPLACE ":" ";" s ${scenario})
   list(GET s 0 name)
   list(GET s 1 np)

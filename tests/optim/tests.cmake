@@ -97,7 +97,7 @@ fg_case_expect(NAME optim_missing_body NP "1;2" CODE 2 ARGS optimize ${_fg_shape
 fg_case_expect(NAME optim_bad_bound NP 1 CODE 2 ARGS optimize ${_fg_shape} --set "design.scale=[-1]"
                REGEX [=[--set design\.scale=\[-1\]: entry 1 \(body\.cyl\.shape\.r0\): -1 must be > 0]=])
 fg_case_expect(NAME optim_type_constraints NP 1 CODE 2 ARGS optimize ${_fg_shape} --set optimizer.type=blmvm --set output.dir=optim_type_constraints
-               REGEX [=[optimizer\.type blmvm cannot handle the 1 constraint rows: use almm or penalty \(or auto\)]=])
+               REGEX [=[--set optimizer\.type=blmvm: blmvm cannot handle constraints, and the case has 1 \(constraints\.\*\): use almm or penalty \(or auto\)]=])
 fg_case_expect(NAME optim_resume_nothing NP 1 CODE 2 ARGS optimize ${_fg_shape} --resume --set output.dir=optim_resume_nothing
                REGEX [=[--resume: .*optim_resume_nothing/optimization/evaluations holds no evaluations of an earlier run: nothing to resume]=])
 fg_case_expect(NAME optim_point_design NP 1 CODE 2 ARGS optimize ${FG_OPT_DIR}/multipoint.yaml --set "points.re80.set=[design.time_basis=2]"
