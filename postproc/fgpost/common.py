@@ -75,6 +75,36 @@ def _text(v):
     return v
 
 
+def _mix64(z):
+    """SplitMix64's finalizer on an array of uint64 (wrapping arithmetic, as in src/io/checksum.c)."""
+    z = z + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def field_checksum(values):
+    """The checksum flowgrad writes on a field dataset: the sum mod 2^64 over its values (file
+    order) of mix(mix(index) ^ bits(value)), as 16 hex digits."""
+    v = np.ascontiguousarray(values, dtype="<f8").ravel()
+    with np.errstate(over="ignore"):
+        t = _mix64(_mix64(np.arange(v.size, dtype=np.uint64)) ^ v.view(np.uint64))
+        return "%016x" % int(t.sum(dtype=np.uint64))
+
+
+def _fnv1a(h, data):
+    for b in data:
+        h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def meta_checksum(time, step, case_hash, case_name):
+    """The root's meta_checksum: FNV-1a of time (float64), step (int64), case_hash and case_name
+    (each with its terminating zero), as 16 hex digits."""
+    h = _fnv1a(14695981039346656037, np.float64(time).tobytes() + np.int64(step).tobytes())
+    return "%016x" % _fnv1a(h, case_hash.encode() + b"\0" + case_name.encode() + b"\0")
+
+
 class FieldFile:
     """A flowgrad field file, read with h5py (global arrays in natural order, see README.md,
     'HDF5 layout'). Arrays are numpy arrays shaped (ny, nx) in 2D, (nz, ny, nx) in 3D."""
@@ -96,6 +126,10 @@ class FieldFile:
             }
         except (KeyError, OSError, ValueError, TypeError) as e:
             raise PostprocError(f"{path}: not a readable flowgrad field file ({e})")
+        if "meta_checksum" in a and "case_hash" in a:  # files since the checksums (docs/output.md, "Integrity")
+            if _text(a["meta_checksum"]) != meta_checksum(self.attrs["time"], self.attrs["step"], _text(a["case_hash"]), self.attrs["case_name"]):
+                raise PostprocError(f"{path}: not a readable flowgrad field file: its time, step, case_hash and case_name "
+                                    f"do not match its meta_checksum (the file is damaged)")
         dim = self.attrs["dim"]
         at = self.attrs
         if dim not in (2, 3) or len(at["cells"]) < dim or len(at["spacing"]) < dim or len(at["origin"]) < dim:
@@ -145,7 +179,15 @@ class FieldFile:
         if name in self._comps:
             k, c = self._comps[name]
             return self._h[k][..., c]
-        return self._h[name][...]
+        d = self._h[name]
+        try:
+            v = d[...]
+        except (OSError, ValueError) as e:
+            raise PostprocError(f"{self.path}: not a readable flowgrad field file: dataset /{name}: {e}")
+        if "checksum" in d.attrs and _text(d.attrs["checksum"]) != field_checksum(v):
+            raise PostprocError(f"{self.path}: not a readable flowgrad field file: dataset /{name} does not match "
+                                f"its checksum (the file is damaged)")
+        return v
 
     def axis(self, d):
         """(faces (n + 1, the lower boundary first), centres (n)) along direction d: the file's

@@ -112,10 +112,9 @@ PetscErrorCode FGMemoryEstimate(MPI_Comm comm, const FGCase *c, double est[3])
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  for (int d = 0; d < dim; d++) n[d] = (double)c->grid.cells[d], cells *= n[d];
   /* a stretched direction given by its faces knows its count only from them: the estimate uses
      grid.cells as given (0 there: one cell), a lower bound */
-  for (int d = 0; d < dim; d++) n[d] = PetscMax(n[d], 1);
+  for (int d = 0; d < dim; d++) n[d] = PetscMax((double)c->grid.cells[d], 1), cells *= n[d];
   est[1] = 0;
   if (c->poisson.type == FG_POISSON_FFTW) {
     ptrdiff_t nn[3], n0, s0, n1, s1, alloc;
@@ -132,7 +131,6 @@ PetscErrorCode FGMemoryEstimate(MPI_Comm comm, const FGCase *c, double est[3])
   }
   est[0] = (double)(4 * dim + 4) * ghost * 8.0 + 16.0 * ghost;
   est[2] = est[0] + est[1];
-  (void)cells;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

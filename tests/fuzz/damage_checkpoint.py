@@ -29,10 +29,11 @@ import csv
 import os
 import random
 import shutil
-import signal
-import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fuzz_proc import run_bounded  # noqa: E402
 
 FORBIDDEN = ["Traceback", "PETSC ERROR", "(internal error", "AddressSanitizer", "runtime error:",
              "buffer overflow", "Segmentation fault", "core dumped", "MPI_ABORT", "HDF5-DIAG"]
@@ -48,20 +49,7 @@ def sets(outdir, steps):
 
 
 def run(args, argv, cwd, env, timeout):
-    t0 = time.time()
-    p = subprocess.Popen([args.flowgrad] + argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=timeout)
-        to = False
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        out, err = p.communicate()
-        to = True
-    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), to, time.time() - t0
+    return run_bounded([args.flowgrad] + argv, cwd, env, timeout)
 
 
 def result_of(outdir):

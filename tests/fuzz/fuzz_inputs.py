@@ -38,8 +38,6 @@ import os
 import re
 import shlex
 import shutil
-import signal
-import subprocess
 import sys
 import threading
 import time
@@ -52,6 +50,7 @@ from fuzz_families_case import (HUGE, NEGATIVE, NONFINITE, TINY, ZERO, fam_ancho
                                 fam_truncated, fam_type_swap, fam_utf8, fam_values)
 from fuzz_families_env import fam_cli, fam_outdir, fam_petsc, fam_run, fam_special  # noqa: E402
 from fuzz_gen import Gen, make_bases  # noqa: E402
+from fuzz_proc import run_bounded  # noqa: E402
 from fuzz_schema import load_schema  # noqa: E402
 
 COMMANDS = ("info", "run", "adjoint", "check")
@@ -110,23 +109,8 @@ def run_one(inp, args, env):
         tmp = os.path.join(args.work, "c", "%04d" % inp.id, "tmp")
         os.makedirs(tmp, exist_ok=True)
         env["TMPDIR"] = tmp
-    t0 = time.time()
-    to = inp.timeout or args.timeout
-    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=to)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        out, err = p.communicate()
-        timed_out = True
-    dt = time.time() - t0
-    return judge(inp, p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
-                 timed_out, dt)
+    rc, out, err, timed_out, dt = run_bounded(argv, cwd, env, inp.timeout or args.timeout)
+    return judge(inp, rc, out, err, timed_out, dt)
 
 
 def judge(inp, rc, out, err, timed_out, dt):

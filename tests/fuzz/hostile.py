@@ -21,7 +21,8 @@ Usage: hostile.py --flowgrad BIN --mpiexec MPIEXEC [--mpiflags=a,b] --repo REPO 
                  points.<p>.set entry, optimizer.type lmvm with constraints: info exits 2 too.
   yaml           tags (!!str in a list, !!python/object, !!set), name: ../../escaped without
                  output.dir (nothing written outside), a comment of 40 '{' in column 0 (accepted).
-  postproc       damaged field files (a field of shape (0, 0), spacing 0): exit 2, one line.
+  postproc       damaged field files (a field of shape (0, 0), one ulp off its checksum, spacing 0):
+                 exit 2, one line.
   state_damage   an adjoint's resume file and an optimization's evaluation log, each damaged by one
                  ulp of a stored number or a hand-edited time: --resume refused with exit 4 naming
                  the file and the dataset, never a different gradient or path.
@@ -34,7 +35,6 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
 
 FAILS = []
@@ -273,6 +273,7 @@ def scenario_postproc(fg, a, w):
     fg.expect("a run to damage", ["run", case, "--set", f"output.dir={run}", "--set", "output.fields_every=2"], 0, "")
     post = [sys.executable, os.path.join(a.repo, "postproc", "postproc")]
     for tag, damage, cmd in (("p of shape (0, 0)", "empty_p", ["fields", "{d}", "--out", "{d}/plots"]),
+                             ("one ulp of p (its checksum)", "ulp_p", ["fields", "{d}", "--out", "{d}/plots"]),
                              ("spacing 0", "spacing", ["extract", "{d}", "--field", "p", "--line", "0.1,0.1:0.9,0.5", "-o", "{d}/line.csv"])):
         d = os.path.join(w, damage)
         shutil.copytree(run, d)
@@ -280,7 +281,11 @@ def scenario_postproc(fg, a, w):
             if not f.endswith(".h5"):
                 continue
             with h5py.File(os.path.join(d, "fields", f), "r+") as h:
-                if damage == "empty_p":
+                if damage == "ulp_p":
+                    v = h["p"][...]
+                    v.flat[v.size // 2] = np.nextafter(v.flat[v.size // 2], np.inf)
+                    h["p"][...] = v
+                elif damage == "empty_p":
                     loc = h["p"].attrs["location"]
                     del h["p"]
                     h.create_dataset("p", shape=(0, 0), dtype="f8").attrs["location"] = loc

@@ -10,6 +10,8 @@ import shutil
 import subprocess
 import sys
 
+import h5py
+
 
 def main():
     post, run_dir, tmp = sys.argv[1:4]
@@ -25,8 +27,10 @@ def main():
     corrupt = os.path.join(tmp, "corrupt")
     shutil.copytree(run, corrupt)
     fld = glob.glob(os.path.join(corrupt, "fields", "*.h5"))[0]
+    with h5py.File(fld, "r") as h:  # 16 bytes of garbage in the middle of /p's values
+        off = h["p"].id.get_offset() + h["p"].id.get_storage_size() // 2
     with open(fld, "r+b") as f:
-        f.seek(2500)
+        f.seek(off)
         f.write(b"\xff" * 16)
     text = os.path.join(tmp, "text")
     shutil.copytree(run, text)
