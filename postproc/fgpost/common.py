@@ -186,7 +186,8 @@ class FieldFile:
             raise PostprocError(f"{self.path}: not a readable flowgrad field file: dataset /{name}: {e}")
         if "checksum" in d.attrs and _text(d.attrs["checksum"]) != field_checksum(v):
             raise PostprocError(f"{self.path}: not a readable flowgrad field file: dataset /{name} does not match "
-                                f"its checksum (the file is damaged)")
+                                f"its checksum (the file is damaged; a field rewritten on purpose needs its attribute "
+                                f"'checksum' rewritten too: fgpost.common.field_checksum)")
         return v
 
     def axis(self, d):
