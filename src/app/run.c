@@ -322,7 +322,7 @@ PetscErrorCode FGRunGetOptions(MPI_Comm comm, FGRunOptions *o)
   o->raise_rank = size - 1;
   PetscBool set;
   PetscOptionsBegin(comm, NULL, "flowgrad run (test hooks)", NULL);
-  PetscCall(PetscOptionsInt("-fg_test_raise_signal_at_step", "TEST ONLY: after step n one rank raises a signal in itself (the ranks must agree to stop)", NULL, o->raise_step, &o->raise_step, &set));
+  PetscCall(PetscOptionsInt("-fg_test_raise_signal_at_step", "TEST ONLY: after step n (0: during the start; time.steps: after the final checkpoint) one rank raises a signal in itself (the ranks must agree to stop)", NULL, o->raise_step, &o->raise_step, &set));
   PetscCall(FGOptionsCheckValue("-fg_test_raise_signal_at_step", set)); /* given without a value: not silently unset */
   PetscCall(PetscOptionsInt("-fg_test_raise_signal_rank", "TEST ONLY: the rank that raises it (default: the last)", NULL, o->raise_rank, &o->raise_rank, &set));
   PetscCall(FGOptionsCheckValue("-fg_test_raise_signal_rank", set)); /* given without a value: not silently unset */
@@ -369,7 +369,8 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(FGSlurmRestartCount(comm, &slurm));
   PetscCall(FGRunGetOptions(comm, &ctx.opt));
-  PetscCall(FGSignalInstall()); /* (FGInitialize did; a request during the start waits for the first step) */
+  PetscCall(FGSignalInstall()); /* (main did; a request during the start waits for the first step) */
+  if (ctx.opt.raise_step == 0 && rank == ctx.opt.raise_rank) PetscCall(FGSignalRaise(ctx.opt.raise_signo)); /* test hook: during the start */
 
   /* 1. the solver (its FFT plans kept as wisdom in output.dir, so a resumed run plans alike),
         and the checkpoint to resume from */
