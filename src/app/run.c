@@ -371,6 +371,12 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
   PetscCall(FGRunGetOptions(comm, &ctx.opt));
   PetscCall(FGSignalInstall()); /* (main did; a request during the start waits for the first step) */
   if (ctx.opt.raise_step == 0 && rank == ctx.opt.raise_rank) PetscCall(FGSignalRaise(ctx.opt.raise_signo)); /* test hook: during the start */
+  if (ctx.opt.resume_from[0]) { /* --resume-from FILE: a file the user named, checked before anything is made */
+    char      why[PETSC_MAX_PATH_LEN + 160];
+    PetscBool readable;
+    PetscCall(FGIOCheckReadable(comm, ctx.opt.resume_from, why, sizeof(why), &readable));
+    PetscCheck(readable, comm, FG_ERR_INPUT, "--resume-from: %s", why);
+  }
 
   /* 1. the solver (its FFT plans kept as wisdom in output.dir, so a resumed run plans alike),
         and the checkpoint to resume from */

@@ -200,6 +200,8 @@ def scenario_options(fg, a, w):
     fifo(pipe)
     fg.expect("an -options_file that is a FIFO", ["info", case, "-options_file", pipe], 2, r"pipe\.opts: it is a FIFO", timeout=30)
     fg.expect("an -options_file that is a directory", ["info", case, "-options_file", w], 2, r"it is a directory")
+    fg.expect("--resume-from a missing file", run + ["--resume-from", os.path.join(w, "nope.h5")], 2, r"--resume-from: cannot open .*nope\.h5: No such file")
+    fg.expect("--resume-from a FIFO", run + ["--resume-from", pipe], 2, r"--resume-from: cannot open .*pipe\.opts: it is a FIFO", timeout=30)
 
 
 def scenario_memory(fg, a, w):
