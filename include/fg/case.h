@@ -103,6 +103,8 @@ typedef struct {
   FGMaskProfile mask_profile; /* the band's profile */
   PetscReal skin_layer;  /* soft skin: sqrt(nu eta_s) / h (0: none) */
   PetscReal core_depth;  /* soft skin: the stiff core's centre below the band's, in cells */
+  PetscReal skin_normal;       /* soft skin: eta_n / eta of the normal penalization (0: none) */
+  PetscReal skin_normal_depth; /* soft skin: the normal band's centre below the skin band's, in cells */
   char      skin_offset[32];   /* soft skin: "auto" or the band centre's depth in cells */
   PetscBool skin_offset_auto;  /* ... parsed: auto (FGBodySkinOffset), else skin_offset_cells */
   PetscReal skin_offset_cells;

@@ -203,6 +203,15 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
       PetscCall(FGBodySkinOffset(it->bspline, bc->mask_width, bc->skin_layer, bc->core_depth, it->h * it->h / (c->flow.nu * bc->eta), &it->skinauto, &it->skinripple));
       it->skin  = bc->eta * c->flow.nu / PetscSqr(bc->skin_layer * it->h), it->core = bc->core_depth * it->h;
       it->shift = (bc->skin_offset_auto ? it->skinauto : bc->skin_offset_cells) * it->h;
+      if (bc->skin_normal > 0) { /* the normal penalization (normal.c): fixed circles and spheres without jets */
+        PetscBool fixed = (PetscBool)(bc->oscillation_frequency == 0 || (bc->oscillation_amplitude[0] == 0 && bc->oscillation_amplitude[1] == 0 && bc->oscillation_amplitude[2] == 0));
+        fixed       = (PetscBool)(fixed && bc->velocity[0] == 0 && bc->velocity[1] == 0 && bc->velocity[2] == 0);
+        PetscCheck(bc->shape == FG_BODY_CIRCLE || bc->shape == FG_BODY_SPHERE, g->comm, FG_ERR_INPUT, "%s: skin_normal applies to circles and spheres for now (its derivative needs the normal's derivative in the shape, exact for them); body.%s is a %s body", bc->where, bc->name, FGBodyShapeNames[bc->shape]);
+        PetscCheck(fixed && bc->n_jets == 0, g->comm, FG_ERR_INPUT, "%s: skin_normal applies to bodies that do not translate and have no jets (their normal velocity is then 0; rotation is allowed)", bc->where);
+        it->skin_n  = 1 / bc->skin_normal;
+        it->depth_n = bc->skin_normal_depth * it->h;
+        B->normal   = PETSC_TRUE;
+      }
     }
     it->reach  = PetscMax(2 * it->eps, it->eps - it->shift) + it->h;
     it->nbasis = PetscMax(c->design.time_basis, 1);
@@ -249,6 +258,9 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
     PetscCall(VecDestroy(&B->S[a]));
     PetscCall(VecDestroy(&B->W[a]));
     PetscCall(VecDestroy(&B->Z[a]));
+    PetscCall(VecDestroy(&B->X[a]));
+    PetscCall(VecDestroy(&B->D[a]));
+    PetscCall(VecDestroy(&B->R[a]));
   }
   PetscCall(PetscFree(B->b));
   PetscCall(PetscFree(B));

@@ -16,6 +16,7 @@
 #include <fg/density.h>
 
 /* The faces of one velocity component where a body's chi > 0. */
+#define FG_FACE_GEO 8
 typedef struct {
   PetscInt   n, cap;
   PetscInt  *off; /* offset in the owned (global Vec) array */
@@ -25,8 +26,9 @@ typedef struct {
   PetscReal *us;  /* 1 per face: u_s of this component at the last stage */
   PetscReal *nrm; /* 3 per face (jets only): outward unit normal */
   PetscReal *jet; /* n_jets per face (jets only): footprint times band weight */
-  PetscReal *geo; /* 6 per face (shape bodies): phi, grad phi (3), H'(-phi - delta), |grad phi| where
-                     the list was built, as FGShapeLevelSet gives them there (the linearization's) */
+  PetscReal *geo; /* FG_FACE_GEO per face (shape bodies): phi, grad phi (3), H'(-phi - delta), |grad phi| where
+                     the list was built, as FGShapeLevelSet gives them there (the linearization's); with
+                     the normal penalization (normal.c) chi_n and d chi_n / d(-phi) */
 } FGFaceList;
 
 /* A body's placement at one time, kept for reuse (FGBodyPlace_Internal): the adjoint step places
@@ -49,6 +51,7 @@ typedef struct {
   PetscReal         h, eps, shift, reach, angle0; /* the mask's spacing; band half-width and centre (phi = -shift); how far outside
                                                    the bounding box chi may be > 0; the shape's angle at t = 0 (radians) */
   PetscBool         bspline; /* the mask's profile: the cubic B-spline's integral (else the quintic FGHeaviside) */
+  PetscReal         skin_n, depth_n; /* normal penalization (normal.c): eta / eta_n (0: none); the normal band's centre below the skin's */
   PetscReal         skin, core; /* soft skin (skin > 0): chi = skin G_eps(s) + G_h(s - core), skin = eta / eta_s (FGBodyMaskWeight_Internal) */
   PetscReal         skinauto, skinripple; /* soft skin: FGBodySkinOffset's band centre and ripple, in cells */
   PetscReal         corefrac; /* soft skin: the stiff core's volume over the shape's (a thin body: < 1/2) */
@@ -84,6 +87,8 @@ struct _p_FGBodies {
   FGBodyItem       *b;
   Vec               K[3], S[3];
   Vec               W[3], Z[3]; /* tangent and adjoint work (made on first use) */
+  PetscBool         normal;     /* some body penalizes the normal velocity (normal.c) */
+  Vec               X[3], D[3], R[3]; /* its work (made on first use): the penalized velocity, the diagonal, a sum */
   PetscReal         dV;
 };
 
@@ -103,6 +108,20 @@ static inline PetscReal FGJetAmplitude_Internal(const FGBodyItem *it, PetscInt j
   for (PetscInt k = 0; k < it->nbasis; k++) A += it->jetc[j][k] * phi[k];
   return A;
 }
+
+/* penalize.c: a body's motion and the controls' basis at one time; the pieces the normal penalization shares */
+typedef struct {
+  PetscReal xc[3], V[3], th, om, bphi[FG_MAX_TIME_BASIS], bPhi[FG_MAX_TIME_BASIS];
+} FGBodyAt;
+PETSC_INTERN void           FGBodyAt_Internal(const FGBodyItem *, PetscInt, PetscReal, FGBodyAt *);
+PETSC_INTERN PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies, FGBodyItem *, PetscInt, PetscInt, PetscReal, const FGBodyAt *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode FGBodiesKS_Internal(FGBodies, PetscInt, PetscReal);
+PETSC_INTERN PetscErrorCode FGBodiesWork_Internal(FGBodies);
+
+/* normal.c */
+PETSC_INTERN PetscErrorCode FGBodiesPenalizeNormal_Internal(FGBodies, PetscReal, PetscReal, PetscReal, Vec[]);
+PETSC_INTERN PetscErrorCode FGBodiesPenalizeTangentNormal_Internal(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], PetscReal *const[], Vec (*)[3], Vec[], PetscReal[]);
+PETSC_INTERN PetscErrorCode FGBodiesPenalizeAdjointNormal_Internal(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec[], Vec (*)[3]);
 
 /* motion.c */
 PETSC_INTERN PetscBool FGBodyRateZero_Internal(const FGBodyItem *);

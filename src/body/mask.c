@@ -28,8 +28,8 @@ static PetscErrorCode FGFaceListReserve_Private(FGFaceList *l, PetscInt n, Petsc
   if (n <= l->cap) PetscFunctionReturn(PETSC_SUCCESS);
   l->cap = PetscMax(n, 2 * o.cap);
   PetscCall(PetscMalloc7(l->cap, &l->off, 3 * l->cap, &l->x, l->cap, &l->chi, l->cap, &l->vol, l->cap, &l->us, 3 * l->cap, &l->nrm, l->cap * nj, &l->jet));
-  PetscCall(PetscMalloc1(6 * l->cap, &l->geo));
-  PetscCall(PetscArraycpy(l->geo, o.geo, 6 * o.n));
+  PetscCall(PetscMalloc1(FG_FACE_GEO * l->cap, &l->geo));
+  PetscCall(PetscArraycpy(l->geo, o.geo, FG_FACE_GEO * o.n));
   PetscCall(PetscFree(o.geo));
   PetscCall(PetscArraycpy(l->off, o.off, o.n));
   PetscCall(PetscArraycpy(l->x, o.x, 3 * o.n));
@@ -180,12 +180,18 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
           l->chi[l->n] = chi;
           l->vol[l->n] = FGGridVolume(g, (FGLocation)(FG_LOC_FACE_X + a), idx);
           {
-            PetscReal *G = l->geo + 6 * l->n, g2 = 0;
+            PetscReal *G = l->geo + FG_FACE_GEO * l->n, g2 = 0;
             G[0] = phi;
             for (PetscInt d = 0; d < 3; d++) G[1 + d] = d < dim ? gx[d] : 0;
             G[4] = dH;
             for (PetscInt d = 0; d < dim; d++) g2 += gx[d] * gx[d];
             G[5] = PetscSqrtReal(g2);
+            G[6] = G[7] = 0;
+            if (it->skin_n > 0) { /* the normal band: the skin's profile depth_n below it, weight eta/eta_n (normal.c) */
+              FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift - it->depth_n, it->eps, &G[6], &G[7]);
+              G[6] *= it->skin_n, G[7] *= it->skin_n;
+              for (PetscInt d = 0; d < 3; d++) l->nrm[3 * l->n + d] = d < dim && G[5] > 0 ? gx[d] / G[5] : 0;
+            }
           }
           if (nj) {
             PetscReal gn = 0, r = (phi + it->shift) / it->eps, w = PetscAbsReal(r) < 1 ? (1 - r * r) * (1 - r * r) : 0;

@@ -17,7 +17,7 @@
           n = grad phi/|grad phi|, A_j(t) = jet_amplitude_j (jet_frequency 0) or times cos(2 pi f_j t).
   The jets live in the smoothing band only, so their velocity has no divergence deep in the body.
 
-  Linearization: chi and u_s of every listed face with respect to theta_b (FGBodyFaceLinearize_Private),
+  Linearization: chi and u_s of every listed face with respect to theta_b (FGBodyFaceLinearize_Internal),
   shared by the tangent (FGBodiesPenalizeTangent) and its transpose (FGBodiesPenalizeAdjoint),
   which follow the forward function here.
 */
@@ -33,8 +33,6 @@ PetscErrorCode FGBodiesResetForces(FGBodies B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Forward declaration: K, S and the faces' u_s of one component at time t (with the linearized penalization). */
-static PetscErrorCode FGBodiesKS_Private(FGBodies, PetscInt, PetscReal);
 
 /*@C
   FGBodiesPenalize - the implicit penalization of one RK3 stage, u <- (u + g dt S)/(1 + g dt K),
@@ -58,11 +56,16 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
   PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalize, 0, 0, 0, 0));
   for (PetscInt b = 0; b < B->nb; b++)
     PetscCall(FGBodyPlace_Internal(B, &B->b[b], t));
+  if (B->normal) { /* the tensor with the normal part: a coupled update (normal.c) */
+    PetscCall(FGBodiesPenalizeNormal_Internal(B, t, gamma, dt, u));
+    PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalize, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar *K, *S, *ua;
     PetscInt     nloc;
     /* 1. K and S, and u_s of each listed face */
-    PetscCall(FGBodiesKS_Private(B, a, t));
+    PetscCall(FGBodiesKS_Internal(B, a, t));
     PetscCall(VecGetArray(B->K[a], &K));
     PetscCall(VecGetArray(B->S[a], &S));
     /* 2. the implicit update (where K = 0 it leaves u as it is, exactly) */
@@ -114,7 +117,7 @@ PetscErrorCode FGBodiesGetPenalty(FGBodies B, PetscReal t, Vec K[], Vec S[])
   }
   for (PetscInt b = 0; b < B->nb; b++) PetscCall(FGBodyPlace_Internal(B, &B->b[b], t));
   for (PetscInt a = 0; a < B->g->dim; a++) {
-    PetscCall(FGBodiesKS_Private(B, a, t));
+    PetscCall(FGBodiesKS_Internal(B, a, t));
     PetscCall(VecCopy(B->K[a], K[a]));
     PetscCall(VecCopy(B->S[a], S[a]));
   }
@@ -162,27 +165,23 @@ PetscErrorCode FGBodiesGetForces(FGBodies B, PetscInt b, FGBodyForces *f)
    enters through Omega(t) = sum_k c_k phi_k(t) (the rigid velocity) and through the angle
    int_0^t Omega = sum_k c_k Phi_k(t) (a non-round mask, the jets' footprint): each coefficient c_k
    gets phi_k(t) times the first part and Phi_k(t) times the second. */
-typedef struct {
-  PetscReal xc[3], V[3], th, om, bphi[FG_MAX_TIME_BASIS], bPhi[FG_MAX_TIME_BASIS];
-} FGBodyAt;
-
 /* A body's motion and the controls' basis at time t (FGBodyState_Internal, FGTimeBasis), once for
    all its faces. */
-static void FGBodyAt_Private(const FGBodyItem *it, PetscInt dim, PetscReal t, FGBodyAt *at)
+void FGBodyAt_Internal(const FGBodyItem *it, PetscInt dim, PetscReal t, FGBodyAt *at)
 {
   FGBodyState_Internal(it, dim, t, at->xc, at->V, &at->th, &at->om);
   FGTimeBasis(it->nbasis, it->T, t, at->bphi, at->bPhi);
 }
 
-/* at: the body at t (FGBodyAt_Private). phi and grad phi are the face list's (the same evaluation
+/* at: the body at t (FGBodyAt_Internal). phi and grad phi are the face list's (the same evaluation
    at the same placement); d phi/d theta is evaluated only where something multiplies it: in the
    band of chi (H' != 0) or of the jets. Elsewhere every term it enters is a product with an exact
    zero, so it is left 0. */
-static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, const FGBodyAt *at, PetscReal *dchi, PetscReal *dus)
+PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, const FGBodyAt *at, PetscReal *dchi, PetscReal *dus)
 {
   const FGBodyCase *bc = it->bc;
   const PetscInt    dim = B->g->dim, np = it->np, nj = bc->n_jets, nb = it->nbasis, nt = FG_BODY_NTHETA(it);
-  const PetscReal  *x   = it->f[a].x + 3 * f, *G = it->f[a].geo + 6 * f;
+  const PetscReal  *x   = it->f[a].x + 3 * f, *G = it->f[a].geo + FG_FACE_GEO * f;
   const PetscReal   sa  = it->airfoil ? -1.0 : 1.0; /* d(shape angle)/d(theta), theta the rotation angle */
   const PetscReal  *xc = at->xc, th = at->th, om = at->om, *bphi = at->bphi, *bPhi = at->bPhi;
   PetscReal         phi = G[0], gx[3] = {G[1], G[2], G[3]}, gp[FG_SHAPE_MAX_PARAMS], dH = G[4];
@@ -253,12 +252,12 @@ static PetscErrorCode FGBodyFaceLinearize_Private(FGBodies B, FGBodyItem *it, Pe
 
 static inline void FGBodyAddSensitivity_Private(const FGFaceList *l, PetscInt f, PetscReal chibar, PetscScalar *s)
 {
-  const PetscReal *G = l->geo + 6 * f; /* H' and |grad phi| at the face, from the list's build */
+  const PetscReal *G = l->geo + FG_FACE_GEO * f; /* H' and |grad phi| at the face, from the list's build */
 
   *s += chibar * G[4] * G[5];
 }
 
-static PetscErrorCode FGBodiesWork_Private(FGBodies B)
+PetscErrorCode FGBodiesWork_Internal(FGBodies B)
 {
   PetscFunctionBeginUser;
   for (PetscInt a = 0; a < B->g->dim; a++)
@@ -270,7 +269,7 @@ static PetscErrorCode FGBodiesWork_Private(FGBodies B)
 }
 
 /* K and S of component a at time t into B->K[a], B->S[a] (and each listed face's u_s). */
-static PetscErrorCode FGBodiesKS_Private(FGBodies B, PetscInt a, PetscReal t)
+PetscErrorCode FGBodiesKS_Internal(FGBodies B, PetscInt a, PetscReal t)
 {
   const PetscInt dim = B->g->dim;
   PetscScalar   *K, *S;
@@ -321,14 +320,19 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalizeTangent, 0, 0, 0, 0));
-  PetscCall(FGBodiesWork_Private(B));
+  PetscCall(FGBodiesWork_Internal(B));
   for (PetscInt b = 0; b < B->nb; b++)
     PetscCall(FGBodyPlace_Internal(B, &B->b[b], t));
+  if (B->normal) {
+    PetscCall(FGBodiesPenalizeTangentNormal_Internal(B, t, gamma, dt, ustar, dtheta, dchif, du, dacc));
+    PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalizeTangent, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar       *dK, *dS, *d;
     const PetscScalar *K, *S, *us0;
     PetscInt           nloc;
-    PetscCall(FGBodiesKS_Private(B, a, t));
+    PetscCall(FGBodiesKS_Internal(B, a, t));
     PetscCall(VecSet(B->W[a], 0.0));
     PetscCall(VecSet(B->Z[a], 0.0));
     PetscCall(VecGetArrayRead(B->K[a], &K));
@@ -344,12 +348,12 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
       const PetscScalar *dcf = NULL;
       const PetscInt     nt  = it->dens ? 0 : FG_BODY_NTHETA(it);
       FGBodyAt           at;
-      FGBodyAt_Private(it, dim, t, &at);
+      FGBodyAt_Internal(it, dim, t, &at);
       if (it->dens && dchif && dchif[b][a]) PetscCall(VecGetArrayRead(dchif[b][a], &dcf));
       for (PetscInt f = 0; f < l->n; f++) {
         PetscReal dc = 0, du_s = 0;
         if (nt && dtheta && dtheta[b]) {
-          PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, &at, dchi, dus));
+          PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, dchi, dus));
           for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
         }
         if (dcf) dc += PetscRealPart(dcf[l->off[f]]);
@@ -377,7 +381,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
         PetscReal          xc[3], V[3], th, om;
         FGBodyAt           at;
         FGBodyState_Internal(it, dim, t, xc, V, &th, &om);
-        FGBodyAt_Private(it, dim, t, &at);
+        FGBodyAt_Internal(it, dim, t, &at);
         if (it->dens && dchif && dchif[b][a]) PetscCall(VecGetArrayRead(dchif[b][a], &dcf));
         for (PetscInt f = 0; f < l->n; f++) {
           const PetscInt   o   = l->off[f];
@@ -385,7 +389,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
           const PetscReal  uss = (us0[o] + gdt * S[o]) / (1 + gdt * K[o]), eta = it->bc->eta;
           PetscReal        dc = 0, du_s = 0, dxc[3] = {0, 0, 0}, fa, dfa;
           if (nt && dtheta && dtheta[b]) {
-            PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, &at, dchi, dus));
+            PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, dchi, dus));
             for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
             for (PetscInt k = 0; k < dim; k++) dxc[k] = dtheta[b][k];
           }
@@ -456,14 +460,19 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
   if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGOpsInitializePackage());
   PetscCall(PetscLogEventBegin(FG_EVENT_BodyPenalizeAdjoint, 0, 0, 0, 0));
-  PetscCall(FGBodiesWork_Private(B));
+  PetscCall(FGBodiesWork_Internal(B));
   for (PetscInt b = 0; b < B->nb; b++)
     PetscCall(FGBodyPlace_Internal(B, &B->b[b], t));
+  if (B->normal) {
+    PetscCall(FGBodiesPenalizeAdjointNormal_Internal(B, t, gamma, dt, ustar, wacc, ubar, thetabar, chibar, sens, chifbar));
+    PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalizeAdjoint, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar       *Kb, *Sb, *ub, *cb = NULL, *sb = NULL;
     const PetscScalar *K, *S, *us0;
     PetscInt           nloc;
-    PetscCall(FGBodiesKS_Private(B, a, t));
+    PetscCall(FGBodiesKS_Internal(B, a, t));
     PetscCall(VecGetArrayRead(B->K[a], &K));
     PetscCall(VecGetArrayRead(B->S[a], &S));
     PetscCall(VecGetArrayRead(ustar[a], &us0));
@@ -509,7 +518,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
       PetscReal      xc[3], V[3], th, om;
       FGBodyAt       at;
       FGBodyState_Internal(it, dim, t, xc, V, &th, &om);
-      FGBodyAt_Private(it, dim, t, &at);
+      FGBodyAt_Internal(it, dim, t, &at);
       if (it->dens && chifbar && chifbar[b][a]) PetscCall(VecGetArray(chifbar[b][a], &cfb));
       for (PetscInt f = 0; f < l->n; f++) {
         const PetscInt o   = l->off[f];
@@ -524,7 +533,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
         if (sb && !it->dens) FGBodyAddSensitivity_Private(l, f, cbf, &sb[o]);
         if (cfb) cfb[o] += cbf;
         if (nt && thetabar && thetabar[b]) {
-          PetscCall(FGBodyFaceLinearize_Private(B, it, a, f, t, &at, dchi, dus));
+          PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, dchi, dus));
           for (PetscInt i = 0; i < nt; i++) thetabar[b][i] += dchi[i] * cbf + dus[i] * usb;
           for (PetscInt k = 0; k < dim; k++) thetabar[b][k] += gamma * xcb[k];
         }

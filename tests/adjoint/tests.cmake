@@ -18,6 +18,12 @@ fg_case_expect(NAME adjoint_check_cylinder_skin NP 1 2 CODE 0 REGEX "^flowgrad c
                ARGS check ${FG_ADJ_CYL} --set output.dir=adjoint_check_cylinder_skin -fg_fftw_planner estimate
                     --set body.cyl.mask_profile=bspline --set body.cyl.skin_layer=0.75 --set body.cyl.mask_width=4.5)
 set_tests_properties(case_adjoint_check_cylinder_skin_np1 case_adjoint_check_cylinder_skin_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+# ... with the skin's normal penalization (skin_normal; src/body/normal.c): the coupled implicit
+# update, its forces and every derivative exact, at 1 and 3 ranks (the band crosses the slabs'
+# boundary at y = 4 on 2 and 3 ranks: the sweeps exchange ghosts). No jets: 18 checks.
+fg_case_expect(NAME adjoint_check_cylinder_normal NP 1 3 CODE 0 REGEX "^flowgrad check: 18 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/cylinder_normal.yaml --set output.dir=adjoint_check_cylinder_normal -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_cylinder_normal_np1 case_adjoint_check_cylinder_normal_np3 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... and the check fails (exit 3) when the adjoint step is deliberately wrong (a test-only option).
 fg_case_expect(NAME adjoint_check_broken NP 1 CODE 3 REGEX "flowgrad check: [0-9]+ of 20 checks failed"
                ARGS check ${FG_ADJ_CYL} --set time.steps=20 --set output.dir=adjoint_check_broken

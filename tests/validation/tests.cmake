@@ -10,9 +10,25 @@ add_test(NAME validation_smoothness_radius
                  --case ${FG_TEST_DIR}/adjoint/steady_confined.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_smoothness_radius
                  --key body.cyl.radius --param body.cyl.shape.r --range 0.050:0.060:9
                  --set grid.cells=[200,50] --set body.cyl.mask_profile=bspline --set body.cyl.skin_layer=0.75
-                 --set body.cyl.mask_width=4.5 --max-dev 5e-4 --max-grad 0.05
+                 --set body.cyl.mask_width=4.5 --max-dev 5e-4 --max-grad 0.05 --jobs 2
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(validation_smoothness_radius PROPERTIES TIMEOUT 300 LABELS "validation;body")
+
+# ... a translation (issue 21, the skin's normal penalization: skin_normal 10, src/body/normal.c):
+# the lift of the same cylinder (tests/validation/confined_lift.yaml) at 200 x 50 as the centre y0
+# crosses one cell in 7 steady runs. Its exact dCl/dy0 must stay within 10 % of the cubic fit's
+# slope and Cl within 1 % of its mean |Cl| of the fit (Cl crosses 0 at y0 = 0.25, so this is
+# 7e-5 of Cl's range in absolute terms): measured 7.5 % and 0.69 %; the isotropic skin swings
+# its gradient from -8 to +15 around the slope (190 %) and fails both by far. On 400 x 100 the
+# gradient is within 3.4 % (issue 21's 5 %; docs/bodies.md).
+add_test(NAME validation_smoothness_translation
+         COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/smoothness.py --flowgrad $<TARGET_FILE:flowgrad>
+                 --case ${CMAKE_CURRENT_SOURCE_DIR}/validation/confined_lift.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_smoothness_translation
+                 --key "body.cyl.position=[0.3, {}]" --param body.cyl.shape.y0 --range 0.250:0.260:7
+                 --set grid.cells=[200,50] --set body.cyl.mask_profile=bspline --set body.cyl.skin_layer=0.75
+                 --set body.cyl.mask_width=4.5 --set body.cyl.skin_normal=10 --max-dev 0.01 --max-grad 0.10 --jobs 2
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(validation_smoothness_translation PROPERTIES TIMEOUT 300 LABELS "validation;body")
 
 # Issue 21's accuracy study, reduced (tests/validation/accuracy.py; the full study and its tables:
 # docs/bodies.md, "Accuracy of bodies"). Schäfer & Turek's 2D-1 (steady, Re 20) with the soft skin at
@@ -23,6 +39,6 @@ add_test(NAME validation_accuracy_re20
          COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/accuracy.py --flowgrad $<TARGET_FILE:flowgrad>
                  --case ${CMAKE_CURRENT_SOURCE_DIR}/validation/schafer_turek_re20.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_accuracy_re20
                  --length 0.1 --levels 20,40 --hkeys grid.stretch.y.h_min --level-set "grid.cells=[{22*N}, 0]"
-                 --options "-fg_fftw_planner estimate" --reference drag=5.57953523384 --min-order 1.5
+                 --options "-fg_fftw_planner estimate" --reference drag=5.57953523384 --min-order 1.5 --jobs 2
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(validation_accuracy_re20 PROPERTIES TIMEOUT 600 LABELS "validation;body")
