@@ -207,6 +207,7 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
         PetscBool fixed = (PetscBool)(bc->oscillation_frequency == 0 || (bc->oscillation_amplitude[0] == 0 && bc->oscillation_amplitude[1] == 0 && bc->oscillation_amplitude[2] == 0));
         fixed       = (PetscBool)(fixed && bc->velocity[0] == 0 && bc->velocity[1] == 0 && bc->velocity[2] == 0);
         PetscCheck(bc->shape == FG_BODY_CIRCLE || bc->shape == FG_BODY_SPHERE, g->comm, FG_ERR_INPUT, "%s: skin_normal applies to circles and spheres for now (its derivative needs the normal's derivative in the shape, exact for them); body.%s is a %s body", bc->where, bc->name, FGBodyShapeNames[bc->shape]);
+        PetscCheck(bc->skin_normal >= 1, g->comm, FG_ERR_INPUT, "%s: skin_normal %g: expected 0 (none) or >= 1 (eta_n = skin_normal eta, no stiffer than the core)", bc->where, (double)bc->skin_normal);
         PetscCheck(fixed && bc->n_jets == 0, g->comm, FG_ERR_INPUT, "%s: skin_normal applies to bodies that do not translate and have no jets (their normal velocity is then 0; rotation is allowed)", bc->where);
         it->skin_n  = 1 / bc->skin_normal;
         it->depth_n = bc->skin_normal_depth * it->h;

@@ -24,6 +24,10 @@ set_tests_properties(case_adjoint_check_cylinder_skin_np1 case_adjoint_check_cyl
 fg_case_expect(NAME adjoint_check_cylinder_normal NP 1 3 CODE 0 REGEX "^flowgrad check: 18 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_normal.yaml --set output.dir=adjoint_check_cylinder_normal -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_check_cylinder_normal_np1 case_adjoint_check_cylinder_normal_np3 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
+# ... and in 3D: a sphere in a duct with drag and lift (tests/adjoint/sphere_normal.yaml), 2 ranks.
+fg_case_expect(NAME adjoint_check_sphere_normal NP 2 CODE 0 REGEX "^flowgrad check: 19 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/sphere_normal.yaml --set output.dir=adjoint_check_sphere_normal -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_sphere_normal_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... and the check fails (exit 3) when the adjoint step is deliberately wrong (a test-only option).
 fg_case_expect(NAME adjoint_check_broken NP 1 CODE 3 REGEX "flowgrad check: [0-9]+ of 20 checks failed"
                ARGS check ${FG_ADJ_CYL} --set time.steps=20 --set output.dir=adjoint_check_broken
