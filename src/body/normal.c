@@ -372,6 +372,28 @@ PetscErrorCode FGBodiesPenalizeNormal_Internal(FGBodies B, PetscReal t, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The perturbations of chi, u_s (component a), E and n at listed face f of body it in the direction
+   th of theta_b (NULL: none), plus dcf, a density body's mask perturbation there. */
+static PetscErrorCode FGNormalFaceDirection_Private(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, const FGBodyAt *at, const PetscReal *th, PetscReal dcf, PetscReal *dc, PetscReal *du_s, PetscReal *de, PetscReal dnv[3])
+{
+  const PetscInt   dim = B->g->dim, nt = FG_BODY_NTHETA(it);
+  const PetscReal *G   = it->f[a].geo + FG_FACE_GEO * f;
+  PetscReal        dchi[FG_BODY_MAX_PARAMS], dus[FG_BODY_MAX_PARAMS], dE[FG_BODY_MAX_PARAMS], dn[3 * FG_BODY_MAX_PARAMS];
+
+  PetscFunctionBeginUser;
+  *dc = dcf, *du_s = 0, *de = 0, dnv[0] = dnv[1] = dnv[2] = 0;
+  if (!th) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, at, dchi, dus));
+  for (PetscInt i = 0; i < nt; i++) *dc += dchi[i] * th[i], *du_s += dus[i] * th[i];
+  if (G[6] == 0 && G[7] == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGNormalLinearize_Private(it, dim, a, f, at, dE, dn));
+  for (PetscInt i = 0; i < nt; i++) {
+    *de += dE[i] * th[i];
+    for (PetscInt e = 0; e < dim; e++) dnv[e] += dn[e * nt + i] * th[i];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Tangent (FGBodiesPenalizeTangent's, bodies placed at t): A du** = du* + gdt dS - (dA) u**. */
 PetscErrorCode FGBodiesPenalizeTangentNormal_Internal(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ustar[], PetscReal *const dtheta[], Vec (*dchif)[3], Vec du[], PetscReal dacc[])
 {
@@ -381,7 +403,6 @@ PetscErrorCode FGBodiesPenalizeTangentNormal_Internal(FGBodies B, PetscReal t, P
   PetscBool          ghosts;
   Vec                L[3], Ld[3];
   const PetscScalar *w[3], *wd[3];
-  PetscReal          dchi[FG_BODY_MAX_PARAMS], dus[FG_BODY_MAX_PARAMS], dE[FG_BODY_MAX_PARAMS], dn[3 * FG_BODY_MAX_PARAMS];
 
   PetscFunctionBeginUser;
   PetscCall(FGNormalBase_Private(B, t, gdt, ustar, B->X, &ghosts));
@@ -402,19 +423,8 @@ PetscErrorCode FGBodiesPenalizeTangentNormal_Internal(FGBodies B, PetscReal t, P
       for (PetscInt f = 0; f < l->n; f++) {
         const PetscInt   o = l->off[f];
         const PetscReal *n = l->nrm + 3 * f, eta = it->bc->eta, E = l->geo[FG_FACE_GEO * f + 6] / eta;
-        PetscReal        dc = 0, du_s = 0, de = 0, dnv[3] = {0, 0, 0}, wb[3], nw = 0, dnw = 0;
-        if (nt && dtheta && dtheta[b]) {
-          PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, dchi, dus));
-          for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
-          if (E != 0 || l->geo[FG_FACE_GEO * f + 7] != 0) {
-            PetscCall(FGNormalLinearize_Private(it, dim, a, f, &at, dE, dn));
-            for (PetscInt i = 0; i < nt; i++) {
-              de += dE[i] * dtheta[b][i];
-              for (PetscInt e = 0; e < dim; e++) dnv[e] += dn[e * nt + i] * dtheta[b][i];
-            }
-          }
-        }
-        if (dcf) dc += PetscRealPart(dcf[o]);
+        PetscReal        dc, du_s, de, dnv[3], wb[3], nw = 0, dnw = 0;
+        PetscCall(FGNormalFaceDirection_Private(B, it, a, f, t, &at, nt && dtheta ? dtheta[b] : NULL, dcf ? PetscRealPart(dcf[o]) : 0, &dc, &du_s, &de, dnv));
         FGNormalValues_Private(g, a, o, w, wb);
         for (PetscInt e = 0; e < dim; e++) nw += n[e] * wb[e], dnw += dnv[e] * wb[e];
         d[o] += gdt * ((dc * l->us[f] + l->chi[f] * du_s) / eta - dc / eta * wb[a]); /* gdt (dS - dK u**) */
@@ -440,21 +450,11 @@ PetscErrorCode FGBodiesPenalizeTangentNormal_Internal(FGBodies B, PetscReal t, P
         for (PetscInt f = 0; f < l->n; f++) {
           const PetscInt   o = l->off[f];
           const PetscReal *x = l->x + 3 * f, *n = l->nrm + 3 * f, eta = it->bc->eta, E = l->geo[FG_FACE_GEO * f + 6] / eta;
-          PetscReal        dc = 0, du_s = 0, de = 0, dnv[3] = {0, 0, 0}, dxc[3] = {0, 0, 0}, wb[3], db[3], nw = 0, dnw = 0, ndw = 0, fa, dfa;
+          const PetscReal *th = nt && dtheta ? dtheta[b] : NULL;
+          PetscReal        dc, du_s, de, dnv[3], dxc[3] = {0, 0, 0}, wb[3], db[3], nw = 0, dnw = 0, ndw = 0, fa, dfa;
           PetscReal        M[3] = {0, 0, 0}, dM[3] = {0, 0, 0};
-          if (nt && dtheta && dtheta[b]) {
-            PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, dchi, dus));
-            for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
-            if (E != 0 || l->geo[FG_FACE_GEO * f + 7] != 0) {
-              PetscCall(FGNormalLinearize_Private(it, dim, a, f, &at, dE, dn));
-              for (PetscInt i = 0; i < nt; i++) {
-                de += dE[i] * dtheta[b][i];
-                for (PetscInt e = 0; e < dim; e++) dnv[e] += dn[e * nt + i] * dtheta[b][i];
-              }
-            }
-            for (PetscInt k = 0; k < dim; k++) dxc[k] = dtheta[b][k];
-          }
-          if (dcf) dc += PetscRealPart(dcf[o]);
+          PetscCall(FGNormalFaceDirection_Private(B, it, a, f, t, &at, th, dcf ? PetscRealPart(dcf[o]) : 0, &dc, &du_s, &de, dnv));
+          for (PetscInt k = 0; th && k < dim; k++) dxc[k] = th[k];
           FGNormalValues_Private(g, a, o, w, wb);
           FGNormalValues_Private(g, a, o, wd, db);
           for (PetscInt e = 0; e < dim; e++) nw += n[e] * wb[e], dnw += dnv[e] * wb[e], ndw += n[e] * db[e];
