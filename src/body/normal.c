@@ -69,6 +69,17 @@ static inline void FGNormalStencil_Private(FGGrid g, PetscInt a, PetscInt d, con
   w[0] = w[1] = 0.5 * w0, w[2] = w[3] = 0.5 * (1 - w0);
 }
 
+/* The same in the owned (global Vec) array, for a stencil that stays in the owned box. */
+static inline void FGNormalStencilOwned_Private(FGGrid g, PetscInt a, PetscInt d, const PetscInt ijk[3], PetscInt c[4], PetscReal w[4])
+{
+  const FGBox    *b  = &g->box;
+  const PetscInt  c0 = FGBoxOwnedIndex(b, ijk[0], ijk[1], ijk[2]), sa = a ? b->os[a] : 1, sd = d ? b->os[d] : 1, ia = ijk[a];
+  const PetscReal w0 = (g->ax[a].xc[ia + 1] - g->ax[a].xf[ia]) * g->ax[a].idxc[ia];
+
+  c[0] = c0, c[1] = c0 - sd, c[2] = c0 + sa, c[3] = c0 + sa - sd;
+  w[0] = w[1] = 0.5 * w0, w[2] = w[3] = 0.5 * (1 - w0);
+}
+
 /* Does the stencil of face (i,j,k) of component a leave the owned box? */
 static inline PetscBool FGNormalNeedsGhosts_Private(FGGrid g, PetscInt a, const PetscInt ijk[3])
 {
@@ -139,6 +150,7 @@ static PetscErrorCode FGNormalSolve_Private(FGBodies B, PetscReal gdt, PetscBool
     PetscCall(DMGetLocalVector(g->da, &L[a]));
     PetscCall(VecSet(L[a], 0.0));
     if (!transpose) PetscCall(DMGlobalToLocal(g->da, x[a], INSERT_VALUES, L[a]));
+    else PetscCall(VecSet(B->W[a], 0.0)); /* the scatter's accumulator (the forward sweeps leave b in it) */
   }
   for (it = 0; it < FG_NORMAL_MAXITS; it++) {
     r[0] = r[1] = 0; /* the largest update, the largest value */
@@ -190,44 +202,76 @@ static PetscErrorCode FGNormalSolve_Private(FGBodies B, PetscReal gdt, PetscBool
         }
         PetscCall(VecRestoreArray(B->W[a], &Ra));
       } else {
-        /* x_a = (b_a - sum_{d != a} (C_{d<-a})^T x_d) / D_a, C_{d<-a} at a listed face of d: gdt E n_d n_a I_a */
+        /* x_a = (b_a - sum_{d != a} (C_{d<-a})^T x_d) / D_a, C_{d<-a} at a listed face of d: gdt E n_d n_a I_a.
+           Without ghosts the scatter stays in the owned array, and only the faces it reaches and the
+           listed ones are visited; with them it goes through the ghosted array and DMLocalToGlobal. */
         PetscScalar *C;
-        PetscInt     nloc;
-        PetscCall(VecSet(L[a], 0.0));
-        PetscCall(VecGetArray(L[a], &Lx[a])); /* (restored below with the others) */
-        for (PetscInt d = 0; d < dim; d++) {
-          const PetscScalar *Xd;
-          if (d == a) continue;
-          PetscCall(VecGetArrayRead(x[d], &Xd));
-          for (PetscInt b = 0; b < B->nb; b++) {
-            const FGFaceList *l   = &B->b[b].f[d];
-            const PetscReal   eta = B->b[b].bc->eta;
-            for (PetscInt f = 0; f < l->n; f++) {
-              const PetscReal *G = l->geo + FG_FACE_GEO * f, *n = l->nrm + 3 * f;
-              PetscInt         ijk[3], c[4];
-              PetscReal        wt[4], z;
-              if (G[6] == 0) continue;
-              FGNormalIJK_Private(&g->box, l->off[f], ijk);
-              FGNormalStencil_Private(g, d, a, ijk, c, wt);
-              z = gdt * G[6] / eta * n[d] * n[a] * PetscRealPart(Xd[l->off[f]]);
-              for (PetscInt q = 0; q < 4; q++) Lx[a][c[q]] += wt[q] * z;
+        if (ghosts) {
+          PetscCall(VecSet(L[a], 0.0));
+          PetscCall(VecGetArray(L[a], &Lx[a])); /* (restored below with the others) */
+        } else PetscCall(VecGetArray(B->W[a], &C)); /* 0 on entry (and left so) */
+        for (PetscInt pass = 0; pass < 3; pass++) { /* scatter; then (no ghosts) update the reached faces; then zero them */
+          if (pass > 0 && ghosts) break;
+          for (PetscInt d = 0; d < dim; d++) {
+            const PetscScalar *Xd;
+            if (d == a) continue;
+            PetscCall(VecGetArrayRead(x[d], &Xd));
+            for (PetscInt b = 0; b < B->nb; b++) {
+              const FGFaceList *l   = &B->b[b].f[d];
+              const PetscReal   eta = B->b[b].bc->eta;
+              for (PetscInt f = 0; f < l->n; f++) {
+                const PetscReal *G = l->geo + FG_FACE_GEO * f, *n = l->nrm + 3 * f;
+                PetscInt         ijk[3], c[4];
+                PetscReal        wt[4], z;
+                if (G[6] == 0) continue;
+                FGNormalIJK_Private(&g->box, l->off[f], ijk);
+                z = gdt * G[6] / eta * n[d] * n[a] * PetscRealPart(Xd[l->off[f]]);
+                if (ghosts) {
+                  FGNormalStencil_Private(g, d, a, ijk, c, wt);
+                  for (PetscInt q = 0; q < 4; q++) Lx[a][c[q]] += wt[q] * z;
+                  continue;
+                }
+                FGNormalStencilOwned_Private(g, d, a, ijk, c, wt);
+                for (PetscInt q = 0; q < 4; q++) {
+                  if (pass == 0) C[c[q]] += wt[q] * z;
+                  else if (pass == 1) {
+                    const PetscReal nw = PetscRealPart((Bb[c[q]] - C[c[q]]) / D[c[q]]);
+                    r[0] = PetscMax(r[0], PetscAbsReal(nw - PetscRealPart(X[c[q]]))), r[1] = PetscMax(r[1], PetscAbsReal(nw));
+                    X[c[q]] = nw;
+                  } else C[c[q]] = 0;
+                }
+              }
             }
+            PetscCall(VecRestoreArrayRead(x[d], &Xd));
           }
-          PetscCall(VecRestoreArrayRead(x[d], &Xd));
+          if (pass == 0 && !ghosts) /* the listed faces of a (D != 1), reached or not */
+            for (PetscInt b = 0; b < B->nb; b++) {
+              const FGFaceList *l = &B->b[b].f[a];
+              for (PetscInt f = 0; f < l->n; f++) {
+                const PetscInt  o  = l->off[f];
+                const PetscReal nw = PetscRealPart((Bb[o] - C[o]) / D[o]);
+                r[0] = PetscMax(r[0], PetscAbsReal(nw - PetscRealPart(X[o]))), r[1] = PetscMax(r[1], PetscAbsReal(nw));
+                X[o] = nw;
+              }
+            }
         }
-        PetscCall(VecRestoreArray(L[a], &Lx[a]));
-        PetscCall(VecSet(B->W[a], 0.0));
-        PetscCall(DMLocalToGlobal(g->da, L[a], ADD_VALUES, B->W[a]));
-        PetscCall(VecGetArray(L[a], &Lx[a]));
-        PetscCall(VecGetArray(B->W[a], &C));
-        PetscCall(VecGetLocalSize(x[a], &nloc));
-        for (PetscInt i = 0; i < nloc; i++)
-          if (C[i] != 0 || D[i] != 1) {
-            const PetscReal nw = PetscRealPart((Bb[i] - C[i]) / D[i]);
-            r[0] = PetscMax(r[0], PetscAbsReal(nw - PetscRealPart(X[i]))), r[1] = PetscMax(r[1], PetscAbsReal(nw));
-            X[i] = nw;
-          }
-        PetscCall(VecRestoreArray(B->W[a], &C));
+        if (!ghosts) PetscCall(VecRestoreArray(B->W[a], &C));
+        else {
+          PetscInt nloc;
+          PetscCall(VecRestoreArray(L[a], &Lx[a]));
+          PetscCall(VecSet(B->W[a], 0.0));
+          PetscCall(DMLocalToGlobal(g->da, L[a], ADD_VALUES, B->W[a]));
+          PetscCall(VecGetArray(L[a], &Lx[a]));
+          PetscCall(VecGetArray(B->W[a], &C));
+          PetscCall(VecGetLocalSize(x[a], &nloc));
+          for (PetscInt i = 0; i < nloc; i++)
+            if (C[i] != 0 || D[i] != 1) {
+              const PetscReal nw = PetscRealPart((Bb[i] - C[i]) / D[i]);
+              r[0] = PetscMax(r[0], PetscAbsReal(nw - PetscRealPart(X[i]))), r[1] = PetscMax(r[1], PetscAbsReal(nw));
+              X[i] = nw;
+            }
+          PetscCall(VecRestoreArray(B->W[a], &C));
+        }
       }
       for (PetscInt d = 0; d < dim; d++) PetscCall(VecRestoreArray(L[d], &Lx[d]));
       PetscCall(VecRestoreArrayRead(B->D[a], &D));
@@ -235,7 +279,7 @@ static PetscErrorCode FGNormalSolve_Private(FGBodies B, PetscReal gdt, PetscBool
       PetscCall(VecRestoreArray(x[a], &X));
       if (!transpose && ghosts) PetscCall(DMGlobalToLocal(g->da, x[a], INSERT_VALUES, L[a]));
     }
-    if (ghosts || transpose) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, r, 2, MPIU_REAL, MPIU_MAX, g->comm));
+    if (ghosts) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, r, 2, MPIU_REAL, MPIU_MAX, g->comm)); /* else the ranks' bands are independent */
     if (r[0] <= FG_NORMAL_RTOL * r[1]) break;
   }
   for (PetscInt a = 0; a < dim; a++) PetscCall(DMRestoreLocalVector(g->da, &L[a]));
