@@ -97,6 +97,7 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
         PetscReal       off, rip;
         PetscCall(FGBodiesGetSkinOffset(B, b, &off, &rip));
         PetscCall(PetscPrintf(comm, "%s: soft skin: the band penalizes with eta_s = %g (its layer sqrt(nu eta_s) = %g cells), the stiff core (eta) %g cells below the band's centre\n", bc->name, (double)etas, (double)bc->skin_layer, (double)bc->core_depth));
+        if (bc->skin_normal > 0) PetscCall(PetscPrintf(comm, "%s: soft skin: the normal velocity penalized too, with eta_n = %g (skin_normal %g) over a band %g cells below the skin's centre (src/body/normal.c)\n", bc->name, (double)(bc->skin_normal * bc->eta), (double)bc->skin_normal, (double)bc->skin_normal_depth));
         if (bc->skin_offset_auto) PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %.4f cells below the surface (skin_offset auto: the wall the flow sees on the surface), a ripple of %.1e cells left on a grid-aligned surface\n", bc->name, (double)off, (double)rip));
         else PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %g cells below the surface (skin_offset; auto would put it at %.4f)\n", bc->name, (double)bc->skin_offset_cells, (double)off));
         {

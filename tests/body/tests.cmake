@@ -133,3 +133,6 @@ fg_case_expect(NAME body_skin_normal_small NP 1 CODE 2 REGEX "steady_confined.ya
                ARGS info ${_fg_skin_case} --set body.cyl.skin_layer=0.75 --set body.cyl.skin_normal=0.5)
 fg_case_expect(NAME body_skin_normal_depth_bad NP 1 CODE 2 REGEX "--set body.cyl.skin_normal_depth=5: 5 is out of range \\(must be in \\[0, 4\\]\\)"
                ARGS info ${_fg_skin_case} --set body.cyl.skin_layer=0.75 --set body.cyl.skin_normal_depth=5)
+# flowgrad info says the normal band is on, with eta_n and its depth.
+fg_case_expect(NAME body_skin_normal_info NP 1 CODE 0 REGEX "cyl: soft skin: the normal velocity penalized too, with eta_n = 0.1 \\(skin_normal 10\\.?\\) over a band 2\\.? cells below"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_normal.yaml)
