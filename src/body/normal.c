@@ -283,7 +283,7 @@ static PetscErrorCode FGNormalSolve_Private(FGBodies B, PetscReal gdt, PetscBool
     if (r[0] <= FG_NORMAL_RTOL * r[1]) break;
   }
   for (PetscInt a = 0; a < dim; a++) PetscCall(DMRestoreLocalVector(g->da, &L[a]));
-  PetscCall(PetscInfo(NULL, "normal penalization%s: %" PetscInt_FMT " sweeps (update %g of the largest value)\n", transpose ? " (transpose)" : "", it + 1, (double)(r[0] / PetscMax(r[1], PETSC_SMALL))));
+  PetscCall(PetscInfo(NULL, "normal penalization%s: %" PetscInt_FMT " sweeps%s (update %g of the largest value)\n", transpose ? " (transpose)" : "", it + 1, ghosts ? ", ghosts exchanged" : "", (double)(r[0] / PetscMax(r[1], PETSC_SMALL))));
   PetscCheck(it < FG_NORMAL_MAXITS, g->comm, PETSC_ERR_NOT_CONVERGED, "the normal penalization's solve did not converge in %d sweeps (update %g of the largest value)", FG_NORMAL_MAXITS, (double)(r[0] / PetscMax(r[1], PETSC_SMALL)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
