@@ -33,7 +33,6 @@ PetscErrorCode FGBodiesResetForces(FGBodies B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-
 /*@C
   FGBodiesPenalize - the implicit penalization of one RK3 stage, u <- (u + g dt S)/(1 + g dt K),
   and the stage's force, weighted by g, added to each body's step force.
@@ -104,6 +103,7 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
   FGBodiesGetPenalty - the penalization's coefficients at time t, K_a = sum_b chi_b/eta_b and
   S_a = sum_b (chi_b/eta_b) u_s,b on every owned face (global Vecs, overwritten): the steady
   momentum balance carries -(K u - S) (src/adjoint/steady_pc.c). K and S are 0 without bodies.
+  A normal band (normal.c) is not in them: the preconditioner's Jacobian leaves it out.
 @*/
 PetscErrorCode FGBodiesGetPenalty(FGBodies B, PetscReal t, Vec K[], Vec S[])
 {
