@@ -203,12 +203,14 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
       PetscCall(FGBodySkinOffset(it->bspline, bc->mask_width, bc->skin_layer, bc->core_depth, it->h * it->h / (c->flow.nu * bc->eta), &it->skinauto, &it->skinripple));
       it->skin  = bc->eta * c->flow.nu / PetscSqr(bc->skin_layer * it->h), it->core = bc->core_depth * it->h;
       it->shift = (bc->skin_offset_auto ? it->skinauto : bc->skin_offset_cells) * it->h;
-      if (bc->skin_normal > 0) { /* the normal penalization (normal.c): fixed circles and spheres without jets */
+      if (bc->skin_normal > 0) { /* the normal penalization (normal.c): bodies whose surface does not move */
         PetscBool fixed = (PetscBool)(bc->oscillation_frequency == 0 || (bc->oscillation_amplitude[0] == 0 && bc->oscillation_amplitude[1] == 0 && bc->oscillation_amplitude[2] == 0));
-        fixed       = (PetscBool)(fixed && bc->velocity[0] == 0 && bc->velocity[1] == 0 && bc->velocity[2] == 0);
-        PetscCheck(bc->shape == FG_BODY_CIRCLE || bc->shape == FG_BODY_SPHERE, g->comm, FG_ERR_INPUT, "%s: skin_normal applies to circles and spheres for now (its derivative needs the normal's derivative in the shape, exact for them); body.%s is a %s body", bc->where, bc->name, FGBodyShapeNames[bc->shape]);
+        PetscBool turns = (PetscBool)(bc->rotation_rate != 0 || bc->rotation_amplitude != 0);
+        for (PetscInt k = 0; k < bc->n_rate_values; k++) turns = (PetscBool)(turns || bc->rotation_rate_values[k] != 0);
+        fixed = (PetscBool)(fixed && bc->velocity[0] == 0 && bc->velocity[1] == 0 && bc->velocity[2] == 0);
         PetscCheck(bc->skin_normal >= 1, g->comm, FG_ERR_INPUT, "%s: skin_normal %g: expected 0 (none) or >= 1 (eta_n = skin_normal eta, no stiffer than the core)", bc->where, (double)bc->skin_normal);
-        PetscCheck(fixed && bc->n_jets == 0, g->comm, FG_ERR_INPUT, "%s: skin_normal applies to bodies that do not translate and have no jets (their normal velocity is then 0; rotation is allowed)", bc->where);
+        PetscCheck(fixed && bc->n_jets == 0, g->comm, FG_ERR_INPUT, "%s: skin_normal applies to bodies that do not translate and have no jets (their normal velocity is then 0; a circle or sphere may rotate)", bc->where);
+        PetscCheck(!turns || FG_JET_EXACT(it), g->comm, FG_ERR_INPUT, "%s: skin_normal applies to a rotating body only if it is a circle or a sphere (a turning %s moves its surface: its normal velocity is not 0)", bc->where, FGBodyShapeNames[bc->shape]);
         it->skin_n  = 1 / bc->skin_normal;
         it->depth_n = bc->skin_normal_depth * it->h;
         B->normal   = PETSC_TRUE;
@@ -397,7 +399,8 @@ PetscErrorCode FGBodiesGetParameterName(FGBodies B, PetscInt b, PetscInt i, char
 /*@C
   FGBodiesGetParameterSupport - whether the derivative with respect to parameter i of body b is
   exact (PETSC_FALSE: the shape and rotation of a non-round body with jets, whose jet normals
-  would need second derivatives of the level set).
+  would need second derivatives of the level set; the rotation rate of a non-round body with
+  skin_normal, whose normal band assumes a surface that does not move).
 @*/
 PetscErrorCode FGBodiesGetParameterSupport(FGBodies B, PetscInt b, PetscInt i, PetscBool *ok)
 {
@@ -405,6 +408,7 @@ PetscErrorCode FGBodiesGetParameterSupport(FGBodies B, PetscInt b, PetscInt i, P
 
   PetscFunctionBeginUser;
   *ok = (PetscBool)(it->bc->n_jets == 0 || FG_JET_EXACT(it) || i >= it->np + it->nbasis);
+  if (it->skin_n > 0 && !FG_JET_EXACT(it) && i >= it->np && i < it->np + it->nbasis) *ok = PETSC_FALSE; /* the normal band of a turning non-round body */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -24,7 +24,7 @@ typedef struct {
   PetscReal *chi;
   PetscReal *vol; /* the face's control volume (FGGridVolume) */
   PetscReal *us;  /* 1 per face: u_s of this component at the last stage */
-  PetscReal *nrm; /* 3 per face (jets only): outward unit normal */
+  PetscReal *nrm; /* 3 per face (jets, the normal penalization): outward unit normal */
   PetscReal *jet; /* n_jets per face (jets only): footprint times band weight */
   PetscReal *geo; /* FG_FACE_GEO per face (shape bodies): phi, grad phi (3), H'(-phi - delta), |grad phi| where
                      the list was built, as FGShapeLevelSet gives them there (the linearization's); with
@@ -119,6 +119,7 @@ PETSC_INTERN PetscErrorCode FGBodiesKS_Internal(FGBodies, PetscInt, PetscReal);
 PETSC_INTERN PetscErrorCode FGBodiesWork_Internal(FGBodies);
 
 /* normal.c */
+PETSC_INTERN PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *, PetscInt, const PetscReal[], const PetscReal[], PetscReal[3]);
 PETSC_INTERN PetscErrorCode FGBodiesPenalizeNormal_Internal(FGBodies, PetscReal, PetscReal, PetscReal, Vec[]);
 PETSC_INTERN PetscErrorCode FGBodiesPenalizeTangentNormal_Internal(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], PetscReal *const[], Vec (*)[3], Vec[], PetscReal[]);
 PETSC_INTERN PetscErrorCode FGBodiesPenalizeAdjointNormal_Internal(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec[], Vec (*)[3]);

@@ -190,7 +190,7 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
             if (it->skin_n > 0) { /* the normal band: the skin's profile depth_n below it, weight eta/eta_n (normal.c) */
               FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift - it->depth_n, it->eps, &G[6], &G[7]);
               G[6] *= it->skin_n, G[7] *= it->skin_n;
-              for (PetscInt d = 0; d < 3; d++) l->nrm[3 * l->n + d] = d < dim && G[5] > 0 ? gx[d] / G[5] : 0;
+              PetscCall(FGBodyNormal_Internal(it, dim, x, gx, l->nrm + 3 * l->n));
             }
           }
           if (nj) {

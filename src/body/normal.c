@@ -14,23 +14,26 @@
   What. The penalization is the tensor
     P = K I + E n n^T,   K = sum_b chi_b/eta_b (penalize.c),   E = sum_b chi_n,b/eta_b,
   chi_n = (eta/eta_n) G(-phi - shift - depth_n), the skin's profile depth_n below the skin's centre
-  (G[6] of the face list; eta_n = skin_normal eta), n = grad phi/|grad phi| at the face. Normal to
-  the surface the flow feels K + E, along it K. On the staggered grid the other components are
+  (G[6] of the face list; eta_n = skin_normal eta), n the surface's normal at the face
+  (FGBodyNormal_Internal: grad phi/|grad phi| on circles and spheres, a central difference of phi
+  on the other shapes). Normal to the surface the flow feels K + E, along it K. On the staggered grid the other components are
   interpolated to a face of component a:
     (n . w)_f = n_a w_a + sum_{d != a} n_d I_d(w_d),
   I_d bilinear in the directions a and d (along a between the cell centres either side of the face,
   along d the two faces of d either side). Each stage solves
     A u** = u* + gdt S,   A = I + gdt (K + E n n^T),
-  (the body velocity has no normal part: fixed circles and spheres without jets; a rotation is
-  tangential) by block Gauss-Seidel over the components: a sweep of component a reads only the
+  (the body velocity has no normal part: bodies that neither translate nor have jets, and turn
+  only if round) by block Gauss-Seidel over the components: a sweep of component a reads only the
   others, so it is a Jacobi sweep within a and does not depend on the decomposition; until the
   largest update is 1e-14 of the largest value (20-100 sweeps on the cases measured; -info prints
   them). The force on body b is
     F_b,a = sum_faces [chi/eta (u_a - u_s,a) + chi_n/eta n_a (n . u)] dV.
   The tangent solves A du** = du* + gdt dS - (dA) u** (dA: dK, dE and dn, n's derivative in the
-  placement: dn_a/dx_c,k = -(delta_ak - n_a n_k)/|x - x_c| for circles and spheres); the adjoint
+  design: dn_a/dx_c,k = -(delta_ak - n_a n_k)/|x - x_c| for circles and spheres, the difference of
+  d phi/d theta for the other shapes); the adjoint
   the transposed system A^T lambda = ubar (plus the forces' part), whose sweeps scatter through
-  I_d^T; flowgrad check covers both (tests/adjoint/cylinder_normal.yaml).
+  I_d^T; flowgrad check covers both (tests/adjoint/cylinder_normal.yaml, sphere_normal.yaml,
+  shapes_normal.yaml).
 
   Design (measured on the confined cylinder; docs/bodies.md): the normal band adds to the skin
   rather than replacing it in the normal direction. Without the skin's soft normal resistance
@@ -47,6 +50,8 @@
 
 #define FG_NORMAL_MAXITS 2000
 #define FG_NORMAL_RTOL   1e-14
+#define FG_NORMAL_STENCIL 0.125 /* the normal's central difference (smooth level sets): half-width in cells */
+#define FG_NORMAL_FADE    0.5   /* ... (curves: it fades over this distance from the medial axis) */
 
 /* (i,j,k) of owned offset o */
 static inline void FGNormalIJK_Private(const FGBox *b, PetscInt o, PetscInt ijk[3])
@@ -87,6 +92,57 @@ static inline PetscBool FGNormalNeedsGhosts_Private(FGGrid g, PetscInt a, const 
   for (PetscInt d = 0; d < g->dim; d++)
     if (d != a && ijk[d] - 1 < g->box.lo[d]) return PETSC_TRUE;
   return PETSC_FALSE;
+}
+
+/* Is the shape's level set a signed distance with a medial axis the normal band can reach (the
+   curves: NACA, CST, B-spline)? */
+static inline PetscBool FGNormalFades_Private(const FGBodyItem *it)
+{
+  return (PetscBool)(it->bc->shape == FG_BODY_NACA || it->bc->shape == FG_BODY_CST || it->bc->shape == FG_BODY_BSPLINE);
+}
+
+/* The half-width of the normal's central difference (FGBodyNormal_Internal), in cells */
+static inline PetscReal FGNormalHalfWidth_Private(const FGBodyItem *it)
+{
+  return (FGNormalFades_Private(it) ? FG_NORMAL_FADE : FG_NORMAL_STENCIL) * it->h;
+}
+
+/* The vector m of the normal band's tensor E m m^T at x (gx = grad phi there). Round bodies
+   (circles, spheres): m = n = grad phi/|grad phi|, whose derivative in the centre is closed-form
+   (FGNormalLinearize_Private). Other shapes: the central difference D phi of half-width e along
+   each axis, so that m's derivative in the design is the same difference of d phi/d p, exact for
+   the m the forward uses (grad phi's would need the level set's second derivatives). Smooth level
+   sets (ellipse, Fourier, ellipsoid): m = D phi/|D phi|, e = FG_NORMAL_STENCIL h, a direction
+   O(e^2) from grad phi's. Curves (NACA, CST, B-spline), signed distances: m = D phi itself,
+   e = FG_NORMAL_FADE h. |D phi| = 1 where the normal is defined, and it falls to 0 within e of the
+   medial axis (a thin section's camber line, the trailing edge, inside the leading edge's
+   curvature), where the closest point jumps from one side to the other and n with it: there the
+   normal band fades instead of flipping (a unit n made the lift's exact derivative in the angle of
+   attack 20x too small on a NACA 0012 at c/64, the flipping faces' derivative). */
+PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *it, PetscInt dim, const PetscReal x[], const PetscReal gx[], PetscReal n[3])
+{
+  PetscReal D[3] = {0, 0, 0}, s = 0;
+
+  PetscFunctionBeginUser;
+  if (FG_JET_EXACT(it))
+    for (PetscInt d = 0; d < dim; d++) D[d] = gx[d];
+  else {
+    const PetscReal e = FGNormalHalfWidth_Private(it);
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]}, pp, pm, g[3];
+      xp[d] += e, xm[d] -= e;
+      PetscCall(FGShapeLevelSet(it->shape, xp, &pp, g, NULL));
+      PetscCall(FGShapeLevelSet(it->shape, xm, &pm, g, NULL));
+      D[d] = (pp - pm) / (2 * e);
+    }
+  }
+  if (FGNormalFades_Private(it)) s = 1;
+  else {
+    for (PetscInt d = 0; d < dim; d++) s += D[d] * D[d];
+    s = PetscSqrtReal(s);
+  }
+  for (PetscInt d = 0; d < 3; d++) n[d] = d < dim && s > 0 ? D[d] / s : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode FGNormalWork_Private(FGBodies B)
@@ -338,14 +394,15 @@ static inline void FGNormalMoment_Private(PetscInt a, const PetscReal x[], const
 
 /* The derivatives of E = chi_n/eta and of n at listed face f of component a in theta_b (nt entries
    each; dn[d * nt + i]): chi_n through phi (shape parameters; the angle through the rotation's
-   basis), n through the centre (circles: x and y; spheres: x, y, z). */
+   basis); n of a round body through the centre (circles: x and y; spheres: x, y, z), of any other
+   shape through the difference D of d phi/d theta (FGBodyNormal_Internal):
+   dn = (I - n n^T) dD/|D|. */
 static PetscErrorCode FGNormalLinearize_Private(FGBodyItem *it, PetscInt dim, PetscInt a, PetscInt f, const FGBodyAt *at, PetscReal dE[], PetscReal dn[])
 {
   const FGFaceList *l  = &it->f[a];
   const PetscInt    np = it->np, nt = FG_BODY_NTHETA(it), nb = it->nbasis;
   const PetscReal  *x  = l->x + 3 * f, *G = l->geo + FG_FACE_GEO * f, *n = l->nrm + 3 * f, eta = it->bc->eta;
-  const PetscInt    nd = it->bc->shape == FG_BODY_CIRCLE ? 2 : dim;
-  PetscReal         rho = 0;
+  const PetscReal   sa = it->airfoil ? -1.0 : 1.0; /* d(shape angle)/d(theta) */
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < nt; i++) dE[i] = 0;
@@ -354,13 +411,43 @@ static PetscErrorCode FGNormalLinearize_Private(FGBodyItem *it, PetscInt dim, Pe
     PetscReal phi, gx[3], gp[FG_SHAPE_MAX_PARAMS];
     PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, gp));
     for (PetscInt k = 0; k < np; k++) dE[k] = -G[7] / eta * gp[k];
-    for (PetscInt k = 0; k < nb; k++) dE[np + k] = -G[7] / eta * gp[dim] * (it->airfoil ? -1.0 : 1.0) * at->bPhi[k];
+    for (PetscInt k = 0; k < nb; k++) dE[np + k] = -G[7] / eta * gp[dim] * sa * at->bPhi[k];
   }
-  for (PetscInt d = 0; d < nd; d++) rho += (x[d] - at->xc[d]) * (x[d] - at->xc[d]);
-  rho = PetscSqrtReal(rho);
-  if (rho > 0)
-    for (PetscInt d = 0; d < nd; d++)
-      for (PetscInt k = 0; k < nd; k++) dn[d * nt + k] = -((d == k ? 1.0 : 0.0) - n[d] * n[k]) / rho;
+  if (FG_JET_EXACT(it)) {
+    const PetscInt nd  = it->bc->shape == FG_BODY_CIRCLE ? 2 : dim;
+    PetscReal      rho = 0;
+    for (PetscInt d = 0; d < nd; d++) rho += (x[d] - at->xc[d]) * (x[d] - at->xc[d]);
+    rho = PetscSqrtReal(rho);
+    if (rho > 0)
+      for (PetscInt d = 0; d < nd; d++)
+        for (PetscInt k = 0; k < nd; k++) dn[d * nt + k] = -((d == k ? 1.0 : 0.0) - n[d] * n[k]) / rho;
+  } else {
+    const PetscReal e = FGNormalHalfWidth_Private(it);
+    PetscReal       D[3] = {0, 0, 0}, s = 0, dD[3][FG_BODY_MAX_PARAMS];
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]}, pp, pm, g[3], gpp[FG_SHAPE_MAX_PARAMS], gpm[FG_SHAPE_MAX_PARAMS];
+      xp[d] += e, xm[d] -= e;
+      PetscCall(FGShapeLevelSet(it->shape, xp, &pp, g, gpp));
+      PetscCall(FGShapeLevelSet(it->shape, xm, &pm, g, gpm));
+      D[d] = (pp - pm) / (2 * e);
+      for (PetscInt k = 0; k < np; k++) dD[d][k] = (gpp[k] - gpm[k]) / (2 * e);
+      for (PetscInt k = 0; k < nb; k++) dD[d][np + k] = (gpp[dim] - gpm[dim]) / (2 * e) * sa * at->bPhi[k];
+    }
+    if (FGNormalFades_Private(it)) /* m = D phi */
+      for (PetscInt d = 0; d < dim; d++)
+        for (PetscInt k = 0; k < np + nb; k++) dn[d * nt + k] = dD[d][k];
+    else { /* m = D phi/|D phi| */
+      for (PetscInt d = 0; d < dim; d++) s += D[d] * D[d];
+      s = PetscSqrtReal(s);
+      if (s > 0)
+        for (PetscInt d = 0; d < dim; d++)
+          for (PetscInt k = 0; k < np + nb; k++) {
+            PetscReal v = dD[d][k];
+            for (PetscInt e2 = 0; e2 < dim; e2++) v -= n[d] * n[e2] * dD[e2][k];
+            dn[d * nt + k] = v / s;
+          }
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -155,7 +155,7 @@ PetscErrorCode FGDesignCreate(FGSolver s, const FGCase *c, FGDesign *design)
           if (b.kind == FG_DESIGN_SHAPE || b.kind == FG_DESIGN_ROTATION) {
             PetscBool exact;
             PetscCall(FGBodiesGetParameterSupport(s->bodies, b.index, b.kind == FG_DESIGN_SHAPE ? 0 : np, &exact));
-            PetscCheck(exact, s->comm, FG_ERR_INPUT, "%s: '%s': the derivative of a jet's normal on a %s is not implemented (jets: circles and spheres only)", where, name, FGBodyShapeNames[bc->shape]);
+            PetscCheck(exact, s->comm, FG_ERR_INPUT, "%s: '%s': not differentiable for body '%s' (shape %s, %s): circles and spheres only", where, name, bc->name, FGBodyShapeNames[bc->shape], bc->n_jets ? "with jets: their normal's derivative" : "skin_normal: a rotation moves its surface");
           }
         }
       } else SETERRQ(s->comm, FG_ERR_INPUT, "%s: '%s' is not a design parameter (see docs/adjoint.md)", where, name);

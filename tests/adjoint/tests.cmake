@@ -25,6 +25,12 @@ set_tests_properties(case_adjoint_check_cylinder_skin_np1 case_adjoint_check_cyl
 fg_case_expect(NAME adjoint_check_cylinder_normal NP 1 2 3 CODE 0 REGEX "^flowgrad check: 18 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_normal.yaml --set output.dir=adjoint_check_cylinder_normal -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_check_cylinder_normal_np1 case_adjoint_check_cylinder_normal_np2 case_adjoint_check_cylinder_normal_np3 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
+# ... on non-round bodies (tests/adjoint/shapes_normal.yaml): an ellipse (the unit central difference
+# of phi) and a B-spline (the difference itself, fading at the medial axis), every shape parameter:
+# 27 checks, at 1 and 2 ranks (on 2 the ellipse's band crosses the slabs' boundary at y = 2).
+fg_case_expect(NAME adjoint_check_shapes_normal NP 1 2 CODE 0 REGEX "^flowgrad check: 27 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/shapes_normal.yaml --set output.dir=adjoint_check_shapes_normal -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_shapes_normal_np1 case_adjoint_check_shapes_normal_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... and in 3D: a sphere in a duct with drag and lift (tests/adjoint/sphere_normal.yaml), 2 ranks
 # (the band crosses the slabs' boundary at z = 1: ghosts exchanged).
 fg_case_expect(NAME adjoint_check_sphere_normal NP 2 CODE 0 REGEX "^flowgrad check: 19 checks, 0 failed"

@@ -119,12 +119,16 @@ fg_case_expect(NAME body_skin_offset_no_skin NP 1 CODE 2 REGEX "--set body.cyl.s
                ARGS info ${_fg_skin_case} --set body.cyl.skin_offset=0.5)
 fg_case_expect(NAME body_skin_offset_bad NP 1 CODE 2 REGEX "--set body.cyl.skin_offset=9: '9': expected auto or a depth in cells in \\[-3, 3\\]"
                ARGS info ${_fg_skin_case} --set body.cyl.skin_layer=1 --set body.cyl.skin_offset=9)
-# The skin's normal penalization (skin_normal; src/body/normal.c) applies to fixed circles and
-# spheres without jets, with a soft skin: a NACA body, a cylinder with jets, no skin, a value in
-# (0, 1) (stiffer than the core) and a depth out of [0, 4] cells each exit 2 naming the body or the key.
-fg_case_expect(NAME body_skin_normal_shape NP 1 CODE 2 REGEX "naca0012.yaml:[0-9]+: body.wing: skin_normal applies to circles and spheres for now"
+# The skin's normal penalization (skin_normal; src/body/normal.c) applies with a soft skin to bodies
+# whose surface does not move (no translation, no jets; a circle or a sphere may rotate): a turning
+# NACA body, the rotation rate of a non-round one as a design parameter, a cylinder with jets, no
+# skin, a value in (0, 1) (stiffer than the core) and a depth out of [0, 4] cells each exit 2 naming
+# the body or the key.
+fg_case_expect(NAME body_skin_normal_turning NP 1 CODE 2 REGEX "naca0012.yaml:[0-9]+: body.wing: skin_normal applies to a rotating body only if it is a circle or a sphere"
                ARGS info ${PROJECT_SOURCE_DIR}/cases/naca0012/naca0012.yaml --set body.wing.mask_profile=bspline
-                    --set body.wing.skin_layer=0.75 --set body.wing.skin_normal=10)
+                    --set body.wing.skin_layer=0.75 --set body.wing.skin_normal=10 --set body.wing.rotation_rate=0.5)
+fg_case_expect(NAME body_skin_normal_turning_design NP 1 CODE 2 REGEX "'body.oval.rotation_rate': not differentiable for body 'oval' \\(shape ellipse, skin_normal: a rotation moves its surface\\)"
+               ARGS info ${FG_TEST_DIR}/adjoint/shapes_normal.yaml "--set" "design.parameters=[body.oval.rotation_rate]")
 fg_case_expect(NAME body_skin_normal_jets NP 1 CODE 2 REGEX "cylinder.yaml:[0-9]+: body.cyl: skin_normal applies to bodies that do not translate and have no jets"
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder.yaml --set body.cyl.skin_layer=0.75 --set body.cyl.skin_normal=10)
 fg_case_expect(NAME body_skin_normal_no_skin NP 1 CODE 2 REGEX "--set body.cyl.skin_normal=10: skin_normal applies with a soft skin only"

@@ -30,6 +30,18 @@ add_test(NAME validation_smoothness_translation
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(validation_smoothness_translation PROPERTIES TIMEOUT 300 LABELS "validation;body")
 
+# ... and a sweep whose grid follows the swept body (grid.stretch of type `bodies`: the radius
+# changes the band, so the points compare different grids) is refused, exit 1, naming the point.
+add_test(NAME validation_smoothness_regrid
+         COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/smoothness.py --flowgrad $<TARGET_FILE:flowgrad>
+                 --case ${FG_TEST_DIR}/adjoint/steady_confined.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_smoothness_regrid
+                 --key body.cyl.radius --param body.cyl.shape.r --range 0.050:0.070:5
+                 "--set" "grid.cells=[100, 0]" --set grid.stretch.y.type=bodies --set grid.stretch.y.h_min=0.01
+                 --set grid.stretch.y.h_max=0.02 --set time.steps=100 --jobs 2 --report-only
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(validation_smoothness_regrid PROPERTIES TIMEOUT 300 LABELS "validation"
+                     PASS_REGULAR_EXPRESSION "FAIL: the grid at body.cyl.radius = 0.055 differs from the one at 0.05: the sweep compares different grids")
+
 # Issue 21's accuracy study, reduced (tests/validation/accuracy.py; the full study and its tables:
 # docs/bodies.md, "Accuracy of bodies"). Schäfer & Turek's 2D-1 (steady, Re 20) with the soft skin at
 # h = D/20 and D/40 (x uniform, y refined around the body): the drag's error against the
