@@ -106,7 +106,7 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
           PetscCall(PetscPrintf(comm, "%s: soft skin: the stiff core covers %.0f %% of the body's %s\n", bc->name, (double)(100 * frac), g->dim == 2 ? "area" : "volume"));
           if (frac < 0.1) PetscCall(PetscPrintf(comm, "%s: warning: the body is thin against the soft skin's layers: its stiff core covers %.0f %% of it, so the soft band does most of the penalizing and the body lets flow through (on a NACA 0012 at c/32 with core_depth 4 the lift fell 200-fold); reduce core_depth or refine the grid\n", bc->name, (double)(100 * frac)));
         }
-        if (rip > 1e-2) PetscCall(PetscPrintf(comm, "%s: warning: the soft skin leaves a ripple of %.2g cells: the band of %g cells is too narrow for a layer of %g cells to smooth the wall (widen mask_width: 4 or more for skin_layer 0.75)\n", bc->name, (double)rip, (double)bc->mask_width, (double)bc->skin_layer));
+        if (rip > 1e-2) PetscCall(PetscPrintf(comm, "%s: warning: the soft skin leaves a ripple of %.2g cells: a band of %g cells with the core %g cells below its centre is too narrow or too shallow for a layer of %g cells to smooth the wall (widen mask_width or deepen core_depth: with skin_layer 0.75, mask_width 4.5 and core_depth 2.5 leave 1.4e-3)\n", bc->name, (double)rip, (double)bc->mask_width, (double)bc->core_depth, (double)bc->skin_layer));
       }
     }
     PetscCall(FGBodiesDestroy(&B));

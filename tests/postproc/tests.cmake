@@ -31,6 +31,10 @@ add_test(NAME postproc_bad_input COMMAND ${FG_PYTHON} ${FG_POST_DIR}/test_bad_in
          ${CMAKE_CURRENT_BINARY_DIR}/body_cylinder_re100 ${FG_POST_DATA}/bad_input)
 set_tests_properties(postproc_bad_input PROPERTIES FIXTURES_REQUIRED body_cylinder_re100 TIMEOUT 120 LABELS postproc)
 
+# compare_optima.py (two optimize runs at the same design? issue 21's h against h/2) on synthetic runs
+add_test(NAME postproc_compare_optima COMMAND ${FG_PYTHON} ${FG_POST_DIR}/test_compare_optima.py ${PROJECT_SOURCE_DIR}/postproc/compare_optima.py)
+set_tests_properties(postproc_compare_optima PROPERTIES TIMEOUT 60 LABELS postproc)
+
 foreach(part fields plots report)
   if(EXISTS ${FG_POST_DIR}/${part}.cmake)
     include(${FG_POST_DIR}/${part}.cmake)
