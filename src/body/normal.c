@@ -50,8 +50,8 @@
 
 #define FG_NORMAL_MAXITS 2000
 #define FG_NORMAL_RTOL   1e-14
-#define FG_NORMAL_STENCIL 0.125 /* the normal's central difference (smooth level sets): half-width in cells */
-#define FG_NORMAL_FADE    0.5   /* ... (curves: it fades over this distance from the medial axis) */
+#define FG_NORMAL_HALFWIDTH 0.5 /* the non-round normal's central difference: half-width in cells (FGBodyNormal_Internal) */
+#define FG_NORMAL_SOFT      0.5 /* ... and where |D phi| falls below ~this on smooth level sets, it fades */
 
 /* (i,j,k) of owned offset o */
 static inline void FGNormalIJK_Private(const FGBox *b, PetscInt o, PetscInt ijk[3])
@@ -94,40 +94,37 @@ static inline PetscBool FGNormalNeedsGhosts_Private(FGGrid g, PetscInt a, const 
   return PETSC_FALSE;
 }
 
-/* Is the shape's level set a signed distance with a medial axis the normal band can reach (the
-   curves: NACA, CST, B-spline)? */
-static inline PetscBool FGNormalFades_Private(const FGBodyItem *it)
+/* The vector m of the normal band's tensor E m m^T at x (gx = grad phi there). Round bodies
+   (circles, spheres): m = n = grad phi/|grad phi|, whose derivative in the centre is closed-form
+   (FGNormalLinearize_Private). Other shapes: from the central difference D = D phi of half-width
+   e = FG_NORMAL_HALFWIDTH h along each axis, so that m's derivative in the design is the same
+   difference of d phi/d p, exact for the m the forward uses (grad phi's would need the level
+   set's second derivatives). The normal band reaches deep into the body, where the normal is not
+   defined, and m must fade there rather than flip:
+   - curves (NACA, CST, B-spline), signed distances: m = D itself. |D| = 1 where the normal is
+     defined and falls to 0 within e of the medial axis (a thin section's camber line, its
+     trailing edge, inside the leading edge's curvature), where the closest point and n jump
+     from one side to the other. (A unit n there made the lift's exact derivative in the angle of
+     attack of a NACA 0012 at c/64 20x too small: the flipping faces' derivative.)
+   - smooth level sets (ellipse, Fourier, ellipsoid), whose |grad phi| is 1 on the surface
+     (ellipse) or near it (Fourier: sqrt(1 + (r'/r)^2)) but need not fall at the centre:
+     m = c D/sqrt(|D|^2 + d^2), d = FG_NORMAL_SOFT, c = sqrt(1 + d^2) (|m| = 1 where |D| = 1), which
+     fades where D -> 0. (A unit n jumped on a face at the centre of a Fourier circle, where D = 0
+     by symmetry, as soon as the shape left the circle: J jumped by 4e-5 relative.) */
+static inline PetscBool FGNormalIsCurve_Private(const FGBodyItem *it)
 {
   return (PetscBool)(it->bc->shape == FG_BODY_NACA || it->bc->shape == FG_BODY_CST || it->bc->shape == FG_BODY_BSPLINE);
 }
 
-/* The half-width of the normal's central difference (FGBodyNormal_Internal), in cells */
-static inline PetscReal FGNormalHalfWidth_Private(const FGBodyItem *it)
-{
-  return (FGNormalFades_Private(it) ? FG_NORMAL_FADE : FG_NORMAL_STENCIL) * it->h;
-}
-
-/* The vector m of the normal band's tensor E m m^T at x (gx = grad phi there). Round bodies
-   (circles, spheres): m = n = grad phi/|grad phi|, whose derivative in the centre is closed-form
-   (FGNormalLinearize_Private). Other shapes: the central difference D phi of half-width e along
-   each axis, so that m's derivative in the design is the same difference of d phi/d p, exact for
-   the m the forward uses (grad phi's would need the level set's second derivatives). Smooth level
-   sets (ellipse, Fourier, ellipsoid): m = D phi/|D phi|, e = FG_NORMAL_STENCIL h, a direction
-   O(e^2) from grad phi's. Curves (NACA, CST, B-spline), signed distances: m = D phi itself,
-   e = FG_NORMAL_FADE h. |D phi| = 1 where the normal is defined, and it falls to 0 within e of the
-   medial axis (a thin section's camber line, the trailing edge, inside the leading edge's
-   curvature), where the closest point jumps from one side to the other and n with it: there the
-   normal band fades instead of flipping (a unit n made the lift's exact derivative in the angle of
-   attack 20x too small on a NACA 0012 at c/64, the flipping faces' derivative). */
 PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *it, PetscInt dim, const PetscReal x[], const PetscReal gx[], PetscReal n[3])
 {
-  PetscReal D[3] = {0, 0, 0}, s = 0;
+  PetscReal D[3] = {0, 0, 0}, s = 0, w;
 
   PetscFunctionBeginUser;
   if (FG_JET_EXACT(it))
     for (PetscInt d = 0; d < dim; d++) D[d] = gx[d];
   else {
-    const PetscReal e = FGNormalHalfWidth_Private(it);
+    const PetscReal e = FG_NORMAL_HALFWIDTH * it->h;
     for (PetscInt d = 0; d < dim; d++) {
       PetscReal xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]}, pp, pm, g[3];
       xp[d] += e, xm[d] -= e;
@@ -136,12 +133,11 @@ PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *it, PetscInt dim, const P
       D[d] = (pp - pm) / (2 * e);
     }
   }
-  if (FGNormalFades_Private(it)) s = 1;
-  else {
-    for (PetscInt d = 0; d < dim; d++) s += D[d] * D[d];
-    s = PetscSqrtReal(s);
-  }
-  for (PetscInt d = 0; d < 3; d++) n[d] = d < dim && s > 0 ? D[d] / s : 0;
+  for (PetscInt d = 0; d < dim; d++) s += D[d] * D[d];
+  if (FG_JET_EXACT(it)) w = s > 0 ? 1 / PetscSqrtReal(s) : 0;
+  else if (FGNormalIsCurve_Private(it)) w = 1;
+  else w = PetscSqrtReal((1 + FG_NORMAL_SOFT * FG_NORMAL_SOFT) / (s + FG_NORMAL_SOFT * FG_NORMAL_SOFT));
+  for (PetscInt d = 0; d < 3; d++) n[d] = d < dim ? w * D[d] : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -422,7 +418,7 @@ static PetscErrorCode FGNormalLinearize_Private(FGBodyItem *it, PetscInt dim, Pe
       for (PetscInt d = 0; d < nd; d++)
         for (PetscInt k = 0; k < nd; k++) dn[d * nt + k] = -((d == k ? 1.0 : 0.0) - n[d] * n[k]) / rho;
   } else {
-    const PetscReal e = FGNormalHalfWidth_Private(it);
+    const PetscReal e = FG_NORMAL_HALFWIDTH * it->h;
     PetscReal       D[3] = {0, 0, 0}, s = 0, dD[3][FG_BODY_MAX_PARAMS];
     for (PetscInt d = 0; d < dim; d++) {
       PetscReal xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]}, pp, pm, g[3], gpp[FG_SHAPE_MAX_PARAMS], gpm[FG_SHAPE_MAX_PARAMS];
@@ -433,19 +429,19 @@ static PetscErrorCode FGNormalLinearize_Private(FGBodyItem *it, PetscInt dim, Pe
       for (PetscInt k = 0; k < np; k++) dD[d][k] = (gpp[k] - gpm[k]) / (2 * e);
       for (PetscInt k = 0; k < nb; k++) dD[d][np + k] = (gpp[dim] - gpm[dim]) / (2 * e) * sa * at->bPhi[k];
     }
-    if (FGNormalFades_Private(it)) /* m = D phi */
+    if (FGNormalIsCurve_Private(it)) /* m = D */
       for (PetscInt d = 0; d < dim; d++)
         for (PetscInt k = 0; k < np + nb; k++) dn[d * nt + k] = dD[d][k];
-    else { /* m = D phi/|D phi| */
+    else { /* m = c D/r, r = sqrt(|D|^2 + d^2): dm = c (dD - D (D . dD)/r^2)/r */
+      const PetscReal d2 = FG_NORMAL_SOFT * FG_NORMAL_SOFT, c = PetscSqrtReal(1 + d2);
+      PetscReal       r;
       for (PetscInt d = 0; d < dim; d++) s += D[d] * D[d];
-      s = PetscSqrtReal(s);
-      if (s > 0)
-        for (PetscInt d = 0; d < dim; d++)
-          for (PetscInt k = 0; k < np + nb; k++) {
-            PetscReal v = dD[d][k];
-            for (PetscInt e2 = 0; e2 < dim; e2++) v -= n[d] * n[e2] * dD[e2][k];
-            dn[d * nt + k] = v / s;
-          }
+      r = PetscSqrtReal(s + d2);
+      for (PetscInt k = 0; k < np + nb; k++) {
+        PetscReal DdD = 0;
+        for (PetscInt d = 0; d < dim; d++) DdD += D[d] * dD[d][k];
+        for (PetscInt d = 0; d < dim; d++) dn[d * nt + k] = c * (dD[d][k] - D[d] * DdD / (r * r)) / r;
+      }
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

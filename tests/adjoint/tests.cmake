@@ -111,7 +111,14 @@ foreach(ex cylinder_re40 cylinder_re100 naca0012 rotating_cylinder sphere cavity
                       --set output.dir=adjoint_example_${ex} -fg_fftw_planner estimate)
   set_tests_properties(case_adjoint_example_${ex}_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()
-# ... and the stretched example (cases/cylinder_re40/stretched.yaml); the stretched channel runs.
+# ... the soft-skin shape example (cases/shape_drag/shape_drag_skin.yaml: a Fourier body at the
+# circle, with skin_normal; unsteady adjoint over its 3 steps: the steady one needs the transient);
+# at the circle a face sits at the body's centre, where D phi = 0 (the normal band's fading vector);
+# and the stretched example (cases/cylinder_re40/stretched.yaml); the stretched channel runs.
+fg_case_expect(NAME adjoint_example_shape_drag_skin NP 2 CODE 0 REGEX "^flowgrad check: [0-9]+ checks, 0 failed"
+               ARGS check ${PROJECT_SOURCE_DIR}/cases/shape_drag/shape_drag_skin.yaml --set time.steps=3 --set adjoint.mode=unsteady
+                    --set output.dir=adjoint_example_shape_drag_skin -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_example_shape_drag_skin_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 fg_case_expect(NAME adjoint_example_cylinder_re40_stretched NP 2 CODE 0 REGEX "^flowgrad check: [0-9]+ checks, 0 failed"
                ARGS check ${PROJECT_SOURCE_DIR}/cases/cylinder_re40/stretched.yaml --set time.steps=3
                     --set output.dir=adjoint_example_cylinder_re40_stretched -fg_fftw_planner estimate)
