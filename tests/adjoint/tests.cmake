@@ -36,6 +36,10 @@ set_tests_properties(case_adjoint_check_shapes_normal_np1 case_adjoint_check_sha
 fg_case_expect(NAME adjoint_check_sphere_normal NP 2 CODE 0 REGEX "^flowgrad check: 19 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/sphere_normal.yaml --set output.dir=adjoint_check_sphere_normal -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_check_sphere_normal_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
+# ... and an ellipsoid (tests/adjoint/ellipsoid_normal.yaml: the differenced normal in 3D), 21 checks.
+fg_case_expect(NAME adjoint_check_ellipsoid_normal NP 2 CODE 0 REGEX "^flowgrad check: 21 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/ellipsoid_normal.yaml --set output.dir=adjoint_check_ellipsoid_normal -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_ellipsoid_normal_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... and the check fails (exit 3) when the adjoint step is deliberately wrong (a test-only option).
 fg_case_expect(NAME adjoint_check_broken NP 1 CODE 3 REGEX "flowgrad check: [0-9]+ of 20 checks failed"
                ARGS check ${FG_ADJ_CYL} --set time.steps=20 --set output.dir=adjoint_check_broken
