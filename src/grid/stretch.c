@@ -43,7 +43,11 @@ static PetscErrorCode FGStretchSide_Private(PetscReal len, PetscReal hb, PetscRe
   *m = 0, *w = NULL;
   if (len <= 1e-12 * hb) PetscFunctionReturn(PETSC_SUCCESS);
   for (s = 0; s < len * (1 - 1e-12); n++) {
-    PetscCheck(n < 100000000, PETSC_COMM_SELF, FG_ERR_INPUT, "stretching: more than 1e8 cells");
+    if (n >= 100000000) { /* (h_max tiny against a huge side) */
+      PetscCheck(msg, PETSC_COMM_SELF, FG_ERR_INPUT, "stretching: more than 1e8 cells");
+      snprintf(msg, mlen, "the side of length %g next to the band needs more than 1e8 cells of at most h_max %g", (double)len, (double)hmax);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     s += PetscMin(hb * PetscPowReal(growth, (PetscReal)(n + 1)), hmax);
   }
   if (FGStretchSideSum_Private(hb, lo, hmax, n) > len) { /* even cells shrinking at the full ratio overshoot */

@@ -91,6 +91,10 @@ fg_case_expect(NAME set_section NP 1 CODE 2 REGEX [=[--set grid=4: grid is a sec
                ARGS info ${FG_CASE_GOOD} --set grid=4)
 fg_case_expect(NAME set_syntax NP 1 CODE 2 REGEX [=[--set grid\.cells=\[16,: YAML syntax error in the value]=]
                ARGS info ${FG_CASE_GOOD} --set grid.cells=[16,)
+# a band stretching whose side would need more than 1e8 cells (a huge length, found by the fuzzer):
+# exit 2 naming the stretching's key, not a bare "stretching: more than 1e8 cells"
+fg_case_expect(NAME stretch_too_many_cells NP 1 CODE 2 REGEX [=[stretched\.yaml:[0-9]+: grid\.stretch\.y\.type: the side of length 1e\+19 next to the band needs more than 1e8 cells]=]
+               ARGS info ${PROJECT_SOURCE_DIR}/cases/cylinder_re40/stretched.yaml "--set" "grid.lengths=[32, 1e19]")
 fg_case_expect(NAME set_cross_check NP 1 CODE 2 REGEX [=[--set boundary\.x_lo\.type=periodic: periodic, but x is not a periodic direction]=]
                ARGS info ${FG_CASE_GOOD} --set boundary.x_lo.type=periodic)
 # the output directory
