@@ -15,9 +15,9 @@
     P = K I + E n n^T,   K = sum_b chi_b/eta_b (penalize.c),   E = sum_b chi_n,b/eta_b,
   chi_n = (eta/eta_n) G(-phi - shift - depth_n), the skin's profile depth_n below the skin's centre
   (G[6] of the face list; eta_n = skin_normal eta), n the surface's normal at the face
-  (FGBodyNormal_Internal: grad phi/|grad phi| on circles and spheres, a central difference of phi
-  on the other shapes). Normal to the surface the flow feels K + E, along it K. On the staggered grid the other components are
-  interpolated to a face of component a:
+  (FGBodyNormal_Internal: grad phi/|grad phi| on circles and spheres, from a central difference of
+  phi on the other shapes). Normal to the surface the flow feels K + E, along it K. On the
+  staggered grid the other components are interpolated to a face of component a:
     (n . w)_f = n_a w_a + sum_{d != a} n_d I_d(w_d),
   I_d bilinear in the directions a and d (along a between the cell centres either side of the face,
   along d the two faces of d either side). Each stage solves
@@ -390,9 +390,9 @@ static inline void FGNormalMoment_Private(PetscInt a, const PetscReal x[], const
 
 /* The derivatives of E = chi_n/eta and of n at listed face f of component a in theta_b (nt entries
    each; dn[d * nt + i]): chi_n through phi (shape parameters; the angle through the rotation's
-   basis); n of a round body through the centre (circles: x and y; spheres: x, y, z), of any other
-   shape through the difference D of d phi/d theta (FGBodyNormal_Internal):
-   dn = (I - n n^T) dD/|D|. */
+   basis); n of a round body through the centre (circles: x and y; spheres: x, y, z), the vector m
+   of any other shape through dD, the difference of d phi/d theta (FGBodyNormal_Internal): dm = dD
+   on the curves, c (dD - D (D . dD)/r^2)/r with r = sqrt(|D|^2 + d^2) on the smooth level sets. */
 static PetscErrorCode FGNormalLinearize_Private(FGBodyItem *it, PetscInt dim, PetscInt a, PetscInt f, const FGBodyAt *at, PetscReal dE[], PetscReal dn[])
 {
   const FGFaceList *l  = &it->f[a];
