@@ -116,6 +116,26 @@ static inline PetscBool FGNormalIsCurve_Private(const FGBodyItem *it)
   return (PetscBool)(it->bc->shape == FG_BODY_NACA || it->bc->shape == FG_BODY_CST || it->bc->shape == FG_BODY_BSPLINE);
 }
 
+/* D = D phi at x, and with dD (not NULL) its derivative in theta_b: dD[d][k], k < np + nbasis (the
+   shape's parameters; the rotation's basis through the shape angle, sa its sign) */
+static PetscErrorCode FGNormalDifference_Private(const FGBodyItem *it, PetscInt dim, const PetscReal x[], const PetscReal *bPhi, PetscReal D[3], PetscReal (*dD)[FG_BODY_MAX_PARAMS])
+{
+  const PetscReal e = FG_NORMAL_HALFWIDTH * it->h, sa = it->airfoil ? -1.0 : 1.0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscReal xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]}, pp, pm, g[3], gpp[FG_SHAPE_MAX_PARAMS], gpm[FG_SHAPE_MAX_PARAMS];
+    xp[d] += e, xm[d] -= e;
+    PetscCall(FGShapeLevelSet(it->shape, xp, &pp, g, dD ? gpp : NULL));
+    PetscCall(FGShapeLevelSet(it->shape, xm, &pm, g, dD ? gpm : NULL));
+    D[d] = (pp - pm) / (2 * e);
+    if (!dD) continue;
+    for (PetscInt k = 0; k < it->np; k++) dD[d][k] = (gpp[k] - gpm[k]) / (2 * e);
+    for (PetscInt k = 0; k < it->nbasis; k++) dD[d][it->np + k] = (gpp[dim] - gpm[dim]) / (2 * e) * sa * bPhi[k];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *it, PetscInt dim, const PetscReal x[], const PetscReal gx[], PetscReal n[3])
 {
   PetscReal D[3] = {0, 0, 0}, s = 0, w;
@@ -123,16 +143,7 @@ PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *it, PetscInt dim, const P
   PetscFunctionBeginUser;
   if (FG_JET_EXACT(it))
     for (PetscInt d = 0; d < dim; d++) D[d] = gx[d];
-  else {
-    const PetscReal e = FG_NORMAL_HALFWIDTH * it->h;
-    for (PetscInt d = 0; d < dim; d++) {
-      PetscReal xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]}, pp, pm, g[3];
-      xp[d] += e, xm[d] -= e;
-      PetscCall(FGShapeLevelSet(it->shape, xp, &pp, g, NULL));
-      PetscCall(FGShapeLevelSet(it->shape, xm, &pm, g, NULL));
-      D[d] = (pp - pm) / (2 * e);
-    }
-  }
+  else PetscCall(FGNormalDifference_Private(it, dim, x, NULL, D, NULL));
   for (PetscInt d = 0; d < dim; d++) s += D[d] * D[d];
   if (FG_JET_EXACT(it)) w = s > 0 ? 1 / PetscSqrtReal(s) : 0;
   else if (FGNormalIsCurve_Private(it)) w = 1;
@@ -418,17 +429,8 @@ static PetscErrorCode FGNormalLinearize_Private(FGBodyItem *it, PetscInt dim, Pe
       for (PetscInt d = 0; d < nd; d++)
         for (PetscInt k = 0; k < nd; k++) dn[d * nt + k] = -((d == k ? 1.0 : 0.0) - n[d] * n[k]) / rho;
   } else {
-    const PetscReal e = FG_NORMAL_HALFWIDTH * it->h;
-    PetscReal       D[3] = {0, 0, 0}, s = 0, dD[3][FG_BODY_MAX_PARAMS];
-    for (PetscInt d = 0; d < dim; d++) {
-      PetscReal xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]}, pp, pm, g[3], gpp[FG_SHAPE_MAX_PARAMS], gpm[FG_SHAPE_MAX_PARAMS];
-      xp[d] += e, xm[d] -= e;
-      PetscCall(FGShapeLevelSet(it->shape, xp, &pp, g, gpp));
-      PetscCall(FGShapeLevelSet(it->shape, xm, &pm, g, gpm));
-      D[d] = (pp - pm) / (2 * e);
-      for (PetscInt k = 0; k < np; k++) dD[d][k] = (gpp[k] - gpm[k]) / (2 * e);
-      for (PetscInt k = 0; k < nb; k++) dD[d][np + k] = (gpp[dim] - gpm[dim]) / (2 * e) * sa * at->bPhi[k];
-    }
+    PetscReal D[3] = {0, 0, 0}, s = 0, dD[3][FG_BODY_MAX_PARAMS];
+    PetscCall(FGNormalDifference_Private(it, dim, x, at->bPhi, D, dD));
     if (FGNormalIsCurve_Private(it)) /* m = D */
       for (PetscInt d = 0; d < dim; d++)
         for (PetscInt k = 0; k < np + nb; k++) dn[d * nt + k] = dD[d][k];
