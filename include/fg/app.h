@@ -48,9 +48,9 @@ PETSC_EXTERN PetscErrorCode FGOptionsView(MPI_Comm);
 PETSC_EXTERN PetscErrorCode FGOptionsCheck(MPI_Comm);
 PETSC_EXTERN PetscErrorCode FGInfo(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGInfoCheckPoints(MPI_Comm, const FGCase *, PetscInt, const char *const[]);
-/* The memory budget (src/app/memory.c): per-rank estimate from the case, the budget, the check. */
+/* The memory budget (src/app/memory.c): per-rank estimate from the case and the check against
+   FGMemoryBudget (src/sys/memory.c). */
 PETSC_EXTERN PetscErrorCode FGMemoryEstimate(MPI_Comm, const FGCase *, double[3]);
-PETSC_EXTERN PetscErrorCode FGMemoryBudget(MPI_Comm, double *);
 PETSC_EXTERN PetscErrorCode FGMemoryCheck(MPI_Comm, const FGCase *);
 PETSC_EXTERN PetscErrorCode FGRun(MPI_Comm, const FGCase *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGAdjointMain(MPI_Comm, const FGCase *, PetscBool);

@@ -45,6 +45,7 @@ PETSC_EXTERN const char    *FGFileKind(unsigned);
 PETSC_EXTERN PetscErrorCode FGOptionsCheckValue(const char *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGOptionsFindQuoted(const char *, char *, size_t);
 PETSC_EXTERN PetscErrorCode FGKSPCheckOptions(KSP);
+PETSC_EXTERN PetscErrorCode FGMemoryBudget(MPI_Comm, double *); /* bytes each rank may use (src/sys/memory.c) */
 #define FG_HASH_START 14695981039346656037ULL /* FNV-1a's offset basis */
 PETSC_EXTERN unsigned long long FGHashBytes(unsigned long long, const void *, size_t);
 PETSC_EXTERN PetscErrorCode FGErrorCapturePush(char *, size_t);

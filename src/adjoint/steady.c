@@ -59,12 +59,20 @@
 */
 #include "steadyimpl.h"
 
-/* Where the Oseen preconditioner is the default: 2D up to this many unknowns (cells x 3) of its
-   sparse LU. Measured (MUMPS, 1 rank): 400 x 100 (1.2e5 unknowns) 2.7e7 entries in the factors
-   (220 per unknown), 2.3 s per factorization, 85 ms per solve; 800 x 200 (4.8e5) ran in 2.2 GB.
-   In 3D the box stencil's 4 coupled fields fill in badly: 32 x 16 x 16 (3.3e4 unknowns) took
-   4.8e7 entries (1450 per unknown) and 150 s for forward + adjoint against 3.0 s without a
-   preconditioner (113 GMRES iterations per Newton step): in 3D the default is none. */
+/* Where the Oseen preconditioner is the default: in 2D, when its sparse LU's estimated memory,
+   FG_STEADY_LU_BYTES per unknown (cells x 3) shared by the ranks, fits in 3/4 of what each rank
+   may use (FGMemoryBudget); where that is not known (-fg_memory_budget 0), up to
+   FG_STEADY_LU_MAX_2D unknowns. Measured (MUMPS, 1 rank, peak resident memory of the whole run,
+   forward and adjoint): 400 x 100 (1.2e5 unknowns) 2.7e7 entries in the factors (220 per
+   unknown), 2.3 s per factorization, 85 ms per solve; 800 x 200 (4.8e5) 2.2 GB; Schäfer-Turek
+   2D-1 at D/40 (880 x 150, 4.0e5) 1.74 GB, 4.4 kB per unknown (nested dissection's fill grows
+   like log n: 6 kB leaves room to ~1e7). Without it Newton's GMRES needs ~1/(dt mu_min)
+   iterations: at D/80 (1760 x 287, 1.5e6 unknowns) 1978 for the first Newton step, whose
+   residual then grew 12-fold (with it: 21 per step, 4 steps). In 3D the box stencil's 4 coupled
+   fields fill in badly: 32 x 16 x 16 (3.3e4 unknowns) took 4.8e7 entries (1450 per unknown) and
+   150 s for forward + adjoint against 3.0 s without a preconditioner (113 GMRES iterations per
+   Newton step): in 3D the default is none. */
+#define FG_STEADY_LU_BYTES  6.0e3
 #define FG_STEADY_LU_MAX_2D 1.0e6
 
 typedef struct {
@@ -207,7 +215,7 @@ static PetscErrorCode FGSteadyCreateVec_Private(FGSteadyCtx *c, Vec *X)
 }
 
 /* The MatShell (I - F_x, or I - F_x^T with adjoint) and its GMRES on ksp (Newton's is SNES's):
-   right-preconditioned by the Oseen solve (2D, below FG_STEADY_LU_MAX_2D unknowns) or by nothing;
+   right-preconditioned by the Oseen solve (2D, where its LU fits the memory: see above) or by nothing;
    restart 60 (the Krylov basis, 60 states; unpreconditioned on tests/adjoint/steady.yaml restarts
    30, 60 and 100 needed about 600, 470 and 370 iterations, 60 the least time), relative tolerance 1e-12
    (Newton then converges quadratically to round-off, and J is smooth enough in p for central
@@ -245,17 +253,32 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
   PetscCall(KSPGMRESSetRestart(ksp, 60));
   PetscCall(KSPGetPC(ksp, &pc));
   {
-    /* the Oseen preconditioner by default in 2D unless its sparse LU would be too large, else none
+    /* the Oseen preconditioner by default in 2D unless its sparse LU would not fit, else none
        (-<prefix>pc_type shell asks for it anyway, with an iterative inner solve if need be) */
-    PetscReal cells = 1;
-    PetscBool shell;
-    for (PetscInt d = 0; d < c->dim; d++) cells *= (PetscReal)s->grid->n[d];
-    PetscCall(PCSetType(pc, c->dim == 2 && cells * (c->dim + 1) <= FG_STEADY_LU_MAX_2D ? PCSHELL : PCNONE));
+    PetscReal   unknowns = (PetscReal)(c->dim + 1);
+    double      budget, need;
+    PetscMPIInt size;
+    PetscBool   shell, fits, chosen;
+    for (PetscInt d = 0; d < c->dim; d++) unknowns *= (PetscReal)s->grid->n[d];
+    PetscCallMPI(MPI_Comm_size(s->comm, &size));
+    PetscCall(FGMemoryBudget(s->comm, &budget));
+    need = FG_STEADY_LU_BYTES * (double)unknowns / (double)size;
+    fits = budget > 0 ? (PetscBool)(need <= 0.75 * budget) : (PetscBool)(unknowns <= FG_STEADY_LU_MAX_2D);
+    PetscCall(PCSetType(pc, c->dim == 2 && fits ? PCSHELL : PCNONE));
     PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
     PetscCall(KSPSetTolerances(ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
     PetscCall(KSPSetFromOptions(ksp));
     PetscCall(FGKSPCheckOptions(ksp));
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &shell));
+    PetscCall(PetscOptionsHasName(NULL, prefix, "-pc_type", &chosen));
+    if (s->c->output.monitor_every > 0) {
+      if (shell)
+        PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) preconditioned by the Oseen solve (sparse LU of the steady equations' Jacobian; options -%soseen_*)\n", adjoint ? "steady adjoint" : "steady", prefix, prefix));
+      else if (c->dim == 2 && !fits && !chosen)
+        PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) without a preconditioner: the Oseen solve's sparse LU (%.3g unknowns on %d rank%s) would need about %.0f MiB per rank, more than 3/4 of the %.0f MiB a rank may use (more ranks, -fg_memory_budget MiB, or -%spc_type shell with an iterative -%soseen_ksp_type)\n",
+                              adjoint ? "steady adjoint" : "steady", prefix, (double)unknowns, (int)size, size > 1 ? "s" : "", need / 1048576.0, budget / 1048576.0, prefix, prefix));
+      else PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) without a preconditioner (-%spc_type shell: the Oseen solve)\n", adjoint ? "steady adjoint" : "steady", prefix, prefix));
+    }
     if (shell) {
       PetscCall(PCShellSetContext(pc, c));
       /* the adjoint's operator is I - F_x^T: its preconditioner is M^T */
@@ -264,9 +287,6 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
       PetscCall(PCShellSetName(pc, "flowgrad Oseen preconditioner (src/adjoint/steady_pc.c)"));
       if (!c->pc) PetscCall(FGSteadyPCCreate(s, c->withp, prefix, &c->pc));
     }
-    if (s->c->output.monitor_every > 0)
-      PetscCall(PetscPrintf(s->comm, shell ? "%s: KSP (%s) preconditioned by the Oseen solve (sparse LU of the steady equations' Jacobian; options -%soseen_*)\n"
-                                           : "%s: KSP (%s) without a preconditioner (-%spc_type shell: the Oseen solve)\n", adjoint ? "steady adjoint" : "steady", prefix, prefix));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -55,6 +55,15 @@ fg_case_expect(NAME adjoint_steady_newton_limited NP 1 CODE 3
 # The unpreconditioned solver on request (-steady_pc_type none), named in the output.
 fg_case_expect(NAME adjoint_steady_no_pc NP 1 CODE 0 REGEX [=[^steady: KSP \(steady_\) without a preconditioner \(-steady_pc_type shell: the Oseen solve\)]=]
                ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_no_pc -fg_fftw_planner estimate -steady_pc_type none)
+# The default preconditioner follows the memory: the Oseen solve's LU (about 53 MiB for these
+# 9216 unknowns, shared by the ranks) within 3/4 of -fg_memory_budget per rank. 60 MiB: not on 1
+# rank (the fallback names the numbers), on 2 ranks.
+fg_case_expect(NAME adjoint_steady_pc_memory_none NP 1 CODE 0
+               REGEX [=[^steady: KSP \(steady_\) without a preconditioner: the Oseen solve's sparse LU \(9\.22e\+03 unknowns on 1 rank\) would need about 53 MiB per rank, more than 3/4 of the 60 MiB a rank may use]=]
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_pc_memory_none -fg_fftw_planner estimate -fg_memory_budget 60)
+fg_case_expect(NAME adjoint_steady_pc_memory_shared NP 2 CODE 0
+               REGEX [=[^steady: KSP \(steady_\) preconditioned by the Oseen solve]=]
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_pc_memory_shared -fg_fftw_planner estimate -fg_memory_budget 60)
 # A step that varies in time has no fixed point: exit 2.
 fg_case_expect(NAME adjoint_steady_unsteady_body NP 1 CODE 2 REGEX "adjoint.mode steady: body.cyl moves or varies in time"
                ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_unsteady_body --set body.cyl.rotation_amplitude=0.1
