@@ -2,7 +2,9 @@
 opened as one time series where it is one (CTest io_paraview_outputs).
 
 Usage: pvbatch --force-offscreen-rendering check_paraview_series.py RUN2D RUN3D ADJOINT OPTIMIZE
-       xvfb-run -a pvpython check_paraview_series.py --render RUN2D RUN3D ADJOINT OPTIMIZE
+       xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" pvpython check_paraview_series.py --render RUN2D RUN3D ADJOINT OPTIMIZE
+       (-noreset: Xvfb otherwise resets when VTK's OpenGL probe disconnects, and on a loaded
+       machine ParaView's next connection can land in the reset: "bad X server connection")
 
 For each of ParaView's XDMF readers (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT):
   RUN2D/fields/fields.xmf, RUN3D/fields/fields.xmf  one dataset with a time step per field file
