@@ -27,6 +27,8 @@ rc=0
 # the circle's area on each grid (the log's "constraint area = A (initially ...)") and the D/32 optimum
 a16=$(sed -n 's/^constraint area *= \([0-9.eE+-]*\) (initially.*/\1/p' out/shape_drag_h16.log | head -1)
 a32=$(sed -n 's/^constraint area *= \([0-9.eE+-]*\) (initially.*/\1/p' out/shape_drag_h32.log | head -1)
+[ -n "$a16" ] && [ -n "$a32" ] && [ -f out/shape_drag_h32/optimization/result.csv ] || {
+  echo "grid_study.sh: FINE=1 needs the 'constraint area = ...' line of out/shape_drag_h16.log and _h32.log and out/shape_drag_h32/optimization/result.csv" >&2; exit 2; }
 read -r r0 a2 a3 a4 < <(/usr/bin/python3 -c 'import csv,sys
 v={r["name"]: r["final"] for r in csv.DictReader(open(sys.argv[1]))}
 print(*(v["body.cyl.shape." + k] for k in ("r0", "a2", "a3", "a4")))' out/shape_drag_h32/optimization/result.csv)
