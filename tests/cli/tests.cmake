@@ -44,6 +44,13 @@ endforeach()
 fg_case_expect(NAME cli_ksp_rtol_option NP 1 2 CODE 0 REGEX "^flowgrad run: 30 steps in"
                ARGS run ${FG_CAVITY} --set time.steps=30 --set poisson.type=ksp --set output.dir=cli_ksp_rtol -poisson_ksp_rtol 1e-5)
 
+# In 2D on cells longer than 3:1 GAMG gets the threshold 0.05 (src/pressure/poisson_ksp.c: 63 -> 20
+# iterations per solve at aspect 16); on square cells, and in 3D, PETSc's default stays.
+fg_case_expect(NAME cli_ksp_gamg_threshold_aniso NP 1 2 CODE 0 REGEX "2D cells up to 4\\.00:1: GAMG threshold 0\\.05 "
+               ARGS info ${FG_CAVITY} --set grid.cells=[16,64] --set poisson.type=ksp -info :pc)
+fg_case_expect(NAME cli_ksp_gamg_threshold_square NP 1 CODE 0 REGEX "2D cells up to 1\\.00:1: GAMG with PETSc's default threshold"
+               ARGS info ${FG_CAVITY} --set grid.cells=[32,32] --set poisson.type=ksp -info :pc)
+
 # A dt beyond the viscous stability limit with time.viscous: explicit: a warning up front, then
 # the blow-up guard (exit 3). With the default (auto) the same case takes the implicit viscous
 # term and runs (dt 1.3 times the limit).
