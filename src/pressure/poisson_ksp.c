@@ -179,6 +179,23 @@ static PetscErrorCode FGPoissonSetUp_KSP(FGPoisson p)
   PetscCall(FGPoissonSetTolerances_KSP(p));
   PetscCall(KSPSetFromOptions(k->ksp));
   PetscCall(FGKSPCheckOptions(k->ksp));
+  { /* -poisson_pc_type mg coarsens the DMDA by 2 per level (Q0 transfers need the fine cells a whole
+       multiple of the coarse ones): say so in one line rather than let DMCreateInterpolation fail */
+    PetscBool ismg;
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+    if (ismg) {
+      PetscInt         nl;
+      PCMGGalerkinType gal;
+      PetscCall(PCMGGetLevels(pc, &nl));
+      PetscCall(PCMGGetGalerkin(pc, &gal));
+      PetscCheck(nl <= 1 || gal != PC_MG_GALERKIN_NONE, p->grid->comm, FG_ERR_INPUT, "-poisson_pc_type mg with %" PetscInt_FMT " levels: flowgrad assembles the finest operator only; add -poisson_pc_mg_galerkin both (the coarse ones from it)", nl);
+      for (PetscInt d = 0; d < p->grid->dim && nl > 1; d++) {
+        const PetscInt f = nl <= 30 ? (PetscInt)1 << (nl - 1) : PETSC_MAX_INT;
+        PetscCheck(p->grid->n[d] % f == 0, p->grid->comm, FG_ERR_INPUT, "-poisson_pc_mg_levels %" PetscInt_FMT ": the geometric multigrid halves the cells %" PetscInt_FMT " times, so the cells along each direction must be a multiple of %" PetscInt_FMT " (%c has %" PetscInt_FMT "); use fewer levels or the default GAMG",
+                   nl, nl - 1, f, "xyz"[d], p->grid->n[d]);
+      }
+    }
+  }
   PetscCall(KSPSetUp(k->ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
