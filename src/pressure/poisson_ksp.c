@@ -26,11 +26,12 @@
   transpose. GAMG's other settings were left at PETSc's defaults (SOR smoothing, a threshold, or
   unsmoothed aggregation were all slower), except in 2D on cells longer than 3:1 (the aspect ratio
   of a grid stretched along both axes), where GAMG gets the threshold 0.05. Measured (1 core, a
-  NACA 0012 grid refined in x and y near its trailing edge, 13 solves): at aspect ratio 16, 63 -> 20
-  iterations per solve and 4.4 -> 1.7 s; at 4, 26 -> 18 and 2.5 -> 2.1 s; at 2, 18 either way and
-  2.9 -> 3.5 s, at 2.4 (bench/poisson.sh's tanh grid, 1024^2) 3.82 -> 3.84 s (so not there); on square cells 2D 1024^2 the same time, 3D 96^3 1.8x slower, and
-  on a 3D grid stretched along every axis (aspect 8) half the iterations at 1.7x the time, so 3D
-  keeps PETSc's default. Everything can be changed from the options database
+  NACA 0012 grid refined in x and y near its trailing edge, 13 solves): at aspect ratio 16,
+  63 -> 20 iterations per solve and 4.4 -> 1.7 s; at 4, 26 -> 18 and 2.5 -> 2.1 s; at 2, 18
+  either way and 2.9 -> 3.5 s, and at 2.4 (bench/poisson.sh's tanh grid, 1024^2) 3.82 -> 3.84 s,
+  so not there; on square cells 2D 1024^2 the same time, 3D 96^3 1.8x slower; on a 3D grid
+  stretched along every axis (aspect 8) half the iterations at 1.7x the time, so 3D keeps PETSc's
+  default. Everything can be changed from the options database
   with the prefix "poisson_" (-poisson_ksp_type, -poisson_pc_type,
   -poisson_ksp_monitor, -poisson_ksp_rtol, ...): KSPSetFromOptions() runs after the defaults.
 
