@@ -35,6 +35,13 @@ typedef struct {
 
 static FGErrorRecord fg_error;
 
+/* PETSc's parsing of an option's value (PetscOptionsStringToReal/Int/Bool/Scalar: "-poisson_ksp_rtol
+   foo"): a usage error, and the same on every rank, since every rank reads the same options */
+static PetscBool FGErrorIsOptionValue_Private(const char *func)
+{
+  return (PetscBool)(func && !strncmp(func, "PetscOptionsStringTo", 20));
+}
+
 static PetscErrorCode FGErrorHandler_Private(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL && !fg_error.set) {
@@ -47,7 +54,7 @@ static PetscErrorCode FGErrorHandler_Private(MPI_Comm comm, int line, const char
     /* collective: raised on a communicator that spans every rank *and* of one of flowgrad's error
        classes, which flowgrad raises on all ranks alike (validation, reduced health checks);
        anything else (an unexpected library failure) may be on some ranks only: abort */
-    fg_error.collective = (PetscBool)(csize == wsize && FGExitCode(n) != FG_EXIT_INTERNAL);
+    fg_error.collective = (PetscBool)((csize == wsize && FGExitCode(n) != FG_EXIT_INTERNAL) || FGErrorIsOptionValue_Private(func));
     snprintf(fg_error.func, sizeof(fg_error.func), "%s", func ? func : "?");
     snprintf(fg_error.file, sizeof(fg_error.file), "%s", file ? file : "?");
     if (mess && mess[0]) snprintf(fg_error.message, sizeof(fg_error.message), "%s", mess);
@@ -271,11 +278,13 @@ PetscErrorCode FGErrorReport(PetscErrorCode ierr, int *code)
   PetscMPIInt rank = 0, size = 1;
   static char what[sizeof(fg_error.message)];
 
-  *code = FGExitCode(fg_error.set ? fg_error.code : ierr);
+  const PetscBool optval = (PetscBool)(fg_error.set && FGErrorIsOptionValue_Private(fg_error.func));
+
+  *code = optval ? FG_EXIT_INPUT : FGExitCode(fg_error.set ? fg_error.code : ierr);
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   FGEscapeLine(fg_error.set ? fg_error.message : "unknown error", what, sizeof(what)); /* one line, always */
-  if (fg_error.set && fg_error.code == PETSC_ERR_ARG_UNKNOWN_TYPE && what[0] != '-') { /* "Unable to find requested KSP type bogus": which option */
+  if (fg_error.set && (fg_error.code == PETSC_ERR_ARG_UNKNOWN_TYPE || optval) && what[0] != '-') { /* "Unable to find requested KSP type bogus", "Input string foo has no numeric value": which option */
     char opt[512] = "";
     if (!FGOptionsFindQuoted(fg_error.message, opt, sizeof(opt)) && opt[0]) {
       const size_t lo = strlen(opt), lw = strlen(what);

@@ -44,6 +44,14 @@ endforeach()
 fg_case_expect(NAME cli_ksp_rtol_option NP 1 2 CODE 0 REGEX "^flowgrad run: 30 steps in"
                ARGS run ${FG_CAVITY} --set time.steps=30 --set poisson.type=ksp --set output.dir=cli_ksp_rtol -poisson_ksp_rtol 1e-5)
 
+# A PETSc option whose value does not parse (read when its solver is set up, not at the start) is
+# a usage error on every rank alike: one line naming the option, exit 2 (it was an "internal
+# error", exit 1, and an MPI_Abort on 2 ranks).
+fg_case_expect(NAME cli_ksp_option_not_real NP 1 2 CODE 2 REGEX "^flowgrad: error: -poisson_ksp_rtol foo: Input string foo has no numeric value$"
+               ARGS run ${FG_CAVITY} --set time.steps=1 --set poisson.type=ksp --set output.dir=cli_ksp_notreal -poisson_ksp_rtol foo)
+fg_case_expect(NAME cli_ksp_option_not_int NP 2 CODE 2 REGEX "^flowgrad: error: -poisson_ksp_max_it 1x: Input string 1x has no integer value"
+               ARGS run ${FG_CAVITY} --set time.steps=1 --set poisson.type=ksp --set output.dir=cli_ksp_notint -poisson_ksp_max_it 1x)
+
 # In 2D on cells longer than 3:1 GAMG gets the threshold 0.05 (src/pressure/poisson_ksp.c: 63 -> 20
 # iterations per solve at aspect 16); on square cells, and in 3D, PETSc's default stays.
 fg_case_expect(NAME cli_ksp_gamg_threshold_aniso NP 1 2 CODE 0 REGEX "2D cells up to 4\\.00:1: GAMG threshold 0\\.05 "
