@@ -3,8 +3,8 @@
 # tests/validation/schafer_turek_re20.yaml, the soft skin) to within 0.2 % of its grid-converged
 # drag (the benchmark's reference Cd = 5.57953523384) in at most 10 minutes on 2 cores. One run
 # at h = D/96 (x uniform with FFTW, y refined around the body; 2112 x 341 cells), the steady
-# solver (300 steps from rest, then Newton with the Oseen preconditioner, forced on above its
-# default size limit) and its adjoint, on NP ranks. Prints the wall time, Cd and its error; exits
+# solver (300 steps from rest, then Newton with the Oseen preconditioner, forced on whatever its
+# memory estimate says) and its adjoint, on NP ranks. Prints the wall time, Cd and its error; exits
 # 1 when the error exceeds 0.2 % or the wall time 600 s (the machine must be quiet: both cores).
 #
 #   bash bench/cylinder_accuracy.sh [build-dir]     (default build-dir: build; ~8 minutes on 2 cores)
