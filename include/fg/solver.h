@@ -88,6 +88,17 @@ PETSC_EXTERN PetscErrorCode FGSolverGetOptions(MPI_Comm, FGSolverOptions *);
    refuses a solver that has one). */
 typedef PetscErrorCode (*FGForceFn)(FGSolver, PetscReal, Vec[], void *);
 
+/* The last steady state the steady solver converged to (src/adjoint/steady.c, adjoint.mode
+   steady), kept with its solver: its velocity and pressure, the design it was converged for, and
+   the fixed time and step index of its step. A forward at that design reuses it (no transient, no
+   Newton): a flow constraint's forward after the objective's at one design of flowgrad optimize. */
+typedef struct {
+  PetscBool set;
+  Vec       u[3], p, design;
+  PetscReal t;
+  PetscInt  step;
+} FGSteadyState;
+
 struct _p_FGSolver {
   MPI_Comm      comm;
   const FGCase *c;
@@ -114,6 +125,8 @@ struct _p_FGSolver {
 
   PetscReal t, dt;
   PetscInt  step;
+
+  FGSteadyState steady; /* owned by src/adjoint/steady.c; destroyed with the solver */
 
   /* monitor quantities of the current state (FGSolverMonitorCompute) */
   PetscReal cfl, maxdiv, ke, umax; /* umax: max over faces and components of |u_a| */

@@ -15,6 +15,9 @@
   measurements at FGSteadyForward_Private). The objective is recorded after
   the last step, the one taken from the converged x*, and every term's time functional is that
   step's value (FGObjectiveSetSteady): J = Q(x*, p).
+  x* is kept with the solver (FGSteadyState): a forward at the same design again (a flow
+  constraint's after the objective's in flowgrad optimize) starts from it and takes only the
+  recorded step.
 
   Adjoint. Write the recorded step as (x, p) -> (y, z): y = F(x, p) the next state, z = f(x, p)
   the step's body forces and (without bodies) the output pressure. J = q(y, z, p) with
@@ -74,6 +77,7 @@
    Newton step): in 3D the default is none. */
 #define FG_STEADY_LU_BYTES  6.0e3
 #define FG_STEADY_LU_MAX_2D 1.0e6
+
 
 typedef struct {
   FGSolver   s;
@@ -418,30 +422,17 @@ static PetscErrorCode FGSteadySNESConverged_Private(SNES snes, PetscInt it, Pets
    line search only, cut the Krylov iterations to 1-3 per Newton step but Newton then stagnated
    (12 iterations at 100 x 25, none converging at 400 x 100), each Newton step refactoring the
    preconditioner; with the full step it is not measured. */
-static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObjective o, Vec p, PetscReal *J)
+/* Newton (SNES NEWTONLS, prefix steady_) on x = F(x, p) from X (the end of the transient) to
+   adjoint.steady_tol; X holds x*. FG_ERR_NUMERIC where it does not converge. */
+static PetscErrorCode FGSteadyNewton_Private(FGSteadyCtx *c, Vec X)
 {
   FGSolver            s = c->s;
-  const PetscInt      N = s->c->time.steps;
-  Vec                 X;
   Mat                 A;
   KSP                 ksp;
   SNES                snes;
   SNESConvergedReason reason;
 
   PetscFunctionBeginUser;
-  PetscCall(FGSteadyCheckCase_Private(s));
-  PetscCall(FGDesignApply(d, p));
-  PetscCall(FGDesignSetInitialState(d, p));
-  for (PetscInt n = 0; n < N; n++) PetscCall(FGStepForward_RK3(s, NULL));
-  c->t     = s->t;
-  c->N     = N;
-  c->o     = o;
-  c->tol   = s->c->adjoint.steady_tol;
-  c->every = s->c->output.monitor_every > 0;
-  PetscCall(FGSteadyCreateVec_Private(c, &X));
-  PetscCall(VecDuplicate(X, &c->R));
-  PetscCall(FGSteadyPack_Private(c, s->u, s->p, X));
-
   PetscCall(SNESCreate(s->comm, &snes));
   PetscCall(SNESSetOptionsPrefix(snes, "steady_"));
   PetscCall(SNESSetType(snes, SNESNEWTONLS));
@@ -471,15 +462,120 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
   PetscCheck(reason != SNES_DIVERGED_MAX_IT, s->comm, FG_ERR_NUMERIC, "steady: Newton did not converge in %" PetscInt_FMT " iterations: |F(x) - x| = %.3e |x| > adjoint.steady_tol = %g (a longer transient, time.steps, or a looser steady_tol; is the flow steady at all?)", c->its,
              (double)(c->xn > 0 ? c->rn / c->xn : c->rn), (double)c->tol);
   PetscCheck(reason > 0, s->comm, FG_ERR_NUMERIC, "steady: Newton failed: %s after %" PetscInt_FMT " iterations, |F(x) - x| = %.3e |x| (options -steady_snes_*)", SNESConvergedReasons[reason], c->its, (double)(c->xn > 0 ? c->rn / c->xn : c->rn));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* the step from x*: the tape, the end state and the objective */
-  PetscCall(FGSteadyResidual_Private(c, o, c->t, N, X, c->R));
+/* Whether the solver's kept steady state (FGSteadyState) was converged for design p. */
+static PetscErrorCode FGSteadySameDesign_Private(FGSolver s, Vec p, PetscBool *same)
+{
+  PetscInt n, m;
+
+  PetscFunctionBeginUser;
+  *same = PETSC_FALSE;
+  if (!s->steady.set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetSize(p, &n));
+  PetscCall(VecGetSize(s->steady.design, &m));
+  if (n == m) PetscCall(VecEqual(p, s->steady.design, same));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Keep X, converged for design p at the fixed time c->t and step c->N, as the solver's steady
+   state (FGSteadyState; without bodies or the implicit viscous term p is no state: 0). */
+static PetscErrorCode FGSteadyKeep_Private(FGSteadyCtx *c, Vec X, Vec p)
+{
+  FGSteadyState *st = &c->s->steady;
+  PetscInt       n  = -1, m;
+
+  PetscFunctionBeginUser;
+  if (!st->p) {
+    for (PetscInt a = 0; a < c->dim; a++) PetscCall(VecDuplicate(c->s->u[a], &st->u[a]));
+    PetscCall(VecDuplicate(c->s->p, &st->p));
+  }
+  if (st->design) PetscCall(VecGetSize(st->design, &n));
+  PetscCall(VecGetSize(p, &m));
+  if (n != m) {
+    PetscCall(VecDestroy(&st->design));
+    PetscCall(VecDuplicate(p, &st->design));
+  }
+  PetscCall(FGSteadyUnpack_Private(c, X, st->u, st->p));
+  if (!c->withp) PetscCall(VecSet(st->p, 0.0));
+  PetscCall(VecCopy(p, st->design));
+  st->t    = c->t;
+  st->step = c->N;
+  st->set  = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The forward part: the steady state x* of design p; on return the tape holds the step from x*,
+   the solver its end state F(x*) and the objective that step's values; J.
+
+   At the design of the solver's kept steady state (FGSteadyState: the objective's forward before
+   a flow constraint's at one design of flowgrad optimize, or any repeated forward) x* is that
+   state, and the one step recorded from it is the only step taken: a cold start would find the
+   same x* bit for bit (its |F(x) - x| is printed). Else from the initial state: time.steps steps
+   (the transient), then Newton (SNES NEWTONLS, prefix steady_, on the MatShell I - F_x, GMRES
+   right-preconditioned by the Oseen solve, steady_pc.c). x* is then kept.
+
+   Starting Newton from the previous design's steady state instead of the transient was measured
+   and not kept: on cases/naca_lift with the soft skin at c/32 and c/64 Newton took 3 iterations
+   from either start (the designs TAO tries differ by more than the transient's end differs from
+   x*), so it saved only the transient, 0-15 % of an evaluation, for a result that depends on the
+   order of the evaluations.
+
+   Defaults, measured on tests/adjoint/steady_confined.yaml (100 x 25 and 400 x 100) and
+   tests/adjoint/steady.yaml: the full Newton step (line search basic) and linear solves to 1e-12.
+   The first Newton step from the end of the transient raises |F(x) - x| (5e-3 to 7e-2 at 100 x 25)
+   while it lands near x*, then Newton converges quadratically (4 iterations); a line search on
+   |F| (bt, cp, l2: -steady_snes_linesearch_type) refuses that step, takes steps of 0.1 to 0.3 and
+   needs 7 to over 25 iterations. Eisenstat-Walker (-steady_snes_ksp_ew), tried with the cp line
+   search only, cut the Krylov iterations to 1-3 per Newton step but Newton then stagnated (12
+   iterations at 100 x 25, none converging at 400 x 100), each Newton step refactoring the
+   preconditioner; with the full step it is not measured. */
+static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObjective o, Vec p, PetscReal *J)
+{
+  FGSolver       s  = c->s;
+  FGSteadyState *st = &s->steady;
+  Vec            X;
+  PetscBool      kept;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGSteadyCheckCase_Private(s));
+  PetscCall(FGDesignApply(d, p));
+  PetscCall(FGDesignSetInitialState(d, p));
+  PetscCall(FGSteadySameDesign_Private(s, p, &kept));
+  c->o     = o;
+  c->tol   = s->c->adjoint.steady_tol;
+  c->every = s->c->output.monitor_every > 0;
+  PetscCall(FGSteadyCreateVec_Private(c, &X));
+  PetscCall(VecDuplicate(X, &c->R));
+  if (kept) {
+    PetscReal rn, xn;
+    PetscCall(FGSteadyPack_Private(c, st->u, st->p, X));
+    c->t = st->t;
+    c->N = st->step;
+    PetscCall(FGSteadyResidual_Private(c, o, c->t, c->N, X, c->R));
+    PetscCall(VecNorm(c->R, NORM_2, &rn));
+    PetscCall(VecNorm(X, NORM_2, &xn));
+    c->rn = rn, c->xn = xn, c->its = 0;
+    if (c->every) PetscCall(PetscPrintf(s->comm, "steady: the steady state of this design, kept from its last forward: |F(x) - x| = %.3e |x|\n", (double)(xn > 0 ? rn / xn : rn)));
+  } else {
+    const PetscInt N = s->c->time.steps;
+    for (PetscInt n = 0; n < N; n++) PetscCall(FGStepForward_RK3(s, NULL));
+    c->t = s->t;
+    c->N = N;
+    PetscCall(FGSteadyPack_Private(c, s->u, s->p, X));
+    PetscCall(FGSteadyNewton_Private(c, X));
+  }
+
+  /* the step from x*: the tape, the end state and the objective; x* kept */
+  PetscCall(FGSteadyResidual_Private(c, o, c->t, c->N, X, c->R));
+  PetscCall(FGSteadyKeep_Private(c, X, p));
   PetscCall(FGObjectiveSetSteady(o, PETSC_TRUE));
   PetscCall(FGObjectiveFinish(o, p, J));
   PetscCheck(!PetscIsInfOrNanReal(*J), s->comm, FG_ERR_NUMERIC, "the objective is %g at the steady state", (double)*J);
-  if (c->every) PetscCall(PetscPrintf(s->comm, "steady: converged after %" PetscInt_FMT " steps and %" PetscInt_FMT " Newton iterations (|F(x) - x| = %.3e |x|), J = %.10e\n", N, c->its, (double)(c->xn > 0 ? c->rn / c->xn : c->rn), (double)*J));
-  PetscCall(SNESDestroy(&snes));
-  PetscCall(MatDestroy(&A));
+  if (c->every && !kept) PetscCall(PetscPrintf(s->comm, "steady: converged after %" PetscInt_FMT " steps and %" PetscInt_FMT " Newton iterations (|F(x) - x| = %.3e |x|), J = %.10e\n", c->N, c->its, (double)(c->xn > 0 ? c->rn / c->xn : c->rn), (double)*J));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&c->R));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -169,7 +169,10 @@ PetscErrorCode FGSolverDestroy(FGSolver *solver)
     PetscCall(VecDestroy(&s->ul[a]));
     PetscCall(VecDestroy(&s->H[a]));
     PetscCall(VecDestroy(&s->Hold[a]));
+    PetscCall(VecDestroy(&s->steady.u[a]));
   }
+  PetscCall(VecDestroy(&s->steady.p));
+  PetscCall(VecDestroy(&s->steady.design));
   PetscCall(FGViscousDestroy(&s->viscous));
   PetscCall(VecDestroy(&s->p));
   PetscCall(VecDestroy(&s->div));

@@ -2,9 +2,10 @@
 """Run `flowgrad optimize` for a test, then check_optimization.py on its output (tests/optim/tests.cmake).
 
   run.py --flowgrad F --mpiexec M --mpiexec-flags "A;B" --np N --case C --out DIR [--log FILE]
-         [--check MODE ARGS...] -- FLOWGRAD_ARGS...
-The flowgrad output goes to stdout (without the per-evaluation lines) and to --log when given; the
-check runs on DIR (or on the log, mode tao-gradient).
+         [--count REGEX MIN MAX ...] [--check MODE ARGS...] -- FLOWGRAD_ARGS...
+The flowgrad output goes to stdout (without the per-evaluation lines) and to --log when given;
+each --count asserts that between MIN and MAX lines of the output match REGEX (re.M); the check
+runs on DIR (or on the log, mode tao-gradient).
 """
 import argparse, os, re, subprocess, sys
 
@@ -19,6 +20,7 @@ p.add_argument("--np", type=int, default=1)
 p.add_argument("--case", required=True)
 p.add_argument("--out", required=True)
 p.add_argument("--log")
+p.add_argument("--count", nargs=3, action="append", default=[], metavar=("REGEX", "MIN", "MAX"))
 p.add_argument("--check", nargs=argparse.REMAINDER, default=[])
 a = p.parse_args(argv)
 flags = [f for f in re.split(r"[;\s]+", a.mpiexec_flags) if f]
@@ -30,6 +32,11 @@ if a.log:
 print("\n".join(l for l in r.stdout.splitlines() if not re.match(r"^ *eval |^steady|Newton", l)))
 if r.returncode:
     sys.exit(f"FAIL: flowgrad optimize exited {r.returncode}")
+for rx, lo, hi in a.count:
+    n = len(re.findall(rx, r.stdout, re.M))
+    print(f"{n} lines match {rx!r} (expected {lo} to {hi})")
+    if not int(lo) <= n <= int(hi):
+        sys.exit(f"FAIL: {n} lines match {rx!r}, expected {lo} to {hi}")
 if a.check:
     mode, rest = a.check[0], a.check[1:]
     target = a.log if mode == "tao-gradient" else a.out
