@@ -78,7 +78,6 @@
 #define FG_STEADY_LU_BYTES  6.0e3
 #define FG_STEADY_LU_MAX_2D 1.0e6
 
-
 typedef struct {
   FGSolver   s;
   FGStepTape T;
@@ -409,19 +408,6 @@ static PetscErrorCode FGSteadySNESConverged_Private(SNES snes, PetscInt it, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The forward part: the transient and Newton (SNES NEWTONLS, prefix steady_, on the MatShell
-   I - F_x, GMRES right-preconditioned by the Oseen solve, steady_pc.c); on return the tape holds
-   the step from x*, the solver its end state F(x*) and the objective that step's values; J.
-
-   Defaults, measured on tests/adjoint/steady_confined.yaml (100 x 25 and 400 x 100) and
-   tests/adjoint/steady.yaml: the full Newton step (line search basic) and linear solves to 1e-12.
-   The first Newton step from the end of the transient raises |F(x) - x| (5e-3 to 7e-2 at 100 x 25)
-   while it lands near x*, then Newton converges quadratically (4 iterations); a line search on
-   |F| (bt, cp, l2: -steady_snes_linesearch_type) refuses that step, takes steps of 0.1 to 0.3
-   and needs 7 to over 25 iterations. Eisenstat-Walker (-steady_snes_ksp_ew), tried with the cp
-   line search only, cut the Krylov iterations to 1-3 per Newton step but Newton then stagnated
-   (12 iterations at 100 x 25, none converging at 400 x 100), each Newton step refactoring the
-   preconditioner; with the full step it is not measured. */
 /* Newton (SNES NEWTONLS, prefix steady_) on x = F(x, p) from X (the end of the transient) to
    adjoint.steady_tol; X holds x*. FG_ERR_NUMERIC where it does not converge. */
 static PetscErrorCode FGSteadyNewton_Private(FGSteadyCtx *c, Vec X)
@@ -521,8 +507,9 @@ static PetscErrorCode FGSteadyKeep_Private(FGSteadyCtx *c, Vec X, Vec p)
    Starting Newton from the previous design's steady state instead of the transient was measured
    and not kept: on cases/naca_lift with the soft skin at c/32 and c/64 Newton took 3 iterations
    from either start (the designs TAO tries differ by more than the transient's end differs from
-   x*), so it saved only the transient, 0-15 % of an evaluation, for a result that depends on the
-   order of the evaluations.
+   x*), so it saves only the transient (at c/32 the evaluations took the same time either way; at
+   c/64 the transient is 5.2 s of a 32 s evaluation), for a result that depends on the order of
+   the evaluations.
 
    Defaults, measured on tests/adjoint/steady_confined.yaml (100 x 25 and 400 x 100) and
    tests/adjoint/steady.yaml: the full Newton step (line search basic) and linear solves to 1e-12.
