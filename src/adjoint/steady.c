@@ -538,15 +538,9 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
   PetscCall(FGSteadyCreateVec_Private(c, &X));
   PetscCall(VecDuplicate(X, &c->R));
   if (kept) {
-    PetscReal rn, xn;
     PetscCall(FGSteadyPack_Private(c, st->u, st->p, X));
     c->t = st->t;
     c->N = st->step;
-    PetscCall(FGSteadyResidual_Private(c, o, c->t, c->N, X, c->R));
-    PetscCall(VecNorm(c->R, NORM_2, &rn));
-    PetscCall(VecNorm(X, NORM_2, &xn));
-    c->rn = rn, c->xn = xn, c->its = 0;
-    if (c->every) PetscCall(PetscPrintf(s->comm, "steady: the steady state of this design, kept from its last forward: |F(x) - x| = %.3e |x|\n", (double)(xn > 0 ? rn / xn : rn)));
   } else {
     const PetscInt N = s->c->time.steps;
     for (PetscInt n = 0; n < N; n++) PetscCall(FGStepForward_RK3(s, NULL));
@@ -558,7 +552,13 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
 
   /* the step from x*: the tape, the end state and the objective; x* kept */
   PetscCall(FGSteadyResidual_Private(c, o, c->t, c->N, X, c->R));
-  PetscCall(FGSteadyKeep_Private(c, X, p));
+  if (kept) {
+    PetscCall(VecNorm(c->R, NORM_2, &c->rn));
+    PetscCall(VecNorm(X, NORM_2, &c->xn));
+    c->its = 0;
+    if (c->every) PetscCall(PetscPrintf(s->comm, "steady: the steady state of this design, kept from its last forward: |F(x) - x| = %.3e |x|\n", (double)(c->xn > 0 ? c->rn / c->xn : c->rn)));
+  }
+  if (!kept) PetscCall(FGSteadyKeep_Private(c, X, p));
   PetscCall(FGObjectiveSetSteady(o, PETSC_TRUE));
   PetscCall(FGObjectiveFinish(o, p, J));
   PetscCheck(!PetscIsInfOrNanReal(*J), s->comm, FG_ERR_NUMERIC, "the objective is %g at the steady state", (double)*J);
