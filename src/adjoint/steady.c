@@ -557,8 +557,7 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
     PetscCall(VecNorm(X, NORM_2, &c->xn));
     c->its = 0;
     if (c->every) PetscCall(PetscPrintf(s->comm, "steady: the steady state of this design, kept from its last forward: |F(x) - x| = %.3e |x|\n", (double)(c->xn > 0 ? c->rn / c->xn : c->rn)));
-  }
-  if (!kept) PetscCall(FGSteadyKeep_Private(c, X, p));
+  } else PetscCall(FGSteadyKeep_Private(c, X, p));
   PetscCall(FGObjectiveSetSteady(o, PETSC_TRUE));
   PetscCall(FGObjectiveFinish(o, p, J));
   PetscCheck(!PetscIsInfOrNanReal(*J), s->comm, FG_ERR_NUMERIC, "the objective is %g at the steady state", (double)*J);
@@ -570,8 +569,9 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
 
 /*@C
   FGAdjointForwardSteady - J(p) at the steady state: apply p, run time.steps steps from the
-  initial state, converge x = F(x, p) with Newton-Krylov to adjoint.steady_tol, evaluate the
-  objective at the step taken from the steady state. Collective.
+  initial state, converge x = F(x, p) with Newton-Krylov to adjoint.steady_tol (or, at the design
+  of the solver's kept steady state, take that state), evaluate the objective at the step taken
+  from the steady state. Collective.
 
   Errors: FG_ERR_NUMERIC when Newton or its linear solves do not converge; FG_ERR_INPUT when the
   step varies in time.
