@@ -91,12 +91,16 @@ typedef PetscErrorCode (*FGForceFn)(FGSolver, PetscReal, Vec[], void *);
 /* The last steady state the steady solver converged to (src/adjoint/steady.c, adjoint.mode
    steady), kept with its solver: its velocity and pressure, the design it was converged for, and
    the fixed time and step index of its step. A forward at that design reuses it (no transient, no
-   Newton): a flow constraint's forward after the objective's at one design of flowgrad optimize. */
+   Newton): a flow constraint's forward after the objective's at one design of flowgrad optimize.
+   pc: the steady adjoint's Oseen preconditioner once set up at this state (steady_pc.c, wrapped so
+   that the solver can destroy it without knowing it; NULL: none), for the next adjoint at the
+   same design. */
 typedef struct {
-  PetscBool set;
-  Vec       u[3], p, design;
-  PetscReal t;
-  PetscInt  step;
+  PetscBool      set;
+  Vec            u[3], p, design;
+  PetscReal      t;
+  PetscInt       step;
+  PetscContainer pc;
 } FGSteadyState;
 
 struct _p_FGSolver {

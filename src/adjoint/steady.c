@@ -12,7 +12,8 @@
   with PETSc SNES (prefix steady_): GMRES on a MatShell whose action is v - F_x v, F_x v one
   tangent step (FGStepTangent_RK3) about the step recorded from the current x, right-preconditioned
   by the Oseen solve of steady_pc.c (its transpose for the adjoint's GMRES below; defaults and
-  measurements at FGSteadyForward_Private). The objective is recorded after
+  measurements at FGSteadyForward_Private), set up once at the end of the transient and kept with
+  the steady state for the adjoints at its design (FGSteadyPCGet_Private). The objective is recorded after
   the last step, the one taken from the converged x*, and every term's time functional is that
   step's value (FGObjectiveSetSteady): J = Q(x*, p).
   x* is kept with the solver (FGSteadyState): a forward at the same design again (a flow
@@ -84,7 +85,7 @@ typedef struct {
   PetscInt   dim, nloc; /* components; local size of one field */
   PetscBool  withp;     /* the pressure is part of the state (bodies, or the implicit viscous term) */
   Vec        u[3], p;   /* work: unpacked */
-  FGSteadyPC pc;        /* the Oseen preconditioner (steady_pc.c); NULL: another PC was chosen */
+  FGSteadyPC pc;        /* the Oseen preconditioner, the steady state's (FGSteadyState.pc); NULL: another PC was chosen */
   /* Newton (SNES): the fixed time and step of F, the objective it records, the tolerance, the
      monitor; the last residual's norms and iteration; work */
   PetscReal   t, tol, rn, xn;
@@ -206,7 +207,6 @@ static PetscErrorCode FGSteadyCtxDestroy_Private(FGSteadyCtx *c)
   for (PetscInt a = 0; a < c->dim; a++) PetscCall(VecDestroy(&c->u[a]));
   PetscCall(VecDestroy(&c->p));
   PetscCall(FGStepTapeDestroy(&c->T));
-  PetscCall(FGSteadyPCDestroy(&c->pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -214,6 +214,38 @@ static PetscErrorCode FGSteadyCreateVec_Private(FGSteadyCtx *c, Vec *X)
 {
   PetscFunctionBeginUser;
   PetscCall(VecCreateMPI(c->s->comm, (c->dim + (c->withp ? 1 : 0)) * c->nloc, PETSC_DETERMINE, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FGSteadyPCContainerDestroy_Private(void *ctx)
+{
+  FGSteadyPC P = (FGSteadyPC)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGSteadyPCDestroy(&P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Oseen preconditioner of the steady state being converged or kept (FGSteadyState.pc): created
+   by the first Krylov solve that asks for it (Newton's; the adjoint's when Newton had none), under
+   that solve's prefix, and kept with the state for the rest of its Newton iterations and for every
+   adjoint at its design; dropped when another state is converged. */
+static PetscErrorCode FGSteadyPCGet_Private(FGSteadyCtx *c, const char *prefix)
+{
+  FGSolver       s  = c->s;
+  FGSteadyState *st = &s->steady;
+  void          *P;
+
+  PetscFunctionBeginUser;
+  if (c->pc) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!st->pc) {
+    PetscCall(FGSteadyPCCreate(s, c->withp, prefix, &c->pc));
+    PetscCall(PetscContainerCreate(s->comm, &st->pc));
+    PetscCall(PetscContainerSetPointer(st->pc, c->pc));
+    PetscCall(PetscContainerSetUserDestroy(st->pc, FGSteadyPCContainerDestroy_Private));
+  }
+  PetscCall(PetscContainerGetPointer(st->pc, &P));
+  c->pc = (FGSteadyPC)P;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -275,7 +307,12 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &shell));
     PetscCall(PetscOptionsHasName(NULL, prefix, "-pc_type", &chosen));
     if (s->c->output.monitor_every > 0) {
-      if (shell)
+      if (shell && s->steady.pc) {
+        const char *pre;
+        PetscCall(FGSteadyPCGet_Private(c, prefix));
+        PetscCall(FGSteadyPCGetOptionsPrefix(c->pc, &pre));
+        PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) preconditioned by this steady state's Oseen solve (kept; options -%s*)\n", adjoint ? "steady adjoint" : "steady", prefix, pre));
+      } else if (shell)
         PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) preconditioned by the Oseen solve (sparse LU of the steady equations' Jacobian; options -%soseen_*)\n", adjoint ? "steady adjoint" : "steady", prefix, prefix));
       else if (c->dim == 2 && !fits && !chosen)
         PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) without a preconditioner: the Oseen solve's sparse LU (%.3g unknowns on %d rank%s) would need about %.0f MiB per rank, more than 3/4 of the %.0f MiB a rank may use (more ranks, -fg_memory_budget MiB, or -%spc_type shell with an iterative -%soseen_ksp_type)\n",
@@ -283,12 +320,12 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
       else PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) without a preconditioner (-%spc_type shell: the Oseen solve)\n", adjoint ? "steady adjoint" : "steady", prefix, prefix));
     }
     if (shell) {
+      PetscCall(FGSteadyPCGet_Private(c, prefix));
       PetscCall(PCShellSetContext(pc, c));
       /* the adjoint's operator is I - F_x^T: its preconditioner is M^T */
       PetscCall(PCShellSetApply(pc, adjoint ? FGSteadyPCApplyTransposeShell_Private : FGSteadyPCApplyShell_Private));
       PetscCall(PCShellSetApplyTranspose(pc, adjoint ? FGSteadyPCApplyShell_Private : FGSteadyPCApplyTransposeShell_Private));
       PetscCall(PCShellSetName(pc, "flowgrad Oseen preconditioner (src/adjoint/steady_pc.c)"));
-      if (!c->pc) PetscCall(FGSteadyPCCreate(s, c->withp, prefix, &c->pc));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -358,7 +395,8 @@ static PetscErrorCode FGSteadySNESJacobian_Private(SNES snes, Vec X, Mat A, Mat 
   PetscFunctionBeginUser;
   (void)A, (void)B;
   PetscCall(FGSteadyResidual_Private(c, c->o, c->t, c->N, X, c->R));
-  /* -steady_snes_lag_preconditioner L: refactor every L-th Newton iteration (-1: only the first) */
+  /* the Oseen solve is set up at the first Newton iteration only (see FGSteadyForward_Private);
+     -steady_snes_lag_preconditioner L > 0: again at every L-th */
   PetscCall(SNESGetLagPreconditioner(snes, &lag));
   PetscCall(SNESGetIterationNumber(snes, &it));
   if (c->pc && (it == 0 || (lag > 0 && it % lag == 0))) {
@@ -434,6 +472,7 @@ static PetscErrorCode FGSteadyNewton_Private(FGSteadyCtx *c, Vec X)
   PetscCall(SNESSetConvergenceTest(snes, FGSteadySNESConverged_Private, c, NULL));
   PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 25, 10000));
   PetscCall(SNESSetMaxLinearSolveFailures(snes, 1));
+  PetscCall(SNESSetLagPreconditioner(snes, -2)); /* set up once, at the end of the transient */
   PetscCall(SNESSetFromOptions(snes));
   PetscCall(SNESSolve(snes, NULL, X));
   PetscCall(SNESGetConvergedReason(snes, &reason));
@@ -504,6 +543,14 @@ static PetscErrorCode FGSteadyKeep_Private(FGSteadyCtx *c, Vec X, Vec p)
    (the transient), then Newton (SNES NEWTONLS, prefix steady_, on the MatShell I - F_x, GMRES
    right-preconditioned by the Oseen solve, steady_pc.c). x* is then kept.
 
+   The Oseen solve is set up (a finite-difference Jacobian by coloring and its sparse LU) at the
+   first Newton iteration only, and the adjoints at this design take the same factorization: on
+   cases/naca_lift/naca_lift_skin.yaml (c/32) the Krylov iterations did not change (Newton 37, 30,
+   28; the adjoints 41, 44) and an optimization's evaluations took 26 % less time (28 % at c/64); on
+   tests/adjoint/steady_confined.yaml Newton's took 23-28 instead of 21-23 and the adjoint's 30
+   instead of 25, in 14.1 s instead of 19.9 s (docs/adjoint.md). -steady_snes_lag_preconditioner L
+   sets it up again every L-th Newton iteration.
+
    Starting Newton from the previous design's steady state instead of the transient was measured
    and not kept: on cases/naca_lift with the soft skin at c/32 and c/64 Newton took 3 iterations
    from either start (the designs TAO tries differ by more than the transient's end differs from
@@ -543,6 +590,8 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
     c->N = st->step;
   } else {
     const PetscInt N = s->c->time.steps;
+    st->set = PETSC_FALSE; /* the kept state and its preconditioner make way for this design's */
+    PetscCall(PetscContainerDestroy(&st->pc));
     for (PetscInt n = 0; n < N; n++) PetscCall(FGStepForward_RK3(s, NULL));
     c->t = s->t;
     c->N = N;
@@ -650,10 +699,13 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(FGSteadyPack_Private(&c, ubar, pbar, B));
 
   /* (I - F_x^T) mu = rhs */
-  PetscCall(FGSteadyPCDestroy(&c.pc)); /* Newton's; the adjoint's is set up at x* */
   PetscCall(KSPCreate(s->comm, &ksp));
   PetscCall(FGSteadyKSPCreate_Private(&c, "adjoint_", PETSC_TRUE, &A, ksp));
-  if (c.pc) PetscCall(FGSteadyPCSetUp(c.pc, s->u, s->p, c.T->t0, s->dt));
+  if (c.pc) { /* the steady state's, set up by Newton; else here, at x* */
+    PetscBool ready;
+    PetscCall(FGSteadyPCIsSetUp(c.pc, &ready));
+    if (!ready) PetscCall(FGSteadyPCSetUp(c.pc, s->u, s->p, c.T->t0, s->dt));
+  }
   PetscCall(KSPSolve(ksp, B, M));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(KSPGetIterationNumber(ksp, &its));

@@ -29,7 +29,9 @@
   bodies or the implicit viscous term) dp = r_p + q, the linearized projection's pressure
   increment. The adjoint's Krylov solve takes M^T = I + S_in^T J^{-T} S_out^T.
 
-  The inner solve has the prefix <outer>oseen_ (steady_oseen_, adjoint_oseen_): by default a
+  The inner solve has the prefix <outer>oseen_ of the solve that created it (steady_oseen_ for
+  Newton's, which the adjoints at the same steady state share; adjoint_oseen_ where Newton had
+  none): by default a
   sparse LU (MUMPS, which pivots: the pressure block of J is 0, and runs on any rank count); for
   large 3D runs -steady_oseen_ksp_type gmres -steady_oseen_pc_type fieldsplit ... or any other
   PETSc solver. Without a Dirichlet face in the pressure problem the constant pressure is in the
@@ -40,7 +42,7 @@
 struct _n_FGSteadyPC {
   FGSolver      s;
   PetscInt      dim, nf, nloc; /* components, fields (dim + 1), local entries of one field */
-  PetscBool     withp, singular;
+  PetscBool     withp, singular, ready; /* ready: set up (FGSteadyPCSetUp) */
   PetscReal     t, dt;
   DM            da;                       /* dof nf, box stencil 1, the grid's layout */
   Mat           J;                        /* the Jacobian of the steady equations */
@@ -221,6 +223,23 @@ PetscErrorCode FGSteadyPCSetUp(FGSteadyPC P, Vec u[], Vec p, PetscReal t, PetscR
   if (P->singular) PetscCall(MatZeroRows(P->J, P->pin >= 0 ? 1 : 0, &P->pin, 1.0, NULL, NULL));
   PetscCall(KSPSetOperators(P->ksp, P->J, P->J));
   PetscCall(KSPSetUp(P->ksp));
+  P->ready = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether FGSteadyPCSetUp has set it up. Not collective. */
+PetscErrorCode FGSteadyPCIsSetUp(FGSteadyPC P, PetscBool *ready)
+{
+  PetscFunctionBeginUser;
+  *ready = P->ready;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The options prefix of its inner solve (<outer>oseen_). Not collective. */
+PetscErrorCode FGSteadyPCGetOptionsPrefix(FGSteadyPC P, const char **prefix)
+{
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetOptionsPrefix(P->ksp, prefix));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,6 +9,8 @@ typedef struct _n_FGSteadyPC *FGSteadyPC;
 
 PETSC_INTERN PetscErrorCode FGSteadyPCCreate(FGSolver, PetscBool, const char[], FGSteadyPC *);
 PETSC_INTERN PetscErrorCode FGSteadyPCSetUp(FGSteadyPC, Vec[], Vec, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode FGSteadyPCIsSetUp(FGSteadyPC, PetscBool *);
+PETSC_INTERN PetscErrorCode FGSteadyPCGetOptionsPrefix(FGSteadyPC, const char **);
 PETSC_INTERN PetscErrorCode FGSteadyPCApply(FGSteadyPC, Vec, Vec);
 PETSC_INTERN PetscErrorCode FGSteadyPCApplyTranspose(FGSteadyPC, Vec, Vec);
 PETSC_INTERN PetscErrorCode FGSteadyPCDestroy(FGSteadyPC *);

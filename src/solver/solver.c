@@ -173,6 +173,7 @@ PetscErrorCode FGSolverDestroy(FGSolver *solver)
   }
   PetscCall(VecDestroy(&s->steady.p));
   PetscCall(VecDestroy(&s->steady.design));
+  PetscCall(PetscContainerDestroy(&s->steady.pc));
   PetscCall(FGViscousDestroy(&s->viscous));
   PetscCall(VecDestroy(&s->p));
   PetscCall(VecDestroy(&s->div));

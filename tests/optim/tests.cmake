@@ -159,10 +159,13 @@ set_tests_properties(case_optim_fraction_fixed_np1 PROPERTIES FIXTURES_REQUIRED 
 # (measured 1.73 %, 17 evaluations) with the lift at least its initial value and the thickness
 # rows held to optimizer.constraint_tol (measured: lift +20 %, the largest violation 7.5e-4).
 # The lift constraint's forward reuses the drag's steady state at every evaluation (measured: 17
-# kept states, 17 transients with Newton, in 17 evaluations; before, 34 transients).
+# kept states, 17 transients with Newton, in 17 evaluations; before, 34 transients), and both
+# adjoints the Oseen solve Newton set up (34 adjoints; before, each set up its own).
 fg_optim_run(NAME naca NP 1 CASE ${PROJECT_SOURCE_DIR}/cases/naca_lift/naca_lift.yaml
              COUNT "^steady: the steady state of this design, kept from its last forward" 10 25
                    "^steady: converged after [0-9]+ steps" 10 25
+                   "^steady adjoint: KSP \\(adjoint_\\) preconditioned by this steady state's Oseen solve \\(kept" 20 50
+                   "^steady adjoint: KSP \\(adjoint_\\) preconditioned by the Oseen solve" 0 0
              CHECK --min-decrease 0.003 --max-violation 1e-3 --min-iterations 2
              ARGS --set "grid.cells=[96,56]" --set optimizer.max_iterations=2 -adjoint_ksp_rtol 1e-8)
 
