@@ -92,9 +92,9 @@ typedef PetscErrorCode (*FGForceFn)(FGSolver, PetscReal, Vec[], void *);
    steady), kept with its solver: its velocity and pressure, the design it was converged for, and
    the fixed time and step index of its step. A forward at that design reuses it (no transient, no
    Newton): a flow constraint's forward after the objective's at one design of flowgrad optimize.
-   pc: the steady adjoint's Oseen preconditioner once set up at this state (steady_pc.c, wrapped so
-   that the solver can destroy it without knowing it; NULL: none), for the next adjoint at the
-   same design. */
+   pc: the Oseen preconditioner of this state (src/adjoint/steady_pc.c; NULL: none), set up once
+   by its Newton and shared by the adjoints at its design; a container, so that the solver can
+   destroy it without knowing it. */
 typedef struct {
   PetscBool      set;
   Vec            u[3], p, design;

@@ -293,7 +293,7 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
     PetscReal   unknowns = (PetscReal)(c->dim + 1);
     double      budget, need;
     PetscMPIInt size;
-    PetscBool   shell, fits, chosen;
+    PetscBool   shell, fits, chosen, kept;
     for (PetscInt d = 0; d < c->dim; d++) unknowns *= (PetscReal)s->grid->n[d];
     PetscCallMPI(MPI_Comm_size(s->comm, &size));
     PetscCall(FGMemoryBudget(s->comm, &budget));
@@ -306,10 +306,18 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
     PetscCall(FGKSPCheckOptions(ksp));
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &shell));
     PetscCall(PetscOptionsHasName(NULL, prefix, "-pc_type", &chosen));
+    kept = (PetscBool)(s->steady.pc != NULL);
+    if (shell) {
+      PetscCall(FGSteadyPCGet_Private(c, prefix));
+      PetscCall(PCShellSetContext(pc, c));
+      /* the adjoint's operator is I - F_x^T: its preconditioner is M^T */
+      PetscCall(PCShellSetApply(pc, adjoint ? FGSteadyPCApplyTransposeShell_Private : FGSteadyPCApplyShell_Private));
+      PetscCall(PCShellSetApplyTranspose(pc, adjoint ? FGSteadyPCApplyShell_Private : FGSteadyPCApplyTransposeShell_Private));
+      PetscCall(PCShellSetName(pc, "flowgrad Oseen preconditioner (src/adjoint/steady_pc.c)"));
+    }
     if (s->c->output.monitor_every > 0) {
-      if (shell && s->steady.pc) {
+      if (shell && kept) {
         const char *pre;
-        PetscCall(FGSteadyPCGet_Private(c, prefix));
         PetscCall(FGSteadyPCGetOptionsPrefix(c->pc, &pre));
         PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) preconditioned by this steady state's Oseen solve (kept; options -%s*)\n", adjoint ? "steady adjoint" : "steady", prefix, pre));
       } else if (shell)
@@ -318,14 +326,6 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
         PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) without a preconditioner: the Oseen solve's sparse LU (%.3g unknowns on %d rank%s) would need about %.0f MiB per rank, more than 3/4 of the %.0f MiB a rank may use (more ranks, -fg_memory_budget MiB, or -%spc_type shell with an iterative -%soseen_ksp_type)\n",
                               adjoint ? "steady adjoint" : "steady", prefix, (double)unknowns, (int)size, size > 1 ? "s" : "", need / 1048576.0, budget / 1048576.0, prefix, prefix));
       else PetscCall(PetscPrintf(s->comm, "%s: KSP (%s) without a preconditioner (-%spc_type shell: the Oseen solve)\n", adjoint ? "steady adjoint" : "steady", prefix, prefix));
-    }
-    if (shell) {
-      PetscCall(FGSteadyPCGet_Private(c, prefix));
-      PetscCall(PCShellSetContext(pc, c));
-      /* the adjoint's operator is I - F_x^T: its preconditioner is M^T */
-      PetscCall(PCShellSetApply(pc, adjoint ? FGSteadyPCApplyTransposeShell_Private : FGSteadyPCApplyShell_Private));
-      PetscCall(PCShellSetApplyTranspose(pc, adjoint ? FGSteadyPCApplyShell_Private : FGSteadyPCApplyTransposeShell_Private));
-      PetscCall(PCShellSetName(pc, "flowgrad Oseen preconditioner (src/adjoint/steady_pc.c)"));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
