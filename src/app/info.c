@@ -97,6 +97,11 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
         PetscReal       off, rip;
         PetscCall(FGBodiesGetSkinOffset(B, b, &off, &rip));
         PetscCall(PetscPrintf(comm, "%s: soft skin: the band penalizes with eta_s = %g (its layer sqrt(nu eta_s) = %g cells), the stiff core (eta) %g cells below the band's centre\n", bc->name, (double)etas, (double)bc->skin_layer, (double)bc->core_depth));
+        { /* the skin's error scale: the flow slips through a layer K h thick, driven along the
+             surface by the pressure gradient; measured, it follows Re_h h/L (docs/bodies.md) */
+          const PetscReal reh = bc->ref_speed * h / c->flow.nu;
+          PetscCall(PetscPrintf(comm, "%s: soft skin: cell Reynolds number Re_h = ref_speed h/nu = %.3g: the skin's error in the forces scales as Re_h h/ref_length = %.2g %% (on cylinders: Cd 0.7-0.8x that at Re 20, peak Cd 1-2x at Re 100)\n", bc->name, (double)reh, (double)(100 * reh * h / bc->ref_length)));
+        }
         if (bc->skin_normal > 0) PetscCall(PetscPrintf(comm, "%s: soft skin: the normal velocity penalized too, with eta_n = %g (skin_normal %g) over a band %g cells below the skin's centre (src/body/normal.c)\n", bc->name, (double)(bc->skin_normal * bc->eta), (double)bc->skin_normal, (double)bc->skin_normal_depth));
         if (bc->skin_offset_auto) PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %.4f cells below the surface (skin_offset auto: the wall the flow sees on the surface), a ripple of %.1e cells left on a grid-aligned surface\n", bc->name, (double)off, (double)rip));
         else PetscCall(PetscPrintf(comm, "%s: soft skin: the band's centre %g cells below the surface (skin_offset; auto would put it at %.4f)\n", bc->name, (double)bc->skin_offset_cells, (double)off));

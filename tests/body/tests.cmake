@@ -108,6 +108,10 @@ set_tests_properties(body_cylinder_re100_check PROPERTIES FIXTURES_REQUIRED body
 set(_fg_skin_case ${FG_TEST_DIR}/adjoint/steady_confined.yaml --set body.cyl.mask_profile=bspline)
 fg_case_expect(NAME body_skin_narrow_warns NP 1 CODE 0 REGEX "cyl: warning: the soft skin leaves a ripple of 0.078 cells"
                ARGS info ${_fg_skin_case} --set body.cyl.skin_layer=0.75)
+# info prints the skin's error scale Re_h h/L (measured: 2D-1's drag error 0.72-0.77 times it on
+# D/20, D/40, D/80; docs/bodies.md): Schaefer-Turek 2D-1 at D/20, u_ref 0.2, nu 1e-3: Re_h 1, 5 %.
+fg_case_expect(NAME body_skin_error_scale NP 1 CODE 0 REGEX "cyl: soft skin: cell Reynolds number Re_h = ref_speed h/nu = 1: the skin's error in the forces scales as Re_h h/ref_length = 5 %"
+               ARGS info ${FG_TEST_DIR}/validation/schafer_turek_re20.yaml)
 # A body thin against the skin's layers (NACA 0012 at c/32: 3.8 cells thick, the core 4 cells deep)
 # is warned about: its stiff core covers 0 % of it (the lift of such a run fell 200-fold).
 fg_case_expect(NAME body_skin_thin_warns NP 1 CODE 0 REGEX "wing: warning: the body is thin against the soft skin's layers: its stiff core covers 0 % of it"
