@@ -33,7 +33,7 @@ fg_case_expect(NAME stretch_bad_band NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.ban
                ARGS info ${FG_PS} --set grid.stretch.y.type=band --set grid.stretch.y.band=[0.2,1.5] --set grid.stretch.y.h_min=0.01 --set grid.stretch.y.h_max=0.05 --set grid.cells=[8,0])
 fg_case_expect(NAME stretch_bad_faces NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.faces=\\[0,0\\.5,0\\.4,1\\]: faces 1 and 2 \\(0\\.5, 0\\.4[0-9]*\\) are not increasing"
                ARGS info ${FG_PS} --set grid.stretch.y.type=faces --set grid.stretch.y.faces=[0,0.5,0.4,1] --set grid.cells=[8,0])
-fg_case_expect(NAME stretch_bad_count NP 1 CODE 2 REGEX "grid\\.cells=\\[8,5\\]: 5 cells along y, but grid\\.stretch\\.y \\(faces\\) makes 3; give 3 or 0"
+fg_case_expect(NAME stretch_bad_count NP 1 CODE 2 REGEX "grid\\.cells=\\[8,5\\]: 5 cells along y, but grid\\.stretch\\.y \\(faces\\) makes 3. give 3 or 0"
                ARGS info ${FG_PS} --set grid.stretch.y.type=faces --set grid.stretch.y.faces=[0,0.3,0.6,1] --set grid.cells=[8,5])
 fg_case_expect(NAME stretch_bad_fftw_x NP 1 CODE 2 REGEX "grid\\.stretch\\.x\\.type=tanh: tanh, but poisson\\.type fftw transforms x"
                ARGS info ${FG_PS} --set grid.stretch.x.type=tanh --set grid.stretch.x.beta=2)
@@ -47,7 +47,7 @@ fg_case_expect(NAME stretch_bodies_cells NP 1 CODE 0 REGEX "  y stretched: 156 c
                ARGS info ${PROJECT_SOURCE_DIR}/cases/cylinder_re40/stretched.yaml)
 fg_case_expect(NAME stretch_bodies_no_body NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.type=bodies: bodies: no body bounds y \\(the case has no body\\)"
                ARGS info ${FG_PS} --set grid.stretch.y.type=bodies --set grid.stretch.y.h_min=0.01 --set grid.stretch.y.h_max=0.05 --set grid.cells=[8,0])
-fg_case_expect(NAME stretch_bodies_band NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.band=\\[1,2\\]: only a band stretching has a band \\(type bodies derives it from the bodies\\); grid\\.stretch\\.y\\.type is bodies"
+fg_case_expect(NAME stretch_bodies_band NP 1 CODE 2 REGEX "grid\\.stretch\\.y\\.band=\\[1,2\\]: only a band stretching has a band \\(type bodies derives it from the bodies\\). grid\\.stretch\\.y\\.type is bodies"
                ARGS info ${PROJECT_SOURCE_DIR}/cases/cylinder_re40/stretched.yaml --set grid.stretch.y.band=[1,2])
 fg_case_expect(NAME stretch_info NP 1 CODE 0 REGEX "  y stretched: 88 cells, h_min 0\\.01, h_max 0\\.018865, largest growth ratio 1\\.0464"
                ARGS info ${FG_PS} --set grid.stretch.y.type=band --set grid.stretch.y.band=[0.2,0.8] --set grid.stretch.y.h_min=0.01 --set grid.stretch.y.h_max=0.05 --set grid.cells=[8,0])

@@ -13,6 +13,8 @@ fg_add_mpi_test(NAME case_unit NP 1 3 COMMAND test_case LABELS case TIMEOUT 120)
 #   One test per rank count, case_<name>_np<n>: `mpiexec -n <n> flowgrad ARGS` must exit with
 #   exactly CODE and print exactly one line matching REGEX (tests/case/expect_exit.sh). mpiexec
 #   runs inside the driver, so the test sees what a user sees: the job's exit code and its output.
+#   REGEX is one CMake argument: a ';' in it would split it and the test would match only the part
+#   before it, so write '.' where the message has a semicolon.
 function(fg_case_expect)
   cmake_parse_arguments(A "" "NAME;CODE;REGEX" "NP;ARGS" ${ARGN})
   foreach(np IN LISTS A_NP)

@@ -64,7 +64,7 @@ fg_case_expect(NAME cli_ksp_gamg_threshold_square NP 1 CODE 0 REGEX "2D cells up
 fg_case_expect(NAME cli_ksp_mg_levels_bad NP 1 2 CODE 2 REGEX "-poisson_pc_mg_levels 4: the geometric multigrid halves the cells 3 times, so the cells along each direction must be a multiple of 8 \\(x has 30\\)"
                ARGS run ${FG_CAVITY} --set grid.cells=[30,30] --set time.steps=1 --set poisson.type=ksp --set output.dir=cli_mg_bad
                     -poisson_pc_type mg -poisson_pc_mg_levels 4 -poisson_pc_mg_galerkin both)
-fg_case_expect(NAME cli_ksp_mg_no_galerkin NP 1 CODE 2 REGEX "-poisson_pc_type mg with 2 levels: flowgrad assembles the finest operator only; add -poisson_pc_mg_galerkin both"
+fg_case_expect(NAME cli_ksp_mg_no_galerkin NP 1 CODE 2 REGEX "-poisson_pc_type mg with 2 levels: flowgrad assembles the finest operator only. add -poisson_pc_mg_galerkin both"
                ARGS run ${FG_CAVITY} --set grid.cells=[32,32] --set time.steps=1 --set poisson.type=ksp --set output.dir=cli_mg_nogal
                     -poisson_pc_type mg -poisson_pc_mg_levels 2)
 fg_case_expect(NAME cli_ksp_mg_ok NP 1 2 CODE 0 REGEX "^flowgrad run: 2 steps in"

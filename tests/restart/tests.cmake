@@ -85,16 +85,16 @@ fg_restart_expect(NAME damaged_no_dataset NP 2 CODE 4 DIR nodset
 fg_restart_expect(NAME damaged_nan NP 2 CODE 4 DIR nan
   REGEX "nan/checkpoints/checkpoint_000020\\.h5: dataset /u does not match its checksum \\(the file is damaged\\)${_prev}")
 fg_restart_expect(NAME other_case NP 1 2 CODE 2 DIR good ARGS --set flow.re=200
-  REGEX "${_ck}good/checkpoints/checkpoint_000020\\.h5 was written by another case: flow\\.nu = 0\\.01 in the checkpoint, 0\\.005 now; flow\\.re = 100 in the checkpoint, 200 now \\(a resume may change only")
+  REGEX "${_ck}good/checkpoints/checkpoint_000020\\.h5 was written by another case: flow\\.nu = 0\\.01 in the checkpoint, 0\\.005 now. flow\\.re = 100 in the checkpoint, 200 now \\(a resume may change only")
 fg_restart_expect(NAME other_boundary NP 2 CODE 2 DIR good ARGS --set boundary.y_hi.velocity=[2,0]
   REGEX "was written by another case: boundary\\.y_hi\\.velocity = \\[1, 0\\] in the checkpoint, \\[2, 0\\] now \\(")
 fg_restart_expect(NAME other_grid NP 2 CODE 2 DIR good ARGS --set grid.cells=[16,24]
-  REGEX "${_ck}good/checkpoints/checkpoint_000020\\.h5 belongs to another grid: 16 x 16 cells, lengths 1 x 1, origin \\(0, 0\\); this case has 16 x 24 cells")
+  REGEX "${_ck}good/checkpoints/checkpoint_000020\\.h5 belongs to another grid: 16 x 16 cells, lengths 1 x 1, origin \\(0, 0\\). this case has 16 x 24 cells")
 fg_restart_expect(NAME other_dim NP 2 CODE 2 DIR good
   ARGS --set grid.cells=[16,16,16] --set grid.lengths=[1,1,1] --set boundary.y_hi.velocity=[1,0,0]
-  REGEX "belongs to another grid: 16 x 16 cells, lengths 1 x 1, origin \\(0, 0\\); this case has 16 x 16 x 16 cells")
+  REGEX "belongs to another grid: 16 x 16 cells, lengths 1 x 1, origin \\(0, 0\\). this case has 16 x 16 x 16 cells")
 fg_restart_expect(NAME past_steps NP 2 CODE 2 DIR good ARGS --set time.steps=10
-  REGEX "checkpoint_000020\\.h5 is at step 20, after time\\.steps = 10; to continue, raise it")
+  REGEX "checkpoint_000020\\.h5 is at step 20, after time\\.steps = 10. to continue, raise it")
 fg_restart_expect(NAME no_checkpoint NP 1 2 CODE 2 DIR empty
   REGEX "^flowgrad: error: --resume: no checkpoint in .*restart_damaged/empty/checkpoints to resume from \\(run without --resume to start from t = 0\\)$")
 fg_case_expect(NAME restart_resume_not_run NP 1 CODE 2 REGEX "--resume applies to flowgrad run, adjoint and optimize only"
