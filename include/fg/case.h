@@ -32,6 +32,9 @@ typedef enum { FG_VISCOUS_AUTO = 0, FG_VISCOUS_EXPLICIT, FG_VISCOUS_IMPLICIT } F
 /* body.<body>.mask_profile */
 typedef enum { FG_MASK_QUINTIC = 0, FG_MASK_BSPLINE } FGMaskProfile;
 PETSC_EXTERN const char *const FGMaskProfileNames[];
+/* body.<body>.wall: the smoothed mask band (and its soft skin), or a sharp wall (src/body/mask.c) */
+typedef enum { FG_WALL_BAND = 0, FG_WALL_SHARP } FGWallModel;
+PETSC_EXTERN const char *const FGWallModelNames[];
 PETSC_EXTERN const char *const FGViscousSchemeNames[];
 
 typedef enum { FG_POISSON_FFTW = 0, FG_POISSON_KSP } FGPoissonType;
@@ -98,6 +101,7 @@ typedef struct {
   PetscReal   projection_beta;      /* density: sharpness of the tanh projection */
   PetscReal   projection_threshold; /* density: threshold of the tanh projection */
 
+  FGWallModel wall;      /* the body model: the mask band, or a sharp wall */
   PetscReal mask_width;  /* width of the smoothed Heaviside band (chi from 0 to 1), in cells */
   PetscReal mask_offset; /* the band's centre at phi = -mask_offset * eps (eps = half the width): 0 on the surface, 1 inside (without a soft skin) */
   FGMaskProfile mask_profile; /* the band's profile */

@@ -91,7 +91,9 @@ PetscErrorCode FGInfo(MPI_Comm comm, const FGCase *c)
       if (!g->isuniform && h > 0) PetscCall(PetscSNPrintf(hs, sizeof(hs), " of h = %g (the largest cell width around it)", (double)h));
       if (bc->skin_layer > 0) PetscCall(PetscSNPrintf(os, sizeof(os), "with a soft skin"));
       else PetscCall(PetscSNPrintf(os, sizeof(os), "at offset %g", (double)bc->mask_offset));
-      PetscCall(PetscPrintf(comm, "%s: %s, %s mask band %g cells%s %s, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], FGMaskProfileNames[bc->mask_profile], (double)bc->mask_width, hs, os, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
+      if (bc->wall == FG_WALL_SHARP)
+        PetscCall(PetscPrintf(comm, "%s: %s, sharp wall (the faces inside penalized with eta = %g, dt/eta = %.3g; the faces outside next to them by the linear extrapolation to the surface, with nu = %g), %s %.6g inside, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], (double)bc->eta, (double)(c->time.dt / bc->eta), (double)c->flow.nu, g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
+      else PetscCall(PetscPrintf(comm, "%s: %s, %s mask band %g cells%s %s, eta = %g (dt/eta = %.3g), mask %s %.6g, coefficients with ref_speed %g, ref_area %g\n", bc->name, FGBodyShapeNames[bc->shape], FGMaskProfileNames[bc->mask_profile], (double)bc->mask_width, hs, os, (double)bc->eta, (double)(c->time.dt / bc->eta), g->dim == 2 ? "area" : "volume", (double)f.volume, (double)bc->ref_speed, (double)bc->ref_area));
       if (bc->skin_layer > 0 && h > 0) {
         const PetscReal etas = PetscSqr(bc->skin_layer * h) / c->flow.nu;
         PetscReal       off, rip;

@@ -199,6 +199,18 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     it->eps    = 0.5 * bc->mask_width * it->h;
     it->shift  = bc->mask_offset * it->eps;
     it->bspline = (PetscBool)(bc->mask_profile == FG_MASK_BSPLINE);
+    it->nu      = c->flow.nu;
+    if (bc->wall == FG_WALL_SHARP) { /* no band: the faces inside and their outside neighbours (mask.c) */
+      PetscBool fixed = (PetscBool)(bc->oscillation_frequency == 0 || (bc->oscillation_amplitude[0] == 0 && bc->oscillation_amplitude[1] == 0 && bc->oscillation_amplitude[2] == 0));
+      PetscBool turns = (PetscBool)(bc->rotation_rate != 0 || bc->rotation_amplitude != 0);
+      for (PetscInt k = 0; k < bc->n_rate_values; k++) turns = (PetscBool)(turns || bc->rotation_rate_values[k] != 0);
+      fixed = (PetscBool)(fixed && bc->velocity[0] == 0 && bc->velocity[1] == 0 && bc->velocity[2] == 0);
+      /* its chi is continuous in the surface's position but has kinks where a face or a neighbour
+         crosses it: a surface moving across the faces would put kinks in every step's derivative */
+      PetscCheck(fixed && (!turns || FG_JET_EXACT(it)), g->comm, FG_ERR_INPUT, "%s: wall: sharp applies to bodies whose surface does not move (no translation or oscillation; circles and spheres may rotate)", bc->where);
+      it->sharp = PETSC_TRUE;
+      it->eps = it->h, it->shift = 0;
+    }
     if (bc->skin_layer > 0) { /* the soft skin: eta_s, the core, the band's centre (skin.c) */
       PetscCall(FGBodySkinOffset(it->bspline, bc->mask_width, bc->skin_layer, bc->core_depth, it->h * it->h / (c->flow.nu * bc->eta), &it->skinauto, &it->skinripple));
       it->skin  = bc->eta * c->flow.nu / PetscSqr(bc->skin_layer * it->h), it->core = bc->core_depth * it->h;
@@ -400,7 +412,7 @@ PetscErrorCode FGBodiesGetParameterName(FGBodies B, PetscInt b, PetscInt i, char
   FGBodiesGetParameterSupport - whether the derivative with respect to parameter i of body b is
   exact (PETSC_FALSE: the shape and rotation of a non-round body with jets, whose jet normals
   would need second derivatives of the level set; the rotation rate of a non-round body with
-  skin_normal, whose normal band assumes a surface that does not move).
+  skin_normal or a sharp wall, which assume a surface that does not move).
 @*/
 PetscErrorCode FGBodiesGetParameterSupport(FGBodies B, PetscInt b, PetscInt i, PetscBool *ok)
 {
@@ -408,7 +420,7 @@ PetscErrorCode FGBodiesGetParameterSupport(FGBodies B, PetscInt b, PetscInt i, P
 
   PetscFunctionBeginUser;
   *ok = (PetscBool)(it->bc->n_jets == 0 || FG_JET_EXACT(it) || i >= it->np + it->nbasis);
-  if (it->skin_n > 0 && !FG_JET_EXACT(it) && i >= it->np && i < it->np + it->nbasis) *ok = PETSC_FALSE; /* the normal band of a turning non-round body */
+  if ((it->skin_n > 0 || it->sharp) && !FG_JET_EXACT(it) && i >= it->np && i < it->np + it->nbasis) *ok = PETSC_FALSE; /* the normal band or the sharp wall of a turning non-round body */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -16,7 +16,13 @@
 #include <fg/density.h>
 
 /* The faces of one velocity component where a body's chi > 0. */
-#define FG_FACE_GEO 8
+#define FG_FACE_GEO 18
+/* A sharp wall's slots in geo: the derivative of chi in the level set at the face's 2 dim axis
+   neighbours (index 2 d + side, side 1 the + neighbour; 0 where the neighbour is outside the
+   body), minus their sum weighted by |grad phi| there, and the face's grid indices (FGBodySharpWeight_Internal). */
+#define FG_GEO_SHARP_DNB  8
+#define FG_GEO_SHARP_SENS 14
+#define FG_GEO_SHARP_IDX  15
 typedef struct {
   PetscInt   n, cap;
   PetscInt  *off; /* offset in the owned (global Vec) array */
@@ -28,7 +34,8 @@ typedef struct {
   PetscReal *jet; /* n_jets per face (jets only): footprint times band weight */
   PetscReal *geo; /* FG_FACE_GEO per face (shape bodies): phi, grad phi (3), H'(-phi - delta), |grad phi| where
                      the list was built, as FGShapeLevelSet gives them there (the linearization's); with
-                     the normal penalization (normal.c) chi_n and d chi_n / d(-phi) */
+                     the normal penalization (normal.c) chi_n and d chi_n / d(-phi); with a sharp
+                     wall the slots from FG_GEO_SHARP_DNB */
 } FGFaceList;
 
 /* A body's placement at one time, kept for reuse (FGBodyPlace_Internal): the adjoint step places
@@ -51,6 +58,8 @@ typedef struct {
   PetscReal         h, eps, shift, reach, angle0; /* the mask's spacing; band half-width and centre (phi = -shift); how far outside
                                                    the bounding box chi may be > 0; the shape's angle at t = 0 (radians) */
   PetscBool         bspline; /* the mask's profile: the cubic B-spline's integral (else the quintic FGHeaviside) */
+  PetscBool         sharp;   /* a sharp wall (wall: sharp; FGBodySharpWeight_Internal) */
+  PetscReal         nu;      /* the case's viscosity (a sharp wall's penalty is proportional to it) */
   PetscReal         skin_n, depth_n; /* normal penalization (normal.c): eta / eta_n (0: none); the normal band's centre below the skin's */
   PetscReal         skin, core; /* soft skin (skin > 0): chi = skin G_eps(s) + G_h(s - core), skin = eta / eta_s (FGBodyMaskWeight_Internal) */
   PetscReal         skinauto, skinripple; /* soft skin: FGBodySkinOffset's band centre and ripple, in cells */
@@ -132,6 +141,8 @@ PETSC_INTERN void      FGBodyState_Internal(const FGBodyItem *, PetscInt, PetscR
 /* mask.c */
 PETSC_INTERN void           FGBodyMaskProfile_Internal(PetscBool, PetscReal, PetscReal, PetscReal *, PetscReal *);
 PETSC_INTERN void           FGBodyMaskWeight_Internal(const FGBodyItem *, PetscReal, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode FGBodySharpWeight_Internal(FGBodies, FGBodyItem *, PetscInt, const PetscInt[], const PetscReal[], PetscReal, PetscReal *, PetscReal *);
+PETSC_INTERN void           FGBodySharpNeighbour_Internal(FGGrid, PetscInt, const PetscInt[], PetscInt, PetscInt, const PetscReal[], PetscReal[]);
 PETSC_INTERN PetscErrorCode FGBodyBuild_Internal(FGBodies, FGBodyItem *, PetscReal);
 PETSC_INTERN PetscErrorCode FGBodyPlace_Internal(FGBodies, FGBodyItem *, PetscReal);
 PETSC_INTERN void           FGBodyForgetPlacements_Internal(FGBodyItem *);

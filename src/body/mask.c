@@ -123,6 +123,63 @@ void FGBodyMaskWeight_Internal(const FGBodyItem *it, PetscReal phi, PetscReal *c
   *dchi = it->skin * dG + dGc;
 }
 
+/* The position y of the neighbour of component a's face idx (at x) along axis d on side s (-1, +1). */
+void FGBodySharpNeighbour_Internal(FGGrid g, PetscInt a, const PetscInt idx[], PetscInt d, PetscInt s, const PetscReal x[], PetscReal y[])
+{
+  for (PetscInt e = 0; e < 3; e++) y[e] = x[e];
+  y[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d] + s);
+}
+
+/* A sharp wall (wall: sharp; after Luchini et al., arXiv 2506.14328, 2025). A face inside the body
+   (phi < 0) has chi = 1 (the stiff eta). A face outside whose neighbour along axis d lies inside
+   sees, in the viscous stencil nu w (u_nb - u), the body's velocity there where the flow's,
+   extrapolated linearly through u_s at the surface, would be u_s - (u - u_s)(1 - th)/th, th the
+   surface's distance from the face as a fraction of the spacing (the level set interpolated
+   linearly between the two faces: th = phi / (phi - phi_nb)). The difference is the penalty
+   (chi/eta)(u - u_s) with chi/eta = nu w (1/th - 1) = nu w (-phi_nb/phi): only the stencil's
+   centre weight changes, and the implicit penalization of the stage applies it. Summed over the
+   inside neighbours, chi = num/phi, num = eta nu sum w (-phi_nb), capped at 1 (the stiff value;
+   so chi is continuous as a face crosses the surface, and as a neighbour does: th -> 1 gives 0).
+   Its derivatives: dchi/d(-phi) = num/phi^2 (G[4]) and dchi/dphi_nb = -eta nu w/phi
+   (G[FG_GEO_SHARP_DNB + 2 d + side]); 0 where capped. G must hold FG_FACE_GEO zeros on entry. */
+PetscErrorCode FGBodySharpWeight_Internal(FGBodies B, FGBodyItem *it, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, PetscReal *chi, PetscReal *G)
+{
+  FGGrid    g   = B->g;
+  PetscReal num = 0, c[6] = {0, 0, 0, 0, 0, 0}, gn[6] = {0, 0, 0, 0, 0, 0};
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < 3; d++) G[FG_GEO_SHARP_IDX + d] = idx[d];
+  *chi = 0;
+  if (phi < 0) {
+    *chi = 1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt d = 0; d < g->dim; d++)
+    for (PetscInt side = 0; side < 2; side++) {
+      PetscReal y[3], pn, gy[3], cm, cp, q = 0;
+      FGBodySharpNeighbour_Internal(g, a, idx, d, 2 * side - 1, x, y);
+      PetscCall(FGShapeLevelSet(it->shape, y, &pn, gy, NULL));
+      if (pn >= 0) continue;
+      FGOpDiffusionCoefficients(g, a, d, idx[d], &cm, &cp); /* the viscous stencil's weight of that neighbour */
+      c[2 * d + side] = it->bc->eta * it->nu * (side ? cp : cm);
+      num += c[2 * d + side] * -pn;
+      for (PetscInt e = 0; e < g->dim; e++) q += gy[e] * gy[e];
+      gn[2 * d + side] = PetscSqrtReal(q);
+    }
+  if (num <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (num >= phi) { /* within the cap's distance of the surface: stiff, its derivatives 0 */
+    *chi = 1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *chi = num / phi;
+  G[4] = num / (phi * phi);
+  for (PetscInt k = 0; k < 6; k++) {
+    G[FG_GEO_SHARP_DNB + k] = -c[k] / phi;
+    G[FG_GEO_SHARP_SENS] += c[k] / phi * gn[k];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Place the shape at time t and collect its faces. Collective (the inside-the-domain check). */
 PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
 {
@@ -171,8 +228,13 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
           const PetscInt idx[3] = {i, j, k};
           PetscReal      x[3]   = {0, 0, 0}, phi, gx[3], chi, dH;
           for (PetscInt d = 0; d < dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
+          PetscReal      sg[FG_FACE_GEO];
           PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, NULL));
-          FGBodyMaskWeight_Internal(it, phi, &chi, &dH); /* the band at -shift */
+          if (it->sharp) {
+            PetscCall(PetscArrayzero(sg, FG_FACE_GEO));
+            PetscCall(FGBodySharpWeight_Internal(B, it, a, idx, x, phi, &chi, sg));
+            dH = sg[4];
+          } else FGBodyMaskWeight_Internal(it, phi, &chi, &dH); /* the band at -shift */
           if (chi <= 0) continue;
           PetscCall(FGFaceListReserve_Private(l, l->n + 1, nj));
           l->off[l->n] = FGBoxOwnedIndex(&g->box, i, j, k);
@@ -181,6 +243,8 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
           l->vol[l->n] = FGGridVolume(g, (FGLocation)(FG_LOC_FACE_X + a), idx);
           {
             PetscReal *G = l->geo + FG_FACE_GEO * l->n, g2 = 0;
+            if (it->sharp) PetscCall(PetscArraycpy(G, sg, FG_FACE_GEO));
+            else PetscCall(PetscArrayzero(G, FG_FACE_GEO));
             G[0] = phi;
             for (PetscInt d = 0; d < 3; d++) G[1 + d] = d < dim ? gx[d] : 0;
             G[4] = dH;
@@ -207,7 +271,7 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
             }
           }
           if (a == 0) { /* the mask's area or volume: the profile's (without the skin's weights) */
-            PetscReal G = chi, dG;
+            PetscReal G = it->sharp ? (phi < 0 ? 1.0 : 0.0) : chi, dG; /* a sharp wall: the faces inside */
             if (it->skin > 0) {
               PetscReal Gc;
               FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift, it->eps, &G, &dG);
@@ -323,7 +387,7 @@ PetscErrorCode FGBodiesGetPlacementBytes(FGBodies B, PetscReal *bytes)
   for (PetscInt b = 0; b < B->nb; b++) {
     const FGBodyItem *it = &B->b[b];
     if (!it->moving) continue;
-    for (PetscInt a = 0; a < 3; a++) mine += (double)it->f[a].n * (double)(sizeof(PetscInt) + sizeof(PetscReal) * (3 + 1 + 1 + 1 + 3 + PetscMax(it->bc->n_jets, 1) + 6));
+    for (PetscInt a = 0; a < 3; a++) mine += (double)it->f[a].n * (double)(sizeof(PetscInt) + sizeof(PetscReal) * (3 + 1 + 1 + 1 + 3 + PetscMax(it->bc->n_jets, 1) + FG_FACE_GEO));
   }
   PetscCallMPI(MPI_Allreduce(&mine, bytes, 1, MPI_DOUBLE, MPI_SUM, B->g->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -477,7 +541,8 @@ PetscErrorCode FGBodiesCellMask(FGBodies B, PetscReal t, Vec chi)
           else {
             PetscReal phi, dH;
             PetscCall(FGShapeLevelSet(it->shape, x, &phi, NULL, NULL));
-            FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift, it->eps, &c, &dH);
+            if (it->sharp) c = phi < 0 ? 1 : 0;
+            else FGBodyMaskProfile_Internal(it->bspline, -phi - it->shift, it->eps, &c, &dH);
           }
           m[o] = 1 - (1 - m[o]) * (1 - c);
         }

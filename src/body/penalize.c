@@ -184,7 +184,7 @@ PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies B, FGBodyItem *it, PetscInt
   const PetscReal  *x   = it->f[a].x + 3 * f, *G = it->f[a].geo + FG_FACE_GEO * f;
   const PetscReal   sa  = it->airfoil ? -1.0 : 1.0; /* d(shape angle)/d(theta), theta the rotation angle */
   const PetscReal  *xc = at->xc, th = at->th, om = at->om, *bphi = at->bphi, *bPhi = at->bPhi;
-  PetscReal         phi = G[0], gx[3] = {G[1], G[2], G[3]}, gp[FG_SHAPE_MAX_PARAMS], dH = G[4];
+  PetscReal         phi = G[0], gx[3] = {G[1], G[2], G[3]}, gp[FG_SHAPE_MAX_PARAMS] = {0}, dH = G[4];
   PetscReal         chi_th, us_om = 0, us_th = 0; /* d chi / d theta, d u_s / d Omega, d u_s / d theta */
 
   PetscFunctionBeginUser;
@@ -194,6 +194,19 @@ PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies B, FGBodyItem *it, PetscInt
   for (PetscInt i = 0; i < nt; i++) dchi[i] = dus[i] = 0;
   for (PetscInt k = 0; k < np; k++) dchi[k] = -dH * gp[k];
   chi_th = -dH * gp[dim] * sa; /* the shape angle is angle0 + sa theta(t) */
+  if (it->sharp && dH != 0) { /* a sharp wall: chi depends on phi at the neighbours inside too (mask.c) */
+    const PetscInt idx[3] = {(PetscInt)G[FG_GEO_SHARP_IDX], (PetscInt)G[FG_GEO_SHARP_IDX + 1], (PetscInt)G[FG_GEO_SHARP_IDX + 2]};
+    for (PetscInt d = 0; d < dim; d++)
+      for (PetscInt side = 0; side < 2; side++) {
+        const PetscReal c = G[FG_GEO_SHARP_DNB + 2 * d + side];
+        PetscReal       y[3], pn, gy[3], gq[FG_SHAPE_MAX_PARAMS];
+        if (c == 0) continue;
+        FGBodySharpNeighbour_Internal(B->g, a, idx, d, 2 * side - 1, x, y);
+        PetscCall(FGShapeLevelSet(it->shape, y, &pn, gy, gq));
+        for (PetscInt k = 0; k < np; k++) dchi[k] += c * gq[k];
+        chi_th += c * gq[dim] * sa;
+      }
+  }
   /* rigid rotation Omega e_z x (x - x_c): d/d Omega, d/d x_c */
   if (a == 0) us_om = -(x[1] - xc[1]), dus[1] = om;
   if (a == 1) us_om = x[0] - xc[0], dus[0] = -om;
@@ -248,13 +261,15 @@ PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies B, FGBodyItem *it, PetscInt
 
 /* *s += chibar H'(-phi - delta) |grad phi| at x (the body placed at the current time): an outward
    normal displacement V_n of the level sets changes phi by -V_n |grad phi|, so chi by
-   H' |grad phi| V_n. */
+   H' |grad phi| V_n. A sharp wall's chi depends on phi at the face's neighbours too: their part
+   (G[FG_GEO_SHARP_SENS], 0 for a band) is added at the face, so the sum over the faces stays the
+   derivative with respect to a uniform displacement. */
 
 static inline void FGBodyAddSensitivity_Private(const FGFaceList *l, PetscInt f, PetscReal chibar, PetscScalar *s)
 {
   const PetscReal *G = l->geo + FG_FACE_GEO * f; /* H' and |grad phi| at the face, from the list's build */
 
-  *s += chibar * G[4] * G[5];
+  *s += chibar * (G[4] * G[5] + G[FG_GEO_SHARP_SENS]);
 }
 
 PetscErrorCode FGBodiesWork_Internal(FGBodies B)

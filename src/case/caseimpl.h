@@ -205,6 +205,7 @@ PETSC_INTERN PetscBool      FGCaseAppliesInitialFile_Internal(FGCaseCtx, const F
 PETSC_INTERN PetscErrorCode FGCaseCheckAdjointMemory_Internal(FGCaseCtx, const FGKeyRef *);
 /* validate_body.c: bodies and probes */
 PETSC_INTERN PetscBool      FGCaseAppliesBodySolid_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
+PETSC_INTERN PetscBool      FGCaseAppliesBodyBand_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesBodyStiff_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesBodySkin_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseCheckBodySkinOffset_Internal(FGCaseCtx, const FGKeyRef *);

@@ -12,6 +12,7 @@ const char *const FGBCKindNames[]        = {"periodic", "wall", "lid", "slip", "
 const char *const FGProfileNames[]       = {"uniform", "parabolic", "exact", "FGProfile", "FG_PROFILE_", NULL};
 const char *const FGViscousSchemeNames[] = {"auto", "explicit", "implicit", "FGViscousScheme", "FG_VISCOUS_", NULL};
 const char *const FGMaskProfileNames[]   = {"quintic", "bspline", "FGMaskProfile", "FG_MASK_", NULL};
+const char *const FGWallModelNames[]     = {"band", "sharp", "FGWallModel", "FG_WALL_", NULL};
 const char *const FGPoissonTypeNames[]   = {"fftw", "ksp", "FGPoissonType", "FG_POISSON_", NULL};
 const char *const FGInitialTypeNames[]   = {"rest", "uniform", "taylor_green", "abc", "kovasznay", "file", "FGInitialType", "FG_IC_", NULL};
 const char *const FGBodyShapeNames[]     = {"circle", "ellipse", "fourier", "naca", "cst", "bspline", "sphere", "ellipsoid", "density", "FGBodyShape", "FG_BODY_", NULL};
@@ -199,11 +200,13 @@ static const FGKeyDef FGCaseKeys[] = {
    .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the sharpness of the tanh projection"},
   {.path = "body.<body>.projection_threshold", .type = FG_KEY_REAL, FG_BODY(projection_threshold), FG_GT(0), .max = 1, .maxb = FG_BOUND_OPEN, .def = "0.5",
    .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the threshold of the tanh projection"},
-  {.path = "body.<body>.mask_width", .type = FG_KEY_REAL, FG_BODY(mask_width), FG_GT(0), .def = "2",
+  {.path = "body.<body>.wall", .type = FG_KEY_ENUM, .choices = FGWallModelNames, FG_BODY(wall), .def = "band", .applies = FGCaseAppliesBodySolid_Internal,
+   .doc = "The body model (issue 21): `band`, the smoothed mask band of `mask_width` (and its soft skin), or `sharp` (experimental), a sharp wall: every face inside the body is penalized with `eta`, and every face outside whose neighbour along an axis lies inside gets the penalty that makes the viscous stencil see the velocity extrapolated linearly through the body's velocity at the surface (second order; docs/bodies.md)"},
+  {.path = "body.<body>.mask_width", .type = FG_KEY_REAL, FG_BODY(mask_width), FG_GT(0), .def = "2", .applies = FGCaseAppliesBodyBand_Internal,
    .doc = "Width of the smoothed Heaviside band of the body's mask (from 0 to 1), in cells (on a stretched grid: of the largest cell width around the body as the case places it)"},
-  {.path = "body.<body>.mask_profile", .type = FG_KEY_ENUM, .choices = FGMaskProfileNames, FG_BODY(mask_profile), .def = "quintic", .applies = FGCaseAppliesBodySolid_Internal,
+  {.path = "body.<body>.mask_profile", .type = FG_KEY_ENUM, .choices = FGMaskProfileNames, FG_BODY(mask_profile), .def = "quintic", .applies = FGCaseAppliesBodyBand_Internal,
    .doc = "The mask's profile across its band: `quintic` (the C2 smoothed Heaviside) or `bspline` (the integral of the cubic B-spline, C3: its slope sums to one over faces a cell apart, so that sums over the band do not depend on where the surface falls between faces)"},
-  {.path = "body.<body>.skin_layer", .type = FG_KEY_REAL, FG_BODY(skin_layer), FG_GE(0), .def = "0", .applies = FGCaseAppliesBodySolid_Internal,
+  {.path = "body.<body>.skin_layer", .type = FG_KEY_REAL, FG_BODY(skin_layer), FG_GE(0), .def = "0", .applies = FGCaseAppliesBodyBand_Internal,
    .doc = "Soft skin (issue 21, experimental): the band penalizes with eta_s = (skin_layer h)^2 / nu (the case's nu), so that its penalization layer sqrt(nu eta_s) spans skin_layer cells, and a stiff core (`eta`, half-width one cell) lies `core_depth` cells below the band's centre; 0: no skin, the band penalizes with `eta`"},
   {.path = "body.<body>.mask_offset", .type = FG_KEY_REAL, FG_BODY(mask_offset), FG_GE(0), .max = 1, .maxb = FG_BOUND_CLOSED, .def = "0.75",
    .applies = FGCaseAppliesBodyStiff_Internal,
@@ -235,7 +238,7 @@ static const FGKeyDef FGCaseKeys[] = {
    .defdoc = "none", .applies = FGCaseAppliesBodySolid_Internal, .check = FGCaseCheckBodyControlValues_Internal,
    .doc = "With `design.time_basis` N >= 2: the rotation rate's N values at t_k = k T/(N-1) (T = steps*dt), in place of `rotation_rate` at every one (the run's control and the design's start), e.g. the column `final` of `flowgrad optimize`'s `optimization/result.csv`"},
   {.path = "body.<body>.jet_angles", .type = FG_KEY_REAL, FG_BODY_LIST(jet_angles, n_jets, 0, FG_CASE_MAX_JETS), .def = "[]",
-   .applies = FGCaseAppliesBodySolid_Internal, .doc = "Surface jets: the polar angle of each jet's centre in degrees, in the body's frame, about `position`"},
+   .applies = FGCaseAppliesBodyBand_Internal, .doc = "Surface jets: the polar angle of each jet's centre in degrees, in the body's frame, about `position`"},
   {.path = "body.<body>.jet_amplitude", .type = FG_KEY_REAL, FG_BODY_LIST(jet_amplitude, n_jets, 0, FG_CASE_MAX_JETS), .def = "[]", .same_length = "jet_angles",
    .applies = FGCaseAppliesBodySolid_Internal, .doc = "The normal velocity of each jet (+: blowing), as many as `jet_angles`"},
   {.path = "body.<body>.jet_width", .type = FG_KEY_REAL, FG_BODY(jet_width), FG_GT(0), .def = "20", .applies = FGCaseAppliesBodySolid_Internal,

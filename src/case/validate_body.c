@@ -39,12 +39,23 @@ PetscBool FGCaseAppliesBodySolid_Internal(FGCaseCtx ctx, const FGKeyRef *ref, ch
   return FGCaseBodyIs_Private(ctx, ref, ~FG_SHAPE(FG_BODY_DENSITY), NULL, why, len);
 }
 
+/* The mask band's keys (mask_width, mask_profile, skin_layer): not with a sharp wall. */
+PetscBool FGCaseAppliesBodyBand_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  const FGBodyCase *b    = FGCaseBody_Private(ctx, ref);
+  const char       *leaf = strrchr(ref->path, '.') + 1;
+
+  if (!FGCaseAppliesBodySolid_Internal(ctx, ref, why, len)) return PETSC_FALSE;
+  if (b->wall == FG_WALL_SHARP) snprintf(why, len, "%s does not apply with a sharp wall (body.%s.wall: sharp has no mask band)", leaf, b->name);
+  return (PetscBool)(b->wall != FG_WALL_SHARP);
+}
+
 /* mask_offset without a soft skin; skin_offset and core_depth with one. */
 PetscBool FGCaseAppliesBodyStiff_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {
   const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
 
-  if (!FGCaseAppliesBodySolid_Internal(ctx, ref, why, len)) return PETSC_FALSE;
+  if (!FGCaseAppliesBodyBand_Internal(ctx, ref, why, len)) return PETSC_FALSE;
   if (b->skin_layer > 0) snprintf(why, len, "mask_offset does not apply with a soft skin (body.%s.skin_layer > 0): skin_offset places its band", b->name);
   return (PetscBool)(b->skin_layer <= 0);
 }

@@ -102,7 +102,11 @@ PetscErrorCode FGDesignCreate(FGSolver s, const FGCase *c, FGDesign *design)
       PetscCall(PetscMemzero(&b, sizeof(b)));
       PetscCall(PetscStrncpy(b.name, name, sizeof(b.name)));
       PetscCall(PetscStrncpy(what, name, sizeof(what)));
-      if (!strcmp(name, "flow.nu")) b.kind = FG_DESIGN_NU, b.n = 1;
+      if (!strcmp(name, "flow.nu")) {
+        b.kind = FG_DESIGN_NU, b.n = 1;
+        for (PetscInt k = 0; k < c->nbodies; k++) /* the sharp wall's penalty is nu times the geometry's, fixed when the body is built */
+          PetscCheck(c->body[k].wall != FG_WALL_SHARP, s->comm, FG_ERR_INPUT, "%s: flow.nu is not a design parameter with a sharp wall (body.%s.wall: sharp penalizes with the case's nu)", where, c->body[k].name);
+      }
       else if (!strcmp(name, "flow.inflow_speed")) {
         b.kind = FG_DESIGN_INFLOW, b.n = 1;
         PetscCheck(s->U0 > 0, s->comm, FG_ERR_INPUT, "%s: flow.inflow_speed: the case has no inflow face with a nonzero velocity", where);
@@ -155,7 +159,7 @@ PetscErrorCode FGDesignCreate(FGSolver s, const FGCase *c, FGDesign *design)
           if (b.kind == FG_DESIGN_SHAPE || b.kind == FG_DESIGN_ROTATION) {
             PetscBool exact;
             PetscCall(FGBodiesGetParameterSupport(s->bodies, b.index, b.kind == FG_DESIGN_SHAPE ? 0 : np, &exact));
-            PetscCheck(exact, s->comm, FG_ERR_INPUT, "%s: '%s': not differentiable for body '%s' (shape %s, %s): circles and spheres only", where, name, bc->name, FGBodyShapeNames[bc->shape], bc->n_jets ? "with jets: their normal's derivative" : "skin_normal: a rotation moves its surface");
+            PetscCheck(exact, s->comm, FG_ERR_INPUT, "%s: '%s': not differentiable for body '%s' (shape %s, %s): circles and spheres only", where, name, bc->name, FGBodyShapeNames[bc->shape], bc->n_jets ? "with jets: their normal's derivative" : bc->wall == FG_WALL_SHARP ? "a sharp wall: a rotation moves its surface" : "skin_normal: a rotation moves its surface");
           }
         }
       } else SETERRQ(s->comm, FG_ERR_INPUT, "%s: '%s' is not a design parameter (see docs/adjoint.md)", where, name);

@@ -25,6 +25,17 @@ set_tests_properties(case_adjoint_check_cylinder_skin_np1 case_adjoint_check_cyl
 fg_case_expect(NAME adjoint_check_cylinder_normal NP 1 2 3 CODE 0 REGEX "^flowgrad check: 18 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_normal.yaml --set output.dir=adjoint_check_cylinder_normal -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_check_cylinder_normal_np1 case_adjoint_check_cylinder_normal_np2 case_adjoint_check_cylinder_normal_np3 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
+# ... with a sharp wall (wall: sharp; src/body/mask.c): the penalty of the faces next to the surface
+# depends on the level set at the face and at its neighbours inside; a rotating cylinder (17
+# checks) at 1 and 2 ranks (on 2 the body crosses the slabs' boundary at y = 4), an ellipse and a B-spline (27) at 1 and 2, and a sphere in 3D at 2.
+fg_case_expect(NAME adjoint_check_cylinder_sharp NP 1 2 CODE 0 REGEX "^flowgrad check: 17 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set output.dir=adjoint_check_cylinder_sharp -fg_fftw_planner estimate)
+fg_case_expect(NAME adjoint_check_shapes_sharp NP 1 2 CODE 0 REGEX "^flowgrad check: 27 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml --set output.dir=adjoint_check_shapes_sharp -fg_fftw_planner estimate)
+fg_case_expect(NAME adjoint_check_sphere_sharp NP 2 CODE 0 REGEX "^flowgrad check: 18 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/sphere_sharp.yaml --set output.dir=adjoint_check_sphere_sharp -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_cylinder_sharp_np1 case_adjoint_check_cylinder_sharp_np2 case_adjoint_check_shapes_sharp_np1
+                     case_adjoint_check_shapes_sharp_np2 case_adjoint_check_sphere_sharp_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... on non-round bodies (tests/adjoint/shapes_normal.yaml): an ellipse (the unit central difference
 # of phi) and a B-spline (the difference itself, fading at the medial axis), every shape parameter:
 # 27 checks, at 1 and 2 ranks (on 2 the ellipse's band crosses the slabs' boundary at y = 2).

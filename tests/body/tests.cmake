@@ -144,3 +144,19 @@ fg_case_expect(NAME body_skin_normal_depth_bad NP 1 CODE 2 REGEX "--set body.cyl
 # flowgrad info says the normal band is on, with eta_n and its depth.
 fg_case_expect(NAME body_skin_normal_info NP 1 CODE 0 REGEX "cyl: soft skin: the normal velocity penalized too, with eta_n = 0.1 \\(skin_normal 10\\.?\\) over a band 2\\.? cells below"
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder_normal.yaml)
+# A sharp wall (wall: sharp; src/body/mask.c) has no band: the band's keys do not apply; it needs a
+# surface that does not move (a translating cylinder, a turning NACA body and the rotation rate of a
+# non-round one as a design parameter exit 2), and its penalty holds the case's nu (flow.nu is not a
+# design parameter with it). flowgrad info names it.
+fg_case_expect(NAME body_sharp_band_key NP 1 CODE 2 REGEX "--set body.cyl.mask_width=4: mask_width does not apply with a sharp wall"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set body.cyl.mask_width=4)
+fg_case_expect(NAME body_sharp_moving NP 1 CODE 2 REGEX "cylinder_sharp.yaml:[0-9]+: body.cyl: wall: sharp applies to bodies whose surface does not move"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml "--set" "body.cyl.velocity=[0.1, 0]")
+fg_case_expect(NAME body_sharp_turning NP 1 CODE 2 REGEX "naca0012.yaml:[0-9]+: body.wing: wall: sharp applies to bodies whose surface does not move"
+               ARGS info ${PROJECT_SOURCE_DIR}/cases/naca0012/naca0012.yaml --set body.wing.wall=sharp --set body.wing.rotation_rate=0.5)
+fg_case_expect(NAME body_sharp_turning_design NP 1 CODE 2 REGEX "'body.oval.rotation_rate': not differentiable for body 'oval' \\(shape ellipse, a sharp wall: a rotation moves its surface\\)"
+               ARGS info ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml "--set" "design.parameters=[body.oval.rotation_rate]")
+fg_case_expect(NAME body_sharp_nu_design NP 1 CODE 2 REGEX "design.parameters=\\[flow.nu\\]: flow.nu is not a design parameter with a sharp wall \\(body.cyl.wall: sharp"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml "--set" "design.parameters=[flow.nu]")
+fg_case_expect(NAME body_sharp_info NP 1 CODE 0 REGEX "cyl: circle, sharp wall \\(the faces inside penalized with eta = 0.01"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml)

@@ -7,7 +7,7 @@ observed order of each quantity and the difference between the two finest grids.
               [--scale-dt] [--from T] [--reference NAME=VALUE ...] [--set K=V ...]
               [--level-set 'K=V{expr}' ...]
               [--mpiexec M --np N] [--jobs J] [--min-order 1.5] [--max-diff NAME=TOL ...]
-              [--csv FILE] [--report-only]
+              [--csv FILE] [--report-only] [--surface-dp NAME=X1,Y1:X2,Y2 ...]
 
 Level N runs the case with every key of --hkeys (the stretched grid's spacing at the body) set to
 L/N, L the body's size (the cylinder's diameter). --scale-dt also divides time.dt by N/N0 and
@@ -58,6 +58,9 @@ ap.add_argument("--min-order", type=float, default=1.5)
 ap.add_argument("--max-diff", action="append", default=[], help="NAME=TOL (relative)")
 ap.add_argument("--csv", default="")
 ap.add_argument("--report-only", action="store_true")
+ap.add_argument("--surface-dp", action="append", default=[],
+                help="steady: NAME=X1,Y1:X2,Y2, the pressure difference of two surface points, each "
+                     "extrapolated from the fluid along the normal (see surface_pressure)")
 a = ap.parse_args()
 
 try:
@@ -143,6 +146,47 @@ def unsteady_quantities(out):
     return q
 
 
+def bilinear(xc, yc, f, x, y):
+    """f (cell centres xc, yc; f[j, i]) interpolated bilinearly at (x, y)."""
+    i = min(max(int(np.searchsorted(xc, x)) - 1, 0), len(xc) - 2)
+    j = min(max(int(np.searchsorted(yc, y)) - 1, 0), len(yc) - 2)
+    s, t = (x - xc[i]) / (xc[i + 1] - xc[i]), (y - yc[j]) / (yc[j + 1] - yc[j])
+    return ((1 - s) * (1 - t) * f[j, i] + s * (1 - t) * f[j, i + 1]
+            + (1 - s) * t * f[j + 1, i] + s * t * f[j + 1, i + 1])
+
+
+def surface_pressure(h5, x, y):
+    """The pressure at the surface point (x, y) of a 2D steady state, from the fluid: the normal n
+    is grad phi there (central differences of the level set phi over a cell), and p is sampled
+    bilinearly at 1.5, 2.5 and 3.5 cells h out along n (h the larger spacing there, so that no
+    sample's cells reach into the body), then extrapolated to the surface by the parabola through
+    the three (weights 35/8, -21/4, 15/8). A penalized body's pressure inside is not the flow's, so
+    a probe at the surface that interpolates across it measures neither side's."""
+    import h5py
+    with h5py.File(h5, "r") as f:
+        xc, yc, p, phi = f["x_centres"][:], f["y_centres"][:], f["p"][:], f["phi"][:]
+    i, j = int(np.searchsorted(xc, x)), int(np.searchsorted(yc, y))
+    h = max(xc[i] - xc[i - 1], yc[j] - yc[j - 1])
+    n = np.array([bilinear(xc, yc, phi, x + h, y) - bilinear(xc, yc, phi, x - h, y),
+                  bilinear(xc, yc, phi, x, y + h) - bilinear(xc, yc, phi, x, y - h)])
+    n /= np.linalg.norm(n)
+    s = [bilinear(xc, yc, p, x + d * h * n[0], y + d * h * n[1]) for d in (1.5, 2.5, 3.5)]
+    return 35 / 8 * s[0] - 21 / 4 * s[1] + 15 / 8 * s[2]
+
+
+def surface_dp(out):
+    q = {}
+    for item in a.surface_dp:
+        name, _, pts = item.partition("=")
+        try:
+            (x1, y1), (x2, y2) = [[float(c) for c in pt.split(",")] for pt in pts.split(":")]
+        except ValueError:
+            sys.exit(f"accuracy.py: --surface-dp {item!r}: expected NAME=X1,Y1:X2,Y2")
+        h5 = os.path.join(out, "steady.h5")
+        q[name.strip()] = surface_pressure(h5, x1, y1) - surface_pressure(h5, x2, y2)
+    return q
+
+
 def steady_quantities(out):
     q = {}
     with open(os.path.join(out, "gradient.csv")) as fh:
@@ -154,6 +198,7 @@ def steady_quantities(out):
                 q[name.strip()] = float(val)
     if not q:
         raise RuntimeError("no objective terms in gradient.csv")
+    q.update(surface_dp(out))
     return q
 
 

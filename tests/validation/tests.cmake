@@ -54,3 +54,15 @@ add_test(NAME validation_accuracy_re20
                  --options "-fg_fftw_planner estimate" --reference drag=5.57953523384 --min-order 1.5 --jobs 2
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(validation_accuracy_re20 PROPERTIES TIMEOUT 600 LABELS "validation;body")
+# ... and with a sharp wall (wall: sharp; tests/validation/schafer_turek_re20_sharp.yaml): the drag,
+# the lift and the surface pressure difference (each surface point extrapolated from the fluid along
+# the normal: --surface-dp) must converge to the references at an order >= 1.5 (measured +0.210 %
+# and +0.036 %, -5.4 % and -1.1 %, -2.96 % and -0.87 %: orders 2.54, 2.27 and 1.77).
+add_test(NAME validation_accuracy_re20_sharp
+         COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/accuracy.py --flowgrad $<TARGET_FILE:flowgrad>
+                 --case ${CMAKE_CURRENT_SOURCE_DIR}/validation/schafer_turek_re20_sharp.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_accuracy_re20_sharp
+                 --length 0.1 --levels 20,40 --hkeys grid.stretch.y.h_min --level-set "grid.cells=[{22*N}, 0]"
+                 --options "-fg_fftw_planner estimate" --reference drag=5.57953523384 --reference lift=0.010618948146
+                 --surface-dp dp_surface=0.15,0.2:0.25,0.2 --reference dp_surface=0.11752016697 --min-order 1.5 --jobs 2
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(validation_accuracy_re20_sharp PROPERTIES TIMEOUT 600 LABELS "validation;body")
