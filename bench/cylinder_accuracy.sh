@@ -9,20 +9,22 @@
 #
 #   bash bench/cylinder_accuracy.sh [build-dir]     (default build-dir: build; ~8 minutes on 2 cores)
 #
-# Environment: NP=2, MPIEXEC, N=96 (h = D/N).
+# Environment: NP=2, MPIEXEC, N=96 (h = D/N), CASE (default tests/validation/schafer_turek_re20.yaml;
+# tests/validation/schafer_turek_re20_sharp.yaml has a sharp wall, within the band from N=24: N=40).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 exe=$build/flowgrad
 [ -x "$exe" ] || { echo "cylinder_accuracy.sh: $exe not found; build first (cmake --build $build)" >&2; exit 2; }
 MPIEXEC=${MPIEXEC:-"mpiexec --allow-run-as-root --oversubscribe"}
-NP=${NP:-2} N=${N:-96}
+NP=${NP:-2} N=${N:-96} CASE=${CASE:-$root/tests/validation/schafer_turek_re20.yaml}
+[ -f "$CASE" ] || { echo "cylinder_accuracy.sh: CASE=$CASE: no such file" >&2; exit 2; }
 [[ "$N" =~ ^[1-9][0-9]*$ && "$NP" =~ ^[1-9][0-9]*$ ]] || { echo "cylinder_accuracy.sh: N and NP must be positive integers (N=$N, NP=$NP)" >&2; exit 2; }
 out=$build/bench_cylinder_accuracy
 rm -rf "$out"
 h=$(python3 -c "print(0.1 / $N)")
 start=$(date +%s.%N)
-$MPIEXEC -n "$NP" "$exe" adjoint "$root/tests/validation/schafer_turek_re20.yaml" \
+$MPIEXEC -n "$NP" "$exe" adjoint "$CASE" \
   --set "grid.cells=[$((22 * N)), 0]" --set "grid.stretch.y.h_min=$h" --set "output.dir=$out" \
   -fg_fftw_planner estimate -steady_pc_type shell -adjoint_pc_type shell > "$out.log" 2>&1 \
   || { echo "cylinder_accuracy.sh: the run failed (log: $out.log)" >&2; exit 1; }

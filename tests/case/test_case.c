@@ -528,7 +528,7 @@ static PetscErrorCode TestBodies(void)
   CHECK(!strcmp(c->probe[1].name, "dp") && c->probe[1].has_reference && c->probe[1].reference[0] == 10.6 && !strcmp(c->probe[1].where, "bodies.yaml:41: probe.dp"), "probe dp");
   CHECK(!strcmp(c->actuator[0].name, "push") && c->actuator[0].center[1] == 5.5 && c->actuator[0].radius == 0.3 && c->actuator[0].force[1] == 0.1 && c->actuator[0].frequency == 0, "actuator");
   /* the resolved case: the keys of each shape only, lists in flow style, no reference without one */
-  CHECK(strstr(c->resolved, "poisson:\n") < strstr(c->resolved, "\nbody:\n  cyl:\n    shape: circle\n    position: [10, 5]\n    angle: 0\n    radius: 0.5\n    mask_width: 2\n"), "resolved cyl:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "poisson:\n") < strstr(c->resolved, "\nbody:\n  cyl:\n    shape: circle\n    position: [10, 5]\n    angle: 0\n    radius: 0.5\n    wall: band\n    mask_width: 2\n"), "resolved cyl:\n%s", c->resolved);
   CHECK(strstr(c->resolved, "    naca: \"0012\"\n    chord: 1\n") != NULL, "resolved naca");
   CHECK(strstr(c->resolved, "    control_points: [[0, 0], [1, 0.2], [1, 1], [0, 1], [-0.5, 0.5]]\n") != NULL, "resolved control points");
   CHECK(strstr(c->resolved, "    fourier_cos: [0, 0.1, 0, 0.05]\n    fourier_sin: [0.02, 0, 0, 0]\n") != NULL, "resolved fourier");

@@ -3,7 +3,7 @@
 observed order of each quantity and the difference between the two finest grids.
 
   accuracy.py --flowgrad EXE --case CASE --workdir DIR --length L --levels 20,40,80,160
-              [--mode steady|unsteady] [--hkeys grid.stretch.x.h_min,grid.stretch.y.h_min]
+              [--mode steady|unsteady|mean] [--hkeys grid.stretch.x.h_min,grid.stretch.y.h_min ('': none)]
               [--scale-dt] [--from T] [--reference NAME=VALUE ...] [--set K=V ...]
               [--level-set 'K=V{expr}' ...]
               [--mpiexec M --np N] [--jobs J] [--min-order 1.5] [--max-diff NAME=TOL ...]
@@ -18,6 +18,8 @@ value of the arithmetic expression expr of N (an integer when it is one), e.g.
 
 steady (`adjoint.mode: steady`): `flowgrad adjoint`; the quantities are the case's objective
   terms as gradient.csv's header lists them (e.g. drag, lift, a pressure_drop).
+mean: `flowgrad run`; for each body B, B_cd_mean and B_cl_mean, the means of history.csv's rows
+  with time >= --from (a flow that settles to a steady state by time stepping: a sphere in 3D).
 unsteady: `flowgrad run`; from history.csv's rows with time >= --from, for each body B:
   B_cd_max, B_cl_max (the largest values, refined by a parabola through the peak sample and its
   neighbours) and B_st (the Strouhal number f L / u_ref from Cl's upward mean crossings;
@@ -41,7 +43,7 @@ ap.add_argument("--case", required=True)
 ap.add_argument("--workdir", required=True)
 ap.add_argument("--length", type=float, required=True, help="the body's size L: h_min = L/N")
 ap.add_argument("--levels", required=True, help="N1,N2,...: h_min = L/N")
-ap.add_argument("--mode", choices=("steady", "unsteady"), default="steady")
+ap.add_argument("--mode", choices=("steady", "unsteady", "mean"), default="steady")
 ap.add_argument("--hkeys", default="grid.stretch.x.h_min,grid.stretch.y.h_min")
 ap.add_argument("--scale-dt", action="store_true")
 ap.add_argument("--from", dest="t_from", type=float, default=None,
@@ -128,6 +130,15 @@ def unsteady_quantities(out):
     t0 = a.t_from if a.t_from is not None else t[-1] * 2.0 / 3.0
     w = t >= t0
     q = {}
+    if a.mode == "mean":
+        for name in col:
+            if name.endswith("_cl") and name[:-3] + "_cd" in col:
+                b = name[:-3]
+                if not w.any():
+                    raise RuntimeError(f"no rows of history.csv after t = {t0:g}")
+                q[b + "_cd_mean"] = float(np.mean(col[b + "_cd"][w]))
+                q[b + "_cl_mean"] = float(np.mean(col[b + "_cl"][w]))
+        return q
     for name in col:
         if not name.endswith("_cl"):
             continue
@@ -227,7 +238,8 @@ def run(n):
         cmd = [a.mpiexec, "-n", str(a.np)] + [x for x in a.mpiexec_flags.replace(";", " ").split() if x]
     cmd += [a.flowgrad, "adjoint" if a.mode == "steady" else "run", a.case, "--set", "output.dir=" + out]
     for k in a.hkeys.split(","):
-        cmd += ["--set", f"{k.strip()}={a.length / n!r}"]
+        if k.strip():
+            cmd += ["--set", f"{k.strip()}={a.length / n!r}"]
     if a.scale_dt:
         r = n / levels[0]
         dt = read_case_value(base_resolved, "time.dt")
