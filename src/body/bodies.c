@@ -153,6 +153,18 @@ static PetscErrorCode FGBodySpacing_Private(FGGrid g, FGShape shape, PetscReal *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the case's body does not translate or oscillate (fixed), and whether it turns (a
+   rotation rate, its amplitude or its values in time): what the normal penalization and the
+   sharp wall need of a surface that does not move. */
+static void FGBodyCaseMotion_Private(const FGBodyCase *bc, PetscBool *fixed, PetscBool *turns)
+{
+  PetscBool osc = (PetscBool)(bc->oscillation_frequency != 0 && (bc->oscillation_amplitude[0] != 0 || bc->oscillation_amplitude[1] != 0 || bc->oscillation_amplitude[2] != 0));
+
+  *fixed = (PetscBool)(!osc && bc->velocity[0] == 0 && bc->velocity[1] == 0 && bc->velocity[2] == 0);
+  *turns = (PetscBool)(bc->rotation_rate != 0 || bc->rotation_amplitude != 0);
+  for (PetscInt k = 0; k < bc->n_rate_values; k++) *turns = (PetscBool)(*turns || bc->rotation_rate_values[k] != 0);
+}
+
 /*@C
   FGBodiesCreate - the bodies of a case on a grid: shapes, validation (FG_ERR_INPUT naming the
   case file's body entry), inside-the-domain check, face lists at t = 0. Collective.
@@ -201,10 +213,8 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     it->bspline = (PetscBool)(bc->mask_profile == FG_MASK_BSPLINE);
     it->nu      = c->flow.nu;
     if (bc->wall == FG_WALL_SHARP) { /* no band: the faces inside and their outside neighbours (mask.c) */
-      PetscBool fixed = (PetscBool)(bc->oscillation_frequency == 0 || (bc->oscillation_amplitude[0] == 0 && bc->oscillation_amplitude[1] == 0 && bc->oscillation_amplitude[2] == 0));
-      PetscBool turns = (PetscBool)(bc->rotation_rate != 0 || bc->rotation_amplitude != 0);
-      for (PetscInt k = 0; k < bc->n_rate_values; k++) turns = (PetscBool)(turns || bc->rotation_rate_values[k] != 0);
-      fixed = (PetscBool)(fixed && bc->velocity[0] == 0 && bc->velocity[1] == 0 && bc->velocity[2] == 0);
+      PetscBool fixed, turns;
+      FGBodyCaseMotion_Private(bc, &fixed, &turns);
       /* its chi is continuous in the surface's position but has kinks where a face or a neighbour
          crosses it: a surface moving across the faces would put kinks in every step's derivative */
       PetscCheck(fixed && (!turns || FG_JET_EXACT(it)), g->comm, FG_ERR_INPUT, "%s: wall: sharp applies to bodies whose surface does not move (no translation or oscillation; circles and spheres may rotate)", bc->where);
@@ -216,10 +226,8 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
       it->skin  = bc->eta * c->flow.nu / PetscSqr(bc->skin_layer * it->h), it->core = bc->core_depth * it->h;
       it->shift = (bc->skin_offset_auto ? it->skinauto : bc->skin_offset_cells) * it->h;
       if (bc->skin_normal > 0) { /* the normal penalization (normal.c): bodies whose surface does not move */
-        PetscBool fixed = (PetscBool)(bc->oscillation_frequency == 0 || (bc->oscillation_amplitude[0] == 0 && bc->oscillation_amplitude[1] == 0 && bc->oscillation_amplitude[2] == 0));
-        PetscBool turns = (PetscBool)(bc->rotation_rate != 0 || bc->rotation_amplitude != 0);
-        for (PetscInt k = 0; k < bc->n_rate_values; k++) turns = (PetscBool)(turns || bc->rotation_rate_values[k] != 0);
-        fixed = (PetscBool)(fixed && bc->velocity[0] == 0 && bc->velocity[1] == 0 && bc->velocity[2] == 0);
+        PetscBool fixed, turns;
+        FGBodyCaseMotion_Private(bc, &fixed, &turns);
         PetscCheck(bc->skin_normal >= 1, g->comm, FG_ERR_INPUT, "%s: skin_normal %g: expected 0 (none) or >= 1 (eta_n = skin_normal eta, no stiffer than the core)", bc->where, (double)bc->skin_normal);
         PetscCheck(fixed && bc->n_jets == 0, g->comm, FG_ERR_INPUT, "%s: skin_normal applies to bodies that do not translate and have no jets (their normal velocity is then 0; a circle or sphere may rotate)", bc->where);
         PetscCheck(!turns || FG_JET_EXACT(it), g->comm, FG_ERR_INPUT, "%s: skin_normal applies to a rotating body only if it is a circle or a sphere (a turning %s moves its surface: its normal velocity is not 0)", bc->where, FGBodyShapeNames[bc->shape]);
