@@ -43,6 +43,13 @@ typedef struct {
   PetscReal volume;    /* sum of chi dV over the x-faces (the mask's area in 2D, volume in 3D) */
 } FGBodyForces;
 
+/* A sharp wall's gaps (wall: sharp): the pairs of neighbouring faces, both outside the body, with
+   the body between them, where it is thinner than a cell; the box of their faces (reduced). */
+typedef struct {
+  PetscInt  n;
+  PetscReal lo[3], hi[3];
+} FGBodyWallGaps;
+
 PETSC_EXTERN PetscErrorCode FGBodiesCreate(FGGrid, const FGBoundary *, const FGCase *, FGBodies *);
 PETSC_EXTERN PetscErrorCode FGBodiesDestroy(FGBodies *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetCount(FGBodies, PetscInt *);
@@ -51,6 +58,7 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetShape(FGBodies, PetscInt, FGShape *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetSkinOffset(FGBodies, PetscInt, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetCoreFraction(FGBodies, PetscInt, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetMaskSpacing(FGBodies, PetscInt, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGBodiesGetWallGaps(FGBodies, PetscInt, FGBodyWallGaps *);
 
 /* The step's penalization: ResetForces at the step's start, Penalize once per stage after the
    explicit predictor (stage end time t, stage weight gamma, step dt), ReduceForces at its end

@@ -55,6 +55,7 @@ PetscErrorCode FGAdjointAppCreate_Internal(MPI_Comm comm, const FGCase *c, FGAdj
   A->c = c;
   PetscCall(FGAppSetUpOutput_Internal(comm, c));
   PetscCall(FGSolverCreate(comm, c, &A->s));
+  PetscCall(FGAppWarnBodies_Internal(comm, c, A->s->bodies));
   PetscCall(FGDesignCreate(A->s, c, &A->d));
   PetscCall(FGObjectiveCreate(A->s, A->d, &A->o));
   PetscCall(FGDesignCreateVec(A->d, &A->p));

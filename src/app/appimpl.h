@@ -19,5 +19,6 @@ typedef struct {
 PETSC_INTERN PetscErrorCode FGAppSetUpOutput_Internal(MPI_Comm, const FGCase *);
 PETSC_INTERN PetscErrorCode FGAdjointAppCreate_Internal(MPI_Comm, const FGCase *, FGAdjointApp *);
 PETSC_INTERN PetscErrorCode FGAdjointAppDestroy_Internal(FGAdjointApp *);
+PETSC_INTERN PetscErrorCode FGAppWarnBodies_Internal(MPI_Comm, const FGCase *, FGBodies);
 
 #endif

@@ -23,7 +23,7 @@
   last) raise the signal in itself after step N, so that a test can stop a run at a known step and
   see the ranks agree.
 */
-#include <fg/app.h>
+#include "appimpl.h"
 #include <fg/step.h>
 #include <fg/io.h>
 #include <fg/iofile.h>
@@ -389,6 +389,7 @@ PetscErrorCode FGRun(MPI_Comm comm, const FGCase *c, PetscBool resume)
     }
   }
   PetscCall(FGSolverCreate(comm, c, &s));
+  PetscCall(FGAppWarnBodies_Internal(comm, c, s->bodies));
   if (!s->viscous && c->time.dt > FGViscousTimeStepLimit(s->grid, c->flow.nu))
     PetscCall(PetscPrintf(comm, "flowgrad run: warning: time.dt = %g exceeds the stability limit of the explicit viscous term, %.4g (RK3: dt nu sum_d 4/h_d^2 <= 2.51); expect a blow-up (exit 3), or set time.viscous: implicit\n", (double)c->time.dt, (double)FGViscousTimeStepLimit(s->grid, c->flow.nu)));
   { /* the checkpoints belong to this output directory and to the case's restart keys */

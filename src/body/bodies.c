@@ -338,6 +338,21 @@ PetscErrorCode FGBodiesGetCoreFraction(FGBodies B, PetscInt b, PetscReal *frac)
 }
 
 /*@C
+  FGBodiesGetWallGaps - with a sharp wall (wall: sharp), the pairs of neighbouring faces of one
+  velocity component along one axis that both lie outside body b with the body between them, as
+  placed last (n = 0 otherwise): where the body is thinner than a cell, so that no face inside it
+  holds the wall in those stencils and the wall has a gap (a thin trailing edge). The box of
+  those faces in lo, hi. Not collective (reduced when the body is placed).
+@*/
+PetscErrorCode FGBodiesGetWallGaps(FGBodies B, PetscInt b, FGBodyWallGaps *gaps)
+{
+  PetscFunctionBeginUser;
+  *gaps = B->b[b].gaps;
+  if (!B->b[b].sharp) gaps->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGBodiesGetMaskSpacing - the spacing h the mask band of body b is measured in (its width is
   mask_width h): the largest grid spacing on a uniform grid, the largest cell width around the
   body on a stretched one (0 for a density body, whose mask is per cell).

@@ -64,6 +64,7 @@ typedef struct {
   PetscReal         skin, core; /* soft skin (skin > 0): chi = skin G_eps(s) + G_h(s - core), skin = eta / eta_s (FGBodyMaskWeight_Internal) */
   PetscReal         skinauto, skinripple; /* soft skin: FGBodySkinOffset's band centre and ripple, in cells */
   PetscReal         corefrac; /* soft skin: the stiff core's volume over the shape's (a thin body: < 1/2) */
+  FGBodyWallGaps    gaps;     /* a sharp wall: where the body is thinner than a cell (FGBodySharpWeight_Internal) */
   FGFaceList        f[3];
   PetscReal         tbuilt;
   PetscInt          boxlo[3], boxhi[3]; /* control volume around the body as last placed, cells [lo, hi) */
@@ -141,7 +142,7 @@ PETSC_INTERN void      FGBodyState_Internal(const FGBodyItem *, PetscInt, PetscR
 /* mask.c */
 PETSC_INTERN void           FGBodyMaskProfile_Internal(PetscBool, PetscReal, PetscReal, PetscReal *, PetscReal *);
 PETSC_INTERN void           FGBodyMaskWeight_Internal(const FGBodyItem *, PetscReal, PetscReal *, PetscReal *);
-PETSC_INTERN PetscErrorCode FGBodySharpWeight_Internal(FGBodies, FGBodyItem *, PetscInt, const PetscInt[], const PetscReal[], PetscReal, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode FGBodySharpWeight_Internal(FGBodies, FGBodyItem *, PetscInt, const PetscInt[], const PetscReal[], PetscReal, PetscReal *, PetscReal *, PetscBool *);
 PETSC_INTERN void           FGBodySharpNeighbour_Internal(FGGrid, PetscInt, const PetscInt[], PetscInt, PetscInt, const PetscReal[], PetscReal[]);
 PETSC_INTERN PetscErrorCode FGBodyBuild_Internal(FGBodies, FGBodyItem *, PetscReal);
 PETSC_INTERN PetscErrorCode FGBodyPlace_Internal(FGBodies, FGBodyItem *, PetscReal);

@@ -141,8 +141,12 @@ void FGBodySharpNeighbour_Internal(FGGrid g, PetscInt a, const PetscInt idx[], P
    inside neighbours, chi = num/phi, num = eta nu sum w (-phi_nb), capped at 1 (the stiff value;
    so chi is continuous as a face crosses the surface, and as a neighbour does: th -> 1 gives 0).
    Its derivatives: dchi/d(-phi) = num/phi^2 (G[4]) and dchi/dphi_nb = -eta nu w/phi
-   (G[FG_GEO_SHARP_DNB + 2 d + side]); 0 where capped. G must hold FG_FACE_GEO zeros on entry. */
-PetscErrorCode FGBodySharpWeight_Internal(FGBodies B, FGBodyItem *it, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, PetscReal *chi, PetscReal *G)
+   (G[FG_GEO_SHARP_DNB + 2 d + side]); 0 where capped. G must hold FG_FACE_GEO zeros on entry.
+   gap (may be NULL): set when the face and its upper neighbour along some axis both lie outside
+   with the body between them (phi < 0 at a quarter, half or three quarters of the way, the axis
+   within 60 degrees of the normal there, so that a segment clipping a convex body's edge does not
+   count): the body is thinner than a cell there, and neither face's stencil sees its wall. */
+PetscErrorCode FGBodySharpWeight_Internal(FGBodies B, FGBodyItem *it, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, PetscReal *chi, PetscReal *G, PetscBool *gap)
 {
   FGGrid    g   = B->g;
   PetscReal num = 0, c[6] = {0, 0, 0, 0, 0, 0}, gn[6] = {0, 0, 0, 0, 0, 0};
@@ -150,6 +154,7 @@ PetscErrorCode FGBodySharpWeight_Internal(FGBodies B, FGBodyItem *it, PetscInt a
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < 3; d++) G[FG_GEO_SHARP_IDX + d] = idx[d];
   *chi = 0;
+  if (gap) *gap = PETSC_FALSE;
   if (phi < 0) {
     *chi = 1;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -159,7 +164,16 @@ PetscErrorCode FGBodySharpWeight_Internal(FGBodies B, FGBodyItem *it, PetscInt a
       PetscReal y[3], pn, gy[3], cm, cp, q = 0;
       FGBodySharpNeighbour_Internal(g, a, idx, d, 2 * side - 1, x, y);
       PetscCall(FGShapeLevelSet(it->shape, y, &pn, gy, NULL));
-      if (pn >= 0) continue;
+      if (pn >= 0) {
+        for (PetscInt q4 = 1; gap && side && q4 < 4 && !*gap; q4++) {
+          PetscReal z[3], pz, gz[3] = {0, 0, 0}, gg = 0;
+          for (PetscInt e = 0; e < 3; e++) z[e] = x[e] + 0.25 * q4 * (y[e] - x[e]);
+          PetscCall(FGShapeLevelSet(it->shape, z, &pz, gz, NULL));
+          for (PetscInt e = 0; e < g->dim; e++) gg += gz[e] * gz[e];
+          if (pz < 0 && 4 * gz[d] * gz[d] >= gg) *gap = PETSC_TRUE; /* crossed within 60 degrees of the normal (not a convex cap's sliver) */
+        }
+        continue;
+      }
       FGOpDiffusionCoefficients(g, a, d, idx[d], &cm, &cp); /* the viscous stencil's weight of that neighbour */
       c[2 * d + side] = it->bc->eta * it->nu * (side ? cp : cm);
       num += c[2 * d + side] * -pn;
@@ -217,6 +231,8 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
     hi[d] = d < dim ? bh[d] + it->reach : 0;
   }
   it->out.volume = 0;
+  it->gaps.n      = 0;
+  for (PetscInt d = 0; d < 3; d++) it->gaps.lo[d] = PETSC_MAX_REAL, it->gaps.hi[d] = -PETSC_MAX_REAL;
   for (PetscInt a = 0; a < dim; a++) {
     FGFaceList *l = &it->f[a];
     PetscInt    flo[3], fhi[3];
@@ -231,9 +247,14 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
           PetscReal      sg[FG_FACE_GEO];
           PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, NULL));
           if (it->sharp) {
+            PetscBool gap;
             PetscCall(PetscArrayzero(sg, FG_FACE_GEO));
-            PetscCall(FGBodySharpWeight_Internal(B, it, a, idx, x, phi, &chi, sg));
+            PetscCall(FGBodySharpWeight_Internal(B, it, a, idx, x, phi, &chi, sg, &gap));
             dH = sg[4];
+            if (gap) {
+              it->gaps.n++;
+              for (PetscInt d = 0; d < 3; d++) it->gaps.lo[d] = PetscMin(it->gaps.lo[d], x[d]), it->gaps.hi[d] = PetscMax(it->gaps.hi[d], x[d]);
+            }
           } else FGBodyMaskWeight_Internal(it, phi, &chi, &dH); /* the band at -shift */
           if (chi <= 0) continue;
           PetscCall(FGFaceListReserve_Private(l, l->n + 1, nj));
@@ -285,6 +306,11 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
         }
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &it->out.volume, 1, MPIU_REAL, MPIU_SUM, g->comm));
+  if (it->sharp) {
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &it->gaps.n, 1, MPIU_INT, MPI_SUM, g->comm));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, it->gaps.lo, 3, MPIU_REAL, MPIU_MIN, g->comm));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, it->gaps.hi, 3, MPIU_REAL, MPIU_MAX, g->comm));
+  }
   if (it->skin > 0) {
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cover, 2, MPIU_REAL, MPIU_SUM, g->comm));
     it->corefrac = cover[1] > 0 ? cover[0] / cover[1] : 0;
