@@ -95,6 +95,7 @@ PETSC_EXTERN PetscErrorCode FGOptimizerGetOptions(MPI_Comm, FGOptimizerOptions *
 PETSC_EXTERN PetscErrorCode FGOptimizerCreate(MPI_Comm, const FGCase *, PetscInt, const char *const[], FGOptimizer *);
 PETSC_EXTERN PetscErrorCode FGOptimizerSetResume(FGOptimizer, PetscBool, PetscBool);
 PETSC_EXTERN PetscErrorCode FGOptimizerSetUp(FGOptimizer);
+PETSC_EXTERN PetscErrorCode FGOptimizerGetProblem(FGOptimizer, FGProblem *);
 PETSC_EXTERN PetscErrorCode FGOptimizerSolve(FGOptimizer);
 PETSC_EXTERN PetscErrorCode FGOptimizerView(FGOptimizer);
 PETSC_EXTERN PetscErrorCode FGOptimizerDestroy(FGOptimizer *);

@@ -29,6 +29,13 @@ PetscErrorCode FGOptimizeMain(MPI_Comm comm, const FGCase *c, PetscBool resume, 
   PetscCall(FGSlurmRestartCount(comm, &slurm));
   PetscCall(FGOptimizerSetResume(opt, (PetscBool)(resume || slurm > 0), resume));
   PetscCall(FGOptimizerSetUp(opt));
+  {
+    FGProblem P;
+    FGSolver  s;
+    PetscCall(FGOptimizerGetProblem(opt, &P));
+    PetscCall(FGProblemGetSolver(P, 0, &s)); /* the points share the bodies' case keys */
+    PetscCall(FGAppWarnBodies_Internal(comm, c, s->bodies));
+  }
   PetscCall(FGSignalInstall());
   PetscCall(FGOptimizerSolve(opt));
   PetscCall(FGOptimizerView(opt)); /* the handlers stay to the process's exit */

@@ -130,6 +130,17 @@ static PetscErrorCode FGOptimizerPrintProblem_Private(FGOptimizer O)
 }
 
 /*@C
+  FGOptimizerGetProblem - the problem FGOptimizerSetUp() made (its points' solvers, design and
+  rows); NULL before it.
+@*/
+PetscErrorCode FGOptimizerGetProblem(FGOptimizer O, FGProblem *P)
+{
+  PetscFunctionBeginUser;
+  *P = O->P;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGOptimizerSetUp - the problem (every point's solver), the variables and their bounds, the
   optimizer type, output.dir/optimization and its evaluation log; prints the problem. Collective.
 

@@ -161,13 +161,16 @@ fg_case_expect(NAME body_sharp_nu_design NP 1 CODE 2 REGEX "design.parameters=\\
 fg_case_expect(NAME body_sharp_info NP 1 CODE 0 REGEX "cyl: circle, sharp wall \\(the faces inside penalized with eta = 0.01"
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml)
 # A sharp-walled body thinner than a cell somewhere (a NACA 0012's trailing edge at c/32, 5 degrees)
-# has gaps in its wall: info and run warn, with the count and the box of the faces (the same on 2
+# has gaps in its wall: info, run and optimize warn, with the count and the box of the faces (the same on 2
 # ranks: the count is reduced); a convex body whose edge a pair of faces merely clips has none
 # (the cylinder above, the sphere).
 fg_case_expect(NAME body_sharp_gaps NP "1;2" CODE 0 REGEX "wing: warning: the sharp wall has gaps: 5 pairs of neighbouring faces lie outside the body with the body between them \\(x in \\[2.891, 2.984\\], y in \\[1.891, 1.906\\]\\), where it is thinner than a cell"
                ARGS info ${FG_TEST_DIR}/validation/naca_aoa.yaml --set body.wing.wall=sharp)
 fg_case_expect(NAME body_sharp_gaps_run NP 1 CODE 0 REGEX "wing: warning: the sharp wall has gaps: 5 pairs"
                ARGS run ${FG_TEST_DIR}/validation/naca_aoa.yaml --set body.wing.wall=sharp --set time.steps=1 --set output.dir=body_sharp_gaps_run)
+fg_case_expect(NAME body_sharp_gaps_optimize NP 1 CODE 0 REGEX "wing: warning: the sharp wall has gaps: 3 pairs"
+               ARGS optimize ${FG_TEST_DIR}/validation/naca_aoa.yaml --set body.wing.wall=sharp "--set" "grid.cells=[128, 64]" --set time.steps=2
+                    --set optimizer.max_iterations=0 --set output.dir=body_sharp_gaps_optimize)
 fg_case_expect(NAME body_sharp_info_sphere NP 1 CODE 0 REGEX "s: sphere, sharp wall"
                ARGS info ${FG_TEST_DIR}/adjoint/sphere_sharp.yaml)
 set_tests_properties(case_body_sharp_info_np1 case_body_sharp_info_sphere_np1 PROPERTIES FAIL_REGULAR_EXPRESSION "has gaps")
