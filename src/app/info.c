@@ -28,11 +28,10 @@ PetscErrorCode FGAppWarnBodies_Internal(MPI_Comm comm, const FGCase *c, FGBodies
     char           box[160] = "", *e = box;
     PetscCall(FGBodiesGetWallGaps(B, b, &gp));
     if (!gp.n) continue;
-    for (PetscInt d = 0; d < 3; d++)
-      if (gp.lo[d] <= gp.hi[d] && (d < 2 || gp.hi[d] > gp.lo[d])) {
-        PetscCall(PetscSNPrintf(e, sizeof(box) - (size_t)(e - box), "%s%c in [%.4g, %.4g]", d ? ", " : "", "xyz"[d], (double)gp.lo[d], (double)gp.hi[d]));
-        e += strlen(e);
-      }
+    for (PetscInt d = 0; d < c->grid.dim; d++) {
+      PetscCall(PetscSNPrintf(e, sizeof(box) - (size_t)(e - box), "%s%c in [%.4g, %.4g]", d ? ", " : "", "xyz"[d], (double)gp.lo[d], (double)gp.hi[d]));
+      e += strlen(e);
+    }
     PetscCall(PetscPrintf(comm, "%s: warning: the sharp wall has gaps: %" PetscInt_FMT " pairs of neighbouring faces lie outside the body with the body between them (%s), where it is thinner than a cell; the flow crosses it there and its forces follow the grid (refine the grid around it, or wall: band)\n", c->body[b].name, gp.n, box));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
