@@ -19,7 +19,7 @@
 
 /* A warning for each sharp-walled body thinner than a cell somewhere (FGBodiesGetWallGaps): there
    the wall has gaps, and its forces follow where they open (docs/bodies.md: a NACA 0012 at c/32
-   turned by 0.2 degrees, its lift jumped by 30 %). Printed by info, run, adjoint and check. */
+   turned by 0.2 degrees, its lift jumped by 30 %). Printed by info, run, adjoint, check and optimize. */
 PetscErrorCode FGAppWarnBodies_Internal(MPI_Comm comm, const FGCase *c, FGBodies B)
 {
   PetscFunctionBeginUser;
