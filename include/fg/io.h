@@ -58,6 +58,8 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode FGIOAddState(FGGrid, PetscBool, Vec[], Vec, FGIOField[], PetscInt *);
 PETSC_EXTERN PetscErrorCode FGIOWriteFields(FGGrid, const char *, const FGIOMeta *, PetscInt, const FGIOField[]);
 PETSC_EXTERN PetscErrorCode FGIOReadField(FGGrid, const char *, const char *, Vec);
+/* The same from a file of this grid or of another grid of the same domain (interpolated; src/io/regrid.c). */
+PETSC_EXTERN PetscErrorCode FGIOReadFieldAnyGrid(FGGrid, const char *, const char *, FGLocation, PetscBool, Vec, PetscBool *, PetscBool *);
 /* A cell field from a file the user named: every problem with the file is FG_ERR_INPUT, with the
    caller's context (where, what) in the message. */
 PETSC_EXTERN PetscErrorCode FGIOReadCellField(FGGrid, const char *, const char *, const char *, const char *, Vec);

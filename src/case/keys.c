@@ -134,13 +134,13 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "Blow-up guard: the run stops (exit 3) when the CFL number `dt*max(sum(abs(u_d)/h_d))` exceeds this (RK3 with central advection is stable up to sqrt(3))"},
 
   {.path = "initial.type", .type = FG_KEY_ENUM, .choices = FGInitialTypeNames, FG_AT(initial.type), .def = "rest", .check = FGCaseCheckInitialType_Internal,
-   .doc = "Initial velocity: `rest`, `uniform`, `taylor_green` (2D), `abc` (3D), `kovasznay` (2D, steady, with `nu`), or `file` (a flowgrad fields file)"},
+   .doc = "Initial velocity: `rest`, `uniform`, `taylor_green` (2D), `abc` (3D), `kovasznay` (2D, steady, with `nu`), or `file` (a flowgrad fields file: its state, on this grid or interpolated from another grid of the same domain)"},
   {.path = "initial.velocity", .type = FG_KEY_REAL, .list = PETSC_TRUE, FG_AT(initial.velocity), .def = "0", .defdoc = "all `0`",
    .applies = FGCaseAppliesInitialVelocity_Internal, .doc = "`uniform` only: the velocity"},
   {.path = "initial.amplitude", .type = FG_KEY_REAL, FG_AT(initial.amplitude), .def = "1", .applies = FGCaseAppliesInitialAmplitude_Internal,
    .doc = "`taylor_green` and `abc` only: the velocity amplitude"},
   {.path = "initial.file", .type = FG_KEY_STRING, FG_STR(initial.file), FG_GE(1), .applies = FGCaseAppliesInitialFile_Internal,
-   .defdoc = "required for `file`", .doc = "`file` only: the fields file (HDF5) holding u, v[, w]"},
+   .defdoc = "required for `file`", .doc = "`file` only: the fields file (HDF5: `fields_*.h5`, `steady.h5`) holding u, v[, w] and, read where present, p; written on another grid of the same domain (e.g. a coarser run's steady state: grid sequencing), the fields are interpolated (multilinear) and the velocity projected"},
 
   {.path = "boundary.<face>.type", .type = FG_KEY_ENUM, .choices = FGBCKindNames, FG_FACE(kind),
    .compute = FGCaseComputeFaceType_Internal, .check = FGCaseCheckFaceType_Internal,

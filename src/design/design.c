@@ -26,6 +26,7 @@ struct _p_FGDesign {
   PetscReal    *scal;    /* the scalars last applied (nscalar) */
   Vec           work[3]; /* field-block views / work (global Vecs of the grid) */
   Vec           u0[3];   /* the initial velocity: the case's, computed once */
+  Vec           p0;      /* the initial pressure: 0, or initial.type file's */
   PetscInt      nbt;     /* the controls' basis functions in time */
 };
 
@@ -92,6 +93,8 @@ PetscErrorCode FGDesignCreate(FGSolver s, const FGCase *c, FGDesign *design)
     PetscCall(VecDuplicate(s->u[a], &d->u0[a]));
     PetscCall(VecCopy(s->u[a], d->u0[a]));
   }
+  PetscCall(VecDuplicate(s->p, &d->p0));
+  PetscCall(VecCopy(s->p, d->p0));
   /* the blocks: scalars first */
   for (PetscInt pass = 0; pass < 2; pass++)
     for (PetscInt i = 0; i < c->design.n; i++) {
@@ -202,6 +205,7 @@ PetscErrorCode FGDesignDestroy(FGDesign *design)
     PetscCall(VecDestroy(&(*design)->work[a]));
     PetscCall(VecDestroy(&(*design)->u0[a]));
   }
+  PetscCall(VecDestroy(&(*design)->p0));
   PetscCall(PetscFree((*design)->scal));
   PetscCall(PetscFree(*design));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -418,7 +422,8 @@ PetscErrorCode FGDesignApply(FGDesign d, Vec p)
 /*@C
   FGDesignSetInitialState - put the solver at t = 0 in the initial state: the case's initial
   condition as computed once by FGDesignCreate (so it does not change with the other design
-  parameters), or the initial.velocity block of p; p = 0, the stage right-hand sides 0.
+  parameters), or the initial.velocity block of p; the pressure the case's (0, or initial.type
+  file's), the stage right-hand sides 0.
 @*/
 PetscErrorCode FGDesignSetInitialState(FGDesign d, Vec p)
 {
@@ -427,7 +432,7 @@ PetscErrorCode FGDesignSetInitialState(FGDesign d, Vec p)
   PetscFunctionBeginUser;
   s->t    = 0;
   s->step = 0;
-  PetscCall(VecSet(s->p, 0.0));
+  PetscCall(VecCopy(d->p0, s->p));
   for (PetscInt a = 0; a < s->grid->dim; a++) {
     PetscCall(VecCopy(d->u0[a], s->u[a]));
     PetscCall(VecSet(s->Hold[a], 0.0));

@@ -29,6 +29,14 @@ static uint64_t FGIOMix64_Private(uint64_t z)
   return z ^ (z >> 31);
 }
 
+/* One value's term of that sum: v at index gi of the file. */
+uint64_t FGIOChecksumTerm_Internal(uint64_t gi, double v)
+{
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof(bits));
+  return FGIOMix64_Private(FGIOMix64_Private(gi) ^ bits);
+}
+
 PetscErrorCode FGIOFieldChecksum_Internal(FGGrid grid, const PetscScalar *a, char hex[17])
 {
   const FGBox *b   = &grid->box;
@@ -40,10 +48,7 @@ PetscErrorCode FGIOFieldChecksum_Internal(FGGrid grid, const PetscScalar *a, cha
     for (PetscInt j = b->lo[1]; j < b->hi[1]; j++)
       for (PetscInt i = b->lo[0]; i < b->hi[0]; i++, l++) {
         const uint64_t gi = ((uint64_t)k * (uint64_t)grid->n[1] + (uint64_t)j) * (uint64_t)grid->n[0] + (uint64_t)i;
-        uint64_t       bits;
-        double         v = (double)a[l];
-        memcpy(&bits, &v, sizeof(bits));
-        sum += FGIOMix64_Private(FGIOMix64_Private(gi) ^ bits);
+        sum += FGIOChecksumTerm_Internal(gi, (double)a[l]);
       }
   PetscCallMPI(MPI_Allreduce(&sum, &all, 1, MPI_UINT64_T, MPI_SUM, grid->comm));
   snprintf(hex, 17, "%016llx", (unsigned long long)all);

@@ -179,7 +179,7 @@ PetscErrorCode FGIOCheckFields(FGGrid grid, PetscInt nfields, const FGIOField fi
    --------------------------------------------------------------------------------------------- */
 /* Open an existing field file read-only, collectively; FG_ERR_IO_OPEN (on comm) naming the path
    when it is missing, not a file or not HDF5. */
-static PetscErrorCode FGIOOpenRead_Private(MPI_Comm comm, const char *path, hid_t *fid)
+PetscErrorCode FGIOOpenRead_Internal(MPI_Comm comm, const char *path, hid_t *fid)
 {
   PetscMPIInt rank;
   PetscBool   ok, syserr;
@@ -523,7 +523,7 @@ PetscErrorCode FGIOReadField(FGGrid grid, const char *path, const char *name, Ve
     FGIOField field = {.name = name, .location = FG_LOC_CELL, .vec = vec};
     PetscCall(FGIOCheckVecs_Private(grid, 1, &field));
   }
-  PetscCall(FGIOOpenRead_Private(comm, path, &fid));
+  PetscCall(FGIOOpenRead_Internal(comm, path, &fid));
 
   /* the dataset and its shape (metadata is read collectively: the same verdict on every rank) */
   FGIOShape_Private(grid, dims, start, count);
@@ -677,7 +677,7 @@ PetscErrorCode FGIOReadMeta(MPI_Comm comm, const char *path, FGIOMeta *meta, cha
 
   PetscFunctionBeginUser;
   PetscCall(FGIOSetUp_Private());
-  PetscCall(FGIOOpenRead_Private(comm, path, &fid));
+  PetscCall(FGIOOpenRead_Internal(comm, path, &fid));
   FGCallHDF5Return(FG_ERR_IO_READ, path, root, H5Gopen2, (fid, "/", H5P_DEFAULT));
   PetscCall(FGH5ReadAttrNumbers_Internal(root, "time", H5T_NATIVE_DOUBLE, 1, &time, &found[0]));
   PetscCall(FGH5ReadAttrNumbers_Internal(root, "step", H5T_NATIVE_LLONG, 1, &step, &found[1]));
@@ -740,7 +740,7 @@ PetscErrorCode FGIOReadVector(MPI_Comm comm, const char *path, const char *name,
   PetscFunctionBeginUser;
   PetscCall(FGIOSetUp_Private());
   PetscCheck(FGIONameOK_Private(name), comm, FG_ERR_INPUT, "field file %s: invalid dataset name \"%.80s\"", path, name);
-  PetscCall(FGIOOpenRead_Private(comm, path, &fid));
+  PetscCall(FGIOOpenRead_Internal(comm, path, &fid));
   FGCallHDF5Return(FG_ERR_IO_READ, path, exists, H5Lexists, (fid, name, H5P_DEFAULT));
   if (exists > 0) dset = H5Dopen2(fid, name, H5P_DEFAULT);
   if (dset >= 0) {

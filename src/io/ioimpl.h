@@ -17,6 +17,7 @@
 #include <fg/sys.h>
 #include <fg/grid.h>
 #include <hdf5.h>
+#include <stdint.h>
 
 /* The innermost entry of HDF5's error stack ("H5FD_mpio_open: MPI_File_open failed: ..."),
    into buf; then the stack is cleared. Call it right after the failing HDF5 call. */
@@ -59,6 +60,8 @@ PETSC_INTERN PetscErrorCode FGH5ReadArray_Internal(hid_t, const char *, hid_t, s
 typedef enum { FG_H5_DATASET_OK = 0, FG_H5_DATASET_MISSING, FG_H5_DATASET_NOT_DATASET, FG_H5_DATASET_NOT_FLOAT, FG_H5_DATASET_NO_SHAPE, FG_H5_DATASET_SHAPE } FGH5DatasetStatus;
 PETSC_INTERN PetscErrorCode FGH5CheckDataset_Internal(hid_t, const char *, int, const hsize_t[], const char *, FGH5DatasetStatus *, char *, size_t);
 
+/* fields.c: open a field file to read, collectively (FG_ERR_IO_OPEN, agreed, when it cannot be) */
+PETSC_INTERN PetscErrorCode FGIOOpenRead_Internal(MPI_Comm, const char *, hid_t *);
 /* agree.c: rank 0's parts of a rename */
 PETSC_INTERN void FGIODirectoryOf_Internal(const char *, char *, size_t);
 PETSC_INTERN void FGIOSyncDirectory_Internal(const char *);
@@ -66,6 +69,7 @@ PETSC_INTERN void FGIORenameLocal_Internal(const char *, const char *, char *, s
 
 /* Checksums (src/io/checksum.c). */
 PETSC_INTERN PetscErrorCode FGIOFieldChecksum_Internal(FGGrid, const PetscScalar *, char[17]);
+PETSC_INTERN uint64_t       FGIOChecksumTerm_Internal(uint64_t, double);
 PETSC_INTERN void           FGIOVectorChecksum_Internal(const double *, size_t, char[17]);
 PETSC_INTERN void           FGIOMetaChecksum_Internal(double, long long, const char *, const char *, char[17]);
 

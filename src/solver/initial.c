@@ -15,7 +15,9 @@
                     u = U (1 - e^{lambda x/L} cos(2 pi y/L)),  v = U lambda/(2 pi) e^{lambda x/L} sin(2 pi y/L)
                   stream function psi = U L (y/L - e^{lambda x/L} sin(2 pi y/L) / (2 pi)),
                   pressure p = U^2 (1 - e^{2 lambda x/L}) / 2
-    file          velocity (u, v, w) read from initial.file (a flowgrad fields_*.h5 file)
+    file          the state read from initial.file (a flowgrad fields_*.h5 or steady.h5 file): u, v[, w]
+                  and, where the file has it, p. On another grid of the same domain the fields are
+                  interpolated (FGIOReadFieldAnyGrid, src/io/regrid.c) and the velocity projected
 
   Each component is sampled at its own face centre; analytic fields are then projected, so the
   discrete initial state is exactly divergence free. Boundary faces get their boundary values.
@@ -189,7 +191,8 @@ static PetscErrorCode FGCheckNetFlux_Private(FGSolver s)
 @*/
 PetscErrorCode FGSolverSetInitialCondition(FGSolver s)
 {
-  const FGCase *c = s->c;
+  const FGCase *c            = s->c;
+  PetscBool     interpolated = PETSC_FALSE, withp = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   s->t    = 0.0;
@@ -209,11 +212,18 @@ PetscErrorCode FGSolverSetInitialCondition(FGSolver s)
     break;
   case FG_IC_FILE: {
     static const char *names[3] = {"u", "v", "w"};
-    for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(FGIOReadField(s->grid, c->initial.file, names[a], s->u[a]));
+    for (PetscInt a = 0; a < s->grid->dim; a++) {
+      PetscBool ia;
+      PetscCall(FGIOReadFieldAnyGrid(s->grid, c->initial.file, names[a], (FGLocation)(FG_LOC_FACE_X + a), PETSC_FALSE, s->u[a], NULL, &ia));
+      if (ia) interpolated = PETSC_TRUE;
+    }
+    PetscCall(FGIOReadFieldAnyGrid(s->grid, c->initial.file, "p", FG_LOC_CELL, PETSC_TRUE, s->p, &withp, NULL));
   } break;
   }
   PetscCall(FGOpSetBoundaryFaces(s->grid, &s->bc, s->t, s->u));
   PetscCall(FGCheckNetFlux_Private(s));
-  if (c->initial.type != FG_IC_FILE) PetscCall(FGProjectInitial_Private(s));
+  if (c->initial.type != FG_IC_FILE || interpolated) PetscCall(FGProjectInitial_Private(s));
+  if (interpolated && c->output.monitor_every > 0)
+    PetscCall(PetscPrintf(s->comm, "initial state: u%s%s interpolated from %s (another grid) and projected\n", s->grid->dim == 3 ? ", v, w" : ", v", withp ? " and p" : "", c->initial.file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

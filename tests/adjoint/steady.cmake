@@ -30,6 +30,19 @@ add_test(NAME adjoint_steady_vs_unsteady
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(adjoint_steady_vs_unsteady PROPERTIES FIXTURES_REQUIRED fg_adjoint_steady TIMEOUT 300 LABELS "mpi;adjoint")
 
+# Grid sequencing (initial.type file from another grid: src/io/regrid.c interpolates u, v and p,
+# the velocity is projected): the confined cylinder's steady state on 100 x 25 starts Newton on
+# 200 x 50 after 10 steps, at 1 and 2 ranks. J and the gradient equal those from rest (600 steps)
+# to 1e-8 (measured 3.5e-14 and 8e-11), in at most 3 Newton iterations (measured 3; 4 from rest).
+add_test(NAME adjoint_steady_sequence
+         COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/adjoint/steady_sequence.py --flowgrad $<TARGET_FILE:flowgrad>
+                 --mpiexec ${MPIEXEC_EXECUTABLE} "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}"
+                 --case ${FG_TEST_DIR}/adjoint/steady_confined.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}
+                 --coarse 100,25 --fine 200,50 --case-dt 2e-3 --case-steps 300 --dt 1e-3 --steps 10 --np 1,2
+                 --max-newton 3 --rtol 1e-8
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(adjoint_steady_sequence PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+
 # The steady solver (Newton on SNES, GMRES right-preconditioned by the Oseen solve of
 # src/adjoint/steady_pc.c) over a sweep of the radius of the confined cylinder of issue 20
 # (tests/adjoint/steady_confined.yaml) on 100 x 25 cells, 11 radii from 0.045 to 0.055: every one

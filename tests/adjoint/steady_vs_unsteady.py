@@ -5,15 +5,16 @@
                         --steady DIR --workdir DIR [--steps N1,N2] [--rtol R]
 
 DIR (--steady) holds `flowgrad adjoint CASE` in steady mode: gradient.csv and steady.h5 (the
-steady state x*). Here `flowgrad adjoint` runs in unsteady mode from x* (initial.type: file; the
-file holds the velocity, so the incremental pressure starts from 0 and settles in a few steps),
+steady state x*). Here `flowgrad adjoint` runs in unsteady mode from x* (initial.type: file: the
+velocity and the pressure, so every step repeats x* to round-off),
 every objective term at the final time, for N1 and N2 steps. With x_0 fixed, dJ_N/dp =
 q_x sum_{k<N} F_x^k F_p (+ the direct terms) tends to the steady gradient
 q_x (I - F_x)^{-1} F_p + ... with an error that decays like the slowest mode of F_x^N (an
 oscillating wake mode at Re 40, about a factor 10 per 60 time units on this grid: measured).
 Only design parameters that do not enter the initial state are compared (shape, nu, inflow).
 
-Checks: each dJ/dp at N2 agrees with the steady one to rtol relative to max(|dJ/dp_k|,
+Checks: J at N1 and N2 is the steady J to 1e-11 (x* is a fixed point of every step: measured
+8.6e-16; 7.7e-7 at 1200 steps when the pressure started from 0); each dJ/dp at N2 agrees with the steady one to rtol relative to max(|dJ/dp_k|,
 1e-3 max_j |dJ/dp_j|) (an entry that vanishes by symmetry is measured against the largest), and the
 largest such difference at N2 is at least 10 times smaller than at N1 (the decay). Prints both.
 """
@@ -67,6 +68,8 @@ for N in (int(n) for n in a.steps.split(",")):
     if set(gu) != set(gs):
         sys.exit(f"FAIL: the parameters differ: {sorted(gu)} vs {sorted(gs)}")
     print(f"N = {N} steps: J {Ju:.12e} (steady {Js:.12e}, rel {abs(Ju - Js) / abs(Js):.2e})")
+    if abs(Ju - Js) > 1e-11 * abs(Js):
+        fails.append(f"J after {N} steps from x* differs from the steady J by {abs(Ju - Js) / abs(Js):.2e} (> 1e-11: x* is no fixed point of the step)")
     worst[N] = 0
     for k in gs:
         rel = abs(gu[k] - gs[k]) / max(abs(gs[k]), 1e-3 * gmax)

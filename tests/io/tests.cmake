@@ -4,6 +4,7 @@
 #   io_read_np{1,2,4} read them back, block decomposition, bit for bit, with the attributes
 #   io_xdmf_{2d,3d}  the sidecars are well-formed and match the HDF5 datasets (python + h5py)
 #   io_errors_np{1,2} error classes and messages for bad writes and reads
+#   io_regrid_np{1,3} fields read on another grid (interpolated), checksums, errors
 #   io_h5, io_agree, io_table  the I/O foundation (HDF5 helpers, agreed verdicts, tables)
 set(FG_IO_WORKDIR ${CMAKE_CURRENT_BINARY_DIR}/io)
 file(MAKE_DIRECTORY ${FG_IO_WORKDIR})
@@ -11,12 +12,16 @@ file(MAKE_DIRECTORY ${FG_IO_WORKDIR})
 fg_add_test_exe(NAME io_write_fields SOURCES ${FG_TEST_DIR}/io/write_fields.c)
 fg_add_test_exe(NAME io_read_fields SOURCES ${FG_TEST_DIR}/io/read_fields.c)
 fg_add_test_exe(NAME io_errors SOURCES ${FG_TEST_DIR}/io/io_errors.c)
+fg_add_test_exe(NAME io_regrid SOURCES ${FG_TEST_DIR}/io/regrid.c)
 
 fg_add_mpi_test(NAME io_write NP 3 COMMAND io_write_fields LABELS io TIMEOUT 120
                 FIXTURES_SETUP io_fields WORKING_DIRECTORY ${FG_IO_WORKDIR})
 fg_add_mpi_test(NAME io_read NP 1 2 4 COMMAND io_read_fields LABELS io TIMEOUT 120
                 FIXTURES_REQUIRED io_fields WORKING_DIRECTORY ${FG_IO_WORKDIR})
 fg_add_mpi_test(NAME io_errors NP 1 2 COMMAND io_errors LABELS io TIMEOUT 120
+                WORKING_DIRECTORY ${FG_IO_WORKDIR})
+# fields read on another grid of the same domain (initial.type file across grids: src/io/regrid.c)
+fg_add_mpi_test(NAME io_regrid NP 1 3 COMMAND io_regrid LABELS io TIMEOUT 120
                 WORKING_DIRECTORY ${FG_IO_WORKDIR})
 
 foreach(d 2d 3d 2d_stretched 3d_stretched)
