@@ -239,7 +239,10 @@ def scenario_late_errors(fg, a, w):
     src = os.path.join(w, "src")
     fg.expect("a run on 1 x 1 (its fields: the initial file below)", ["run", case, "--set", f"output.dir={src}", "--set", "time.steps=2", "--set", "output.fields_every=2"], 0, "")
     f = os.path.join(src, "fields", "fields_000002.h5")
-    fg.expect("info: an initial file of another domain", ["info", case, "--set", "grid.lengths=[2,1.5]", "--set", "initial.type=file", "--set", f"initial.file={f}"], 2, r"fields_000002\.h5: its x face 1 lies at .* \(another grid\)")
+    fg.expect("info: an initial file of another domain", ["info", case, "--set", "grid.lengths=[2,1.5]", "--set", "initial.type=file", "--set", f"initial.file={f}"], 2, r"fields_000002\.h5 covers x in \[0, 1\], the case's domain \[0, 2\]: a field is interpolated only between grids of the same domain")
+    out = fg.expect("run: an initial file of another grid (interpolated)", ["run", case, "--set", "grid.cells=[6,4]", "--set", f"output.dir={os.path.join(w, 'regrid')}", "--set", "time.steps=1", "--set", "initial.type=file", "--set", f"initial.file={f}"], 0, r"initial state: u, v and p interpolated from .*fields_000002\.h5 \(another grid\) and projected")
+    if not re.search(r"initial state: u, v and p interpolated from .*fields_000002\.h5 \(another grid\) and projected", out):
+        fail("run: an initial file of another grid: no 'interpolated' line in its output")
     pts = small_case(a, os.path.join(w, "pts.yaml"), "points:\n  low: {set: ['flow.re=abc']}\n")
     fg.expect("info: a bad points.<p>.set entry", ["info", pts], 2, r"pts\.yaml:\d+: points\.low\.set: flow\.re=abc: expected a real number")
 

@@ -7,7 +7,7 @@ observed order of each quantity and the difference between the two finest grids.
               [--scale-dt] [--from T] [--reference NAME=VALUE ...] [--set K=V ...]
               [--level-set 'K=V{expr}' ...]
               [--mpiexec M --np N] [--jobs J] [--min-order 1.5] [--max-diff NAME=TOL ...]
-              [--csv FILE] [--report-only] [--surface-dp NAME=X1,Y1:X2,Y2 ...]
+              [--csv FILE] [--report-only] [--surface-dp NAME=X1,Y1:X2,Y2 ...] [--sequence STEPS]
 
 Level N runs the case with every key of --hkeys (the stretched grid's spacing at the body) set to
 L/N, L the body's size (the cylinder's diameter). --scale-dt also divides time.dt by N/N0 and
@@ -17,7 +17,11 @@ value of the arithmetic expression expr of N (an integer when it is one), e.g.
 --level-set 'grid.cells=[{22*N}, 0]' for a uniform x at h = 2.2/(22 N).
 
 steady (`adjoint.mode: steady`): `flowgrad adjoint`; the quantities are the case's objective
-  terms as gradient.csv's header lists them (e.g. drag, lift, a pressure_drop).
+  terms as gradient.csv's header lists them (e.g. drag, lift, a pressure_drop). With --sequence
+  STEPS (grid sequencing) the levels run one after the other, each after the first from the
+  previous level's steady state (initial.type file: interpolated to its grid) with STEPS time steps
+  before Newton instead of the case's transient; the steady states are the same (Newton's
+  tolerance), the cost of the fine levels' transients is gone.
 mean: `flowgrad run`; for each body B, B_cd_mean and B_cl_mean, the means of history.csv's rows
   with time >= --from (a flow that settles to a steady state by time stepping: a sphere in 3D).
 unsteady: `flowgrad run`; from history.csv's rows with time >= --from, for each body B:
@@ -60,6 +64,9 @@ ap.add_argument("--min-order", type=float, default=1.5)
 ap.add_argument("--max-diff", action="append", default=[], help="NAME=TOL (relative)")
 ap.add_argument("--csv", default="")
 ap.add_argument("--report-only", action="store_true")
+ap.add_argument("--sequence", type=int, default=0,
+                help="steady: each level after the first starts from the previous one's steady state, "
+                     "with this many time steps before Newton (the levels run in order)")
 ap.add_argument("--surface-dp", action="append", default=[],
                 help="steady: NAME=X1,Y1:X2,Y2, the pressure difference of two surface points, each "
                      "extrapolated from the fluid along the normal (see surface_pressure)")
@@ -231,7 +238,8 @@ def level_value(text, n):
         i = k + 1
 
 
-def run(n):
+def run(n, start=""):
+    """Level n (start: a steady.h5 to start from, --sequence)."""
     out = os.path.abspath(os.path.join(a.workdir, f"level_{n:04d}"))
     cmd = []
     if a.mpiexec:
@@ -249,6 +257,8 @@ def run(n):
         cmd += ["--set", s]
     for s in a.level_set:
         cmd += ["--set", level_value(s, n)]
+    if start:
+        cmd += ["--set", "initial.type=file", "--set", "initial.file=" + start, "--set", f"time.steps={a.sequence}"]
     cmd += a.options.split()
     with open(out + ".log", "w") as log:
         r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
@@ -270,8 +280,19 @@ if a.scale_dt:  # the case's dt and steps as flowgrad resolves them (with --set)
     with open(base_resolved, "w") as fh:
         fh.write(r.stdout.split("\n# decomposition")[0])
 
-with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-    results = dict((n, (q, err)) for n, q, err in ex.map(run, levels))
+if a.sequence and a.mode != "steady":
+    sys.exit("accuracy.py: --sequence is for --mode steady")
+if a.sequence:  # in order, each from the one before
+    results, prev = {}, ""
+    for n in levels:
+        _, q, err = run(n, prev)
+        results[n] = (q, err)
+        if q is None:
+            break
+        prev = os.path.abspath(os.path.join(a.workdir, f"level_{n:04d}", "steady.h5"))
+else:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        results = dict((n, (q, err)) for n, q, err in ex.map(run, levels))
 
 bad = [f"level {n}: {err}" for n, (q, err) in results.items() if q is None]
 if bad:
