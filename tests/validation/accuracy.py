@@ -274,12 +274,16 @@ base_resolved = ""
 if a.scale_dt:  # the case's dt and steps as flowgrad resolves them (with --set)
     base_resolved = os.path.join(a.workdir, "base.resolved.yaml")
     cmd = [a.flowgrad, "info", a.case] + sum((["--set", s] for s in a.set), [])
+    cmd += sum((["--set", f"{k.strip()}={a.length / levels[0]!r}"] for k in a.hkeys.split(",") if k.strip()), [])
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"accuracy.py: flowgrad info failed: {r.stderr.strip()}")
     with open(base_resolved, "w") as fh:
         fh.write(r.stdout.split("\n# decomposition")[0])
 
+for item in a.set:  # a --set of a level's own key would undo the refinement
+    if item.partition("=")[0].strip() in [k.strip() for k in a.hkeys.split(",") if k.strip()]:
+        sys.exit(f"accuracy.py: --set {item!r} sets an --hkeys key, which each level sets to L/N")
 if a.sequence and a.mode != "steady":
     sys.exit("accuracy.py: --sequence is for --mode steady")
 if a.sequence:  # in order, each from the one before

@@ -56,8 +56,8 @@ add_test(NAME validation_accuracy_re20
 set_tests_properties(validation_accuracy_re20 PROPERTIES TIMEOUT 600 LABELS "validation;body")
 # ... and with a sharp wall (wall: sharp; tests/validation/schafer_turek_re20_sharp.yaml): the drag,
 # the lift and the surface pressure difference (each surface point extrapolated from the fluid along
-# the normal: --surface-dp) must converge to the references at an order >= 1.5 (measured +0.210 %
-# and +0.036 %, -5.4 % and -1.1 %, -2.96 % and -0.87 %: orders 2.54, 2.27 and 1.77).
+# the normal: --surface-dp) must converge to the references at an order >= 1.5 (measured +0.204 %
+# and +0.031 %, -5.0 % and -0.68 %, -2.97 % and -0.90 %: orders 2.71, 2.89 and 1.73).
 add_test(NAME validation_accuracy_re20_sharp
          COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/accuracy.py --flowgrad $<TARGET_FILE:flowgrad>
                  --case ${CMAKE_CURRENT_SOURCE_DIR}/validation/schafer_turek_re20_sharp.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_accuracy_re20_sharp
