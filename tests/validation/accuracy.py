@@ -275,6 +275,7 @@ if a.scale_dt:  # the case's dt and steps as flowgrad resolves them (with --set)
     base_resolved = os.path.join(a.workdir, "base.resolved.yaml")
     cmd = [a.flowgrad, "info", a.case] + sum((["--set", s] for s in a.set), [])
     cmd += sum((["--set", f"{k.strip()}={a.length / levels[0]!r}"] for k in a.hkeys.split(",") if k.strip()), [])
+    cmd += sum((["--set", level_value(s, levels[0])] for s in a.level_set), [])
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"accuracy.py: flowgrad info failed: {r.stderr.strip()}")
