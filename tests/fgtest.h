@@ -38,6 +38,15 @@ static inline PetscErrorCode FGTestCatchError(MPI_Comm comm, int line, const cha
   return n;
 }
 
+/* e = call (an expression giving a PetscErrorCode) with FGTestCatchError pushed on c (an
+   FGTestCaught, zeroed by the caller); the handler is popped whatever the outcome. */
+#define FGTestCatch(call, c, e) \
+  do { \
+    PetscCall(PetscPushErrorHandler(FGTestCatchError, (c))); \
+    (e) = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+  } while (0)
+
 /* The exit status of a test: 0 when every check passed (the same on every rank). */
 static inline int FGTestExit(PetscErrorCode ierr)
 {

@@ -113,11 +113,9 @@ static PetscErrorCode Expect(const char *call, PetscErrorCode e, const FGTestCau
 
 #define EXPECT(call, want, prefix, must1, must2, must3) \
   do { \
-    FGTestCaught         _c = {0, ""}; \
+    FGTestCaught   _c = {0, ""}; \
     PetscErrorCode _e; \
-    PetscCall(PetscPushErrorHandler(FGTestCatchError, &_c)); \
-    _e = (call); \
-    PetscCall(PetscPopErrorHandler()); \
+    FGTestCatch(call, &_c, _e); \
     PetscCall(Expect(#call, _e, &_c, want, prefix, must1, must2, must3)); \
   } while (0)
 

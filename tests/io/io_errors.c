@@ -39,11 +39,9 @@ static PetscErrorCode Expect(const char *call, PetscErrorCode e, const FGTestCau
 /* run call under FGTestCatchError (a PetscReturnErrorHandler that keeps the message) and check it */
 #define EXPECT(call, want1, want2, must1, must2) \
   do { \
-    FGTestCaught         _c = {0, ""}; \
+    FGTestCaught   _c = {0, ""}; \
     PetscErrorCode _e; \
-    PetscCall(PetscPushErrorHandler(FGTestCatchError, &_c)); \
-    _e = (call); \
-    PetscCall(PetscPopErrorHandler()); \
+    FGTestCatch(call, &_c, _e); \
     PetscCall(Expect(#call, _e, &_c, want1, want2, must1, must2, fails)); \
   } while (0)
 

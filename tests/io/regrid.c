@@ -127,9 +127,7 @@ static PetscErrorCode Compare(const RGrid *r, FGGrid g, FGGrid fg, PetscInt id, 
   do { \
     FGTestCaught   _c = {0, ""}; \
     PetscErrorCode _e; \
-    PetscCall(PetscPushErrorHandler(FGTestCatchError, &_c)); \
-    _e = (call); \
-    PetscCall(PetscPopErrorHandler()); \
+    FGTestCatch(call, &_c, _e); \
     IOTestCheck(_e == (want), fails, "%s gave error %d (want %d): %s", #call, (int)_e, (int)(want), _c.msg); \
     IOTestCheck(strstr(_c.msg, (must) ? (must) : ""), fails, "%s: message \"%s\" does not mention \"%s\"", #call, _c.msg, (must) ? (must) : ""); \
     if (_e) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  ok, error %d: %s\n", (int)_e, _c.msg)); \
