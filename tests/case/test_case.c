@@ -1091,7 +1091,7 @@ static PetscErrorCode TestPrintKeys(void)
   CHECK(strstr(text, "| `poisson.rtol` | real | `1e-10` | (0, 1) |") != NULL, "rtol row");
   CHECK(strstr(text, "| `boundary.<face>.type` | enum | `periodic` on a periodic axis, else `wall` | `periodic`, `wall`, `lid`, `slip`, `inflow`, `outflow` |") != NULL, "face row");
   CHECK(strstr(text, "| `body.<body>.control_points` | list of [x, y], 4-64 points | **required** where it applies |") != NULL, "control_points row");
-  CHECK(strstr(text, "| `body.<body>.eta` | real | `1e-4*l_ref/u_ref` | > 0 |") != NULL, "eta row");
+  CHECK(strstr(text, "| `body.<body>.eta` | real | `1e-4*l_ref/u_ref`; `wall: sharp`: at most `1e-3*h^2/nu` | > 0 |") != NULL, "eta row");
   CHECK(strstr(text, "| `body.<body>.fourier_cos` | real list, 0-24 entries | `[]` |") != NULL, "fourier_cos row");
   CHECK(strstr(text, "| `probe.<probe>.reference` | real list | none |") != NULL, "reference row");
   CHECK(strstr(text, "| `design.parameters` | string list, 0-16 entries | `[]` | non-empty |") != NULL, "design row");
