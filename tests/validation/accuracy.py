@@ -22,6 +22,10 @@ steady (`adjoint.mode: steady`): `flowgrad adjoint`; the quantities are the case
   previous level's steady state (initial.type file: interpolated to its grid) with STEPS time steps
   before Newton instead of the case's transient; the steady states are the same (Newton's
   tolerance), the cost of the fine levels' transients is gone.
+  In unsteady and mean modes --sequence STEPS starts each level after the first from the previous
+  level's last fields (interpolated) and runs it STEPS steps (times N/N1 with --scale-dt: the same
+  time at every level); its window is the last stretch of its run as long as the first level's
+  (t_end - --from), so the approach to the limit cycle from the coarser state is not in it.
 mean: `flowgrad run`; for each body B, B_cd_mean and B_cl_mean, the means of history.csv's rows
   with time >= --from (a flow that settles to a steady state by time stepping: a sphere in 3D).
 unsteady: `flowgrad run`; from history.csv's rows with time >= --from, for each body B:
@@ -65,8 +69,9 @@ ap.add_argument("--max-diff", action="append", default=[], help="NAME=TOL (relat
 ap.add_argument("--csv", default="")
 ap.add_argument("--report-only", action="store_true")
 ap.add_argument("--sequence", type=int, default=0,
-                help="steady: each level after the first starts from the previous one's steady state, "
-                     "with this many time steps before Newton (the levels run in order)")
+                help="each level after the first starts from the previous one's steady state (steady: "
+                     "with this many time steps before Newton) or last fields (unsteady, mean: and runs "
+                     "this many steps, scaled by --scale-dt); the levels run in order")
 ap.add_argument("--surface-dp", action="append", default=[],
                 help="steady: NAME=X1,Y1:X2,Y2, the pressure difference of two surface points, each "
                      "extrapolated from the fluid along the normal (see surface_pressure)")
@@ -131,10 +136,14 @@ def peak(y):
     return float(y[i])
 
 
-def unsteady_quantities(out):
+def unsteady_quantities(out, window=None):
+    """window: the window's length, counted back from the run's end (a sequenced level)."""
     col = body_stats.read_history(out)
     t = col["time"]
-    t0 = a.t_from if a.t_from is not None else t[-1] * 2.0 / 3.0
+    if window is not None:
+        t0 = t[-1] - window
+    else:
+        t0 = a.t_from if a.t_from is not None else t[-1] * 2.0 / 3.0
     w = t >= t0
     q = {}
     if a.mode == "mean":
@@ -238,8 +247,17 @@ def level_value(text, n):
         i = k + 1
 
 
-def run(n, start=""):
-    """Level n (start: a steady.h5 to start from, --sequence)."""
+def last_fields(out):
+    """The fields file a run wrote last (fields/fields_NNNNNN.h5 with the largest step)."""
+    d = os.path.join(out, "fields")
+    steps = sorted((int(f[7:-3]), f) for f in os.listdir(d) if f.startswith("fields_") and f.endswith(".h5") and f[7:-3].isdigit())
+    if not steps:
+        raise OSError(f"no fields file in {d}")
+    return os.path.join(d, steps[-1][1])
+
+
+def run(n, start="", window=None):
+    """Level n (start: a steady.h5 or fields file to start from, --sequence; window: unsteady)."""
     out = os.path.abspath(os.path.join(a.workdir, f"level_{n:04d}"))
     cmd = []
     if a.mpiexec:
@@ -258,14 +276,17 @@ def run(n, start=""):
     for s in a.level_set:
         cmd += ["--set", level_value(s, n)]
     if start:
-        cmd += ["--set", "initial.type=file", "--set", "initial.file=" + start, "--set", f"time.steps={a.sequence}"]
+        steps = a.sequence
+        if a.mode != "steady" and a.scale_dt:
+            steps = int(round(a.sequence * n / levels[0]))
+        cmd += ["--set", "initial.type=file", "--set", "initial.file=" + start, "--set", f"time.steps={steps}"]
     cmd += a.options.split()
     with open(out + ".log", "w") as log:
         r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
     if r.returncode != 0:
         return n, None, f"exit {r.returncode} (log: {out}.log)"
     try:
-        return n, (steady_quantities(out) if a.mode == "steady" else unsteady_quantities(out)), ""
+        return n, (steady_quantities(out) if a.mode == "steady" else unsteady_quantities(out, window)), ""
     except (OSError, RuntimeError, ValueError, KeyError) as e:
         return n, None, str(e)
 
@@ -285,16 +306,30 @@ if a.scale_dt:  # the case's dt and steps as flowgrad resolves them (with --set)
 for item in a.set:  # a --set of a level's own key would undo the refinement
     if item.partition("=")[0].strip() in [k.strip() for k in a.hkeys.split(",") if k.strip()]:
         sys.exit(f"accuracy.py: --set {item!r} sets an --hkeys key, which each level sets to L/N")
-if a.sequence and a.mode != "steady":
-    sys.exit("accuracy.py: --sequence is for --mode steady")
+if a.sequence < 0:
+    sys.exit("accuracy.py: --sequence needs a positive number of steps")
 if a.sequence:  # in order, each from the one before
-    results, prev = {}, ""
+    results, prev, window = {}, "", None
     for n in levels:
-        _, q, err = run(n, prev)
+        _, q, err = run(n, prev, window)
         results[n] = (q, err)
         if q is None:
             break
-        prev = os.path.abspath(os.path.join(a.workdir, f"level_{n:04d}", "steady.h5"))
+        out = os.path.abspath(os.path.join(a.workdir, f"level_{n:04d}"))
+        if a.mode == "steady":
+            prev = os.path.join(out, "steady.h5")
+            continue
+        try:
+            prev = last_fields(out)
+            if window is None:  # the first level's window, kept for the rest
+                t = body_stats.read_history(out)["time"]
+                window = t[-1] - (a.t_from if a.t_from is not None else t[-1] * 2.0 / 3.0)
+                if a.sequence * read_case_value(os.path.join(out, "case.resolved.yaml"), "time.dt") <= window:
+                    sys.exit(f"accuracy.py: --sequence {a.sequence}: the following levels' runs would be "
+                             f"no longer than the window ({window:g})")
+        except (OSError, KeyError, ValueError) as e:
+            results[n] = (None, str(e))
+            break
 else:
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         results = dict((n, (q, err)) for n, q, err in ex.map(run, levels))

@@ -66,3 +66,17 @@ add_test(NAME validation_accuracy_re20_sharp
                  --surface-dp dp_surface=0.15,0.2:0.25,0.2 --reference dp_surface=0.11752016697 --min-order 1.5 --jobs 2
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(validation_accuracy_re20_sharp PROPERTIES TIMEOUT 600 LABELS "validation;body")
+
+# Grid sequencing of an unsteady study (accuracy.py --sequence in --mode unsteady): Schäfer &
+# Turek's 2D-2 with a sharp wall at D/10 and D/20 (dt 2e-3 on both), each level from rest to t = 8
+# and, sequenced, D/20 from D/10's last fields for 4 time units (window: its last 2, as long as [6, 8]); the
+# sequenced D/20's max Cd, max Cl and St must equal the ones from rest within 1e-3 (measured at
+# D/40 from D/20 with dt scaled: 2e-7, 3e-5 and 1e-6; tests/validation/sequence_check.py).
+add_test(NAME validation_sequence_unsteady
+         COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/sequence_check.py --sequence 2000 --tol 1e-3
+                 --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_sequence_unsteady --
+                 --flowgrad $<TARGET_FILE:flowgrad> --case ${CMAKE_CURRENT_SOURCE_DIR}/validation/schafer_turek_re100_sharp.yaml
+                 --length 0.1 --levels 10,20 --mode unsteady --hkeys grid.stretch.y.h_min --from 6
+                 --level-set "grid.cells=[{22*N}, 0]" --options "-fg_fftw_planner estimate" --jobs 2
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(validation_sequence_unsteady PROPERTIES TIMEOUT 600 LABELS "validation;body")
