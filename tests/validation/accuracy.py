@@ -80,6 +80,7 @@ a = ap.parse_args()
 try:
     import numpy as np
     import body_stats  # postproc/body_stats.py: history.csv, the shedding frequency
+    from fgpost import common  # postproc/fgpost/common.py: the run's fields files
 except ImportError:
     sys.exit("accuracy.py: needs numpy (apt-get install python3-numpy)")
 
@@ -248,12 +249,11 @@ def level_value(text, n):
 
 
 def last_fields(out):
-    """The fields file a run wrote last (fields/fields_NNNNNN.h5 with the largest step)."""
-    d = os.path.join(out, "fields")
-    steps = sorted((int(f[7:-3]), f) for f in os.listdir(d) if f.startswith("fields_") and f.endswith(".h5") and f[7:-3].isdigit())
-    if not steps:
-        raise OSError(f"no fields file in {d}")
-    return os.path.join(d, steps[-1][1])
+    """The fields file a run wrote last (fgpost.common.field_files: ordered by step)."""
+    files = common.field_files(out)
+    if not files:
+        raise OSError(f"no fields file in {os.path.join(out, 'fields')}")
+    return files[-1]
 
 
 def run(n, start="", window=None):
