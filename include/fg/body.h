@@ -1,7 +1,8 @@
 /* flowgrad bodies: Brinkman volume penalization of the case's body.<name> entries (src/body/:
    bodies.c set-up and parameters, motion.c rigid motion and the controls' basis in time, mask.c
    face lists and placements, penalize.c the penalization with its tangent and adjoint,
-   diagnostics.c control volume and Strouhal frequency, actuator.c body-force actuators; the
+   diagnostics.c control volume and Strouhal frequency, actuator.c body-force actuators, aperture.c
+   a sharp wall's cut-cell continuity (the projection's face weights); the
    shapes are include/fg/shape.h, the density fields include/fg/density.h).
 
    Each body b is a mask chi_b(x, t) = H_eps(-phi_b(x; p, t) - delta) in [0, 1] (include/fg/shape.h;
@@ -110,6 +111,9 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetDensity(FGBodies, PetscInt, Vec *, FGDens
 PETSC_EXTERN PetscErrorCode FGBodiesSetDensity(FGBodies, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode FGBodiesSetDensityDifferentiable(FGBodies, PetscInt);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], PetscReal *const[], Vec (*)[3], Vec[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesGetApertures(FGBodies, Vec **);
+PETSC_EXTERN PetscErrorCode FGBodiesApertureTangent(FGBodies, PetscReal *const[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGBodiesApertureAdjoint(FGBodies, Vec[], PetscReal *const[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec[], Vec (*)[3]);
 
 /* Frequency of an oscillating signal from its mean crossings (second half of the samples). */

@@ -86,6 +86,7 @@ PETSC_EXTERN PetscErrorCode FGOpAdvection(FGGrid, const FGBoundary *, Vec[], Vec
 PETSC_EXTERN PetscErrorCode FGOpDiffusion(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDiffusionShell(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDivergence(FGGrid, Vec[], Vec);
+PETSC_EXTERN PetscErrorCode FGOpDivergenceWeighted(FGGrid, Vec[], Vec[], PetscBool, Vec);
 PETSC_EXTERN PetscErrorCode FGOpGradientCorrect(FGGrid, const FGBoundary *, PetscReal, Vec, Vec[]);
 
 /* Tangents and adjoints (next to each operator in its file). Conventions: a tangent takes the
@@ -108,6 +109,7 @@ PETSC_EXTERN PetscErrorCode FGOpDiffusionAdjoint(FGGrid, const FGBoundary *, Pet
 PETSC_EXTERN PetscErrorCode FGOpDiffusionShellAdjoint(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpDivergenceTangent(FGGrid, Vec[], Vec);
 PETSC_EXTERN PetscErrorCode FGOpDivergenceAdjoint(FGGrid, Vec, Vec[]);
+PETSC_EXTERN PetscErrorCode FGOpDivergenceWeightedAdjoint(FGGrid, Vec[], Vec, Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpGradientCorrectTangent(FGGrid, const FGBoundary *, PetscReal, Vec, Vec[]);
 PETSC_EXTERN PetscErrorCode FGOpGradientCorrectAdjoint(FGGrid, const FGBoundary *, PetscReal, Vec[], Vec);
 

@@ -142,6 +142,7 @@ PETSC_EXTERN PetscErrorCode FGSolverSetParams(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverSetForcing(FGSolver, FGForceFn, void *);
 PETSC_EXTERN PetscErrorCode FGSolverSetInitialCondition(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverFillGhosts(FGSolver, Vec[], PetscReal);
+PETSC_EXTERN PetscErrorCode FGSolverDivergence(FGSolver, Vec[], Vec);
 PETSC_EXTERN PetscErrorCode FGSolverMonitorCompute(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverControlVolumeBegin(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverControlVolumeEnd(FGSolver);

@@ -22,7 +22,10 @@ struct _p_FGStepTape {
   Vec       ustar[3][3]; /* [stage][component], before FGBodiesPenalize */
   Vec       div[3];      /* [stage]: D ul / (gamma dt) of the projection (implicit viscous term only; else NULL) */
   Vec       uvis[3][3];  /* [stage][component]: the viscous solve's output (implicit viscous term only) */
+  Vec       upin[3][3];  /* [stage][component]: the projection's input, ghosted (apertures with the implicit viscous term only) */
+  Vec       uend[3];     /* [component]: the step's end state, ghosted (apertures only: the last projection's output) */
   Vec       wl[3], wH[3], wHo[3], wdiv, wphi, wphil; /* work */
+  Vec       wA[3];       /* work (apertures only), ghosted: their tangent, or their adjoint over the step */
 };
 
 PETSC_EXTERN PetscErrorCode FGStepForward_RK3(FGSolver, FGStepTape);

@@ -251,12 +251,14 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
       it->angle0 = p[g->dim];
     }
     PetscCall(FGBodyBuild_Internal(B, it, 0.0));
+    if (bc->apertures) B->apertures = PETSC_TRUE;
   }
   if (B->nb)
     for (PetscInt a = 0; a < g->dim; a++) {
       PetscCall(DMCreateGlobalVector(g->da, &B->K[a]));
       PetscCall(VecDuplicate(B->K[a], &B->S[a]));
     }
+  PetscCall(FGBodiesApertureBuild_Internal(B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -268,6 +270,7 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
   if (!B) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt b = 0; b < B->nb; b++) {
     for (PetscInt a = 0; a < 3; a++) PetscCall(FGFaceListFree_Internal(&B->b[b].f[a]));
+    for (PetscInt a = 0; a < 3; a++) PetscCall(FGApertureListFree_Internal(&B->b[b].ap[a]));
     for (PetscInt i = 0; i < B->b[b].nkept; i++) PetscCall(FGBodyPlacementFree_Internal(&B->b[b].kept[i]));
     PetscCall(PetscFree(B->b[b].kept));
     PetscCall(FGShapeDestroy(&B->b[b].shape));
@@ -284,6 +287,9 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
     PetscCall(VecDestroy(&B->X[a]));
     PetscCall(VecDestroy(&B->D[a]));
     PetscCall(VecDestroy(&B->R[a]));
+    PetscCall(VecDestroy(&B->A[a]));
+    PetscCall(VecDestroy(&B->Al[a]));
+    PetscCall(VecDestroy(&B->dA[a]));
   }
   PetscCall(PetscFree(B->b));
   PetscCall(PetscFree(B));
@@ -497,5 +503,6 @@ PetscErrorCode FGBodiesSetParameters(FGBodies B, PetscInt b, const PetscReal the
   PetscCheck(!ierr, B->g->comm, FG_ERR_INPUT, "%s: with the design's parameters: %s", it->bc->where, msg);
   FGBodyForgetPlacements_Internal(it);
   PetscCall(FGBodyBuild_Internal(B, it, 0.0));
+  if (it->bc->apertures) PetscCall(FGBodiesApertureBuild_Internal(B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

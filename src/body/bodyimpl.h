@@ -38,6 +38,16 @@ typedef struct {
                      wall the slots from FG_GEO_SHARP_DNB */
 } FGFaceList;
 
+/* The faces where a body's apertures are < 1 or vary (aperture.c), of one velocity component:
+   each face's owned offset, grid indices and position, its factor A and dA/dphi at the
+   FG_APERTURE_POINTS points it reads (the face; its two neighbours along each tangential axis). */
+#define FG_APERTURE_POINTS 5
+typedef struct {
+  PetscInt   n, cap;
+  PetscInt  *off, *idx;
+  PetscReal *x, *A, *dA;
+} FGApertureList;
+
 /* A body's placement at one time, kept for reuse (FGBodyPlace_Internal): the adjoint step places
    the body at the stage times its forward step placed it at (just before, when the step is
    recomputed for its tape: 3 kept placements suffice; when a run of L steps was taped, 3 L:
@@ -85,6 +95,7 @@ typedef struct {
   PetscReal         T;
   PetscInt          np;       /* shape parameters (0 for density bodies) */
   PetscBool         allfaces; /* density bodies: list every interior face (rho is being differentiated) */
+  FGApertureList    ap[3];  /* a sharp wall's apertures (body.<body>.apertures; aperture.c) */
   FGBodyPlacement  *kept; /* moving bodies: earlier placements, for reuse (nkept of them, round robin) */
   PetscInt          nkept, nextkept;
 } FGBodyItem;
@@ -100,6 +111,8 @@ struct _p_FGBodies {
   PetscBool         normal;     /* some body penalizes the normal velocity (normal.c) */
   Vec               X[3], D[3], R[3]; /* its work (made on first use): the penalized velocity, the diagonal, a sum */
   PetscReal         dV;
+  PetscBool         apertures;          /* some body has apertures (aperture.c) */
+  Vec               A[3], Al[3], dA[3]; /* their product over the bodies (global, ghosted), and work */
 };
 
 #define FG_JET_EXACT(it)   ((it)->bc->shape == FG_BODY_CIRCLE || (it)->bc->shape == FG_BODY_SPHERE)
@@ -128,6 +141,10 @@ PETSC_INTERN PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies, FGBodyItem *,
 PETSC_INTERN PetscErrorCode FGBodiesKS_Internal(FGBodies, PetscInt, PetscReal);
 PETSC_INTERN PetscErrorCode FGBodiesWork_Internal(FGBodies);
 
+/* aperture.c */
+PETSC_INTERN PetscErrorCode FGBodiesApertureBuild_Internal(FGBodies);
+PETSC_INTERN PetscErrorCode FGApertureListFree_Internal(FGApertureList *);
+
 /* normal.c */
 PETSC_INTERN PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *, PetscInt, const PetscReal[], const PetscReal[], PetscReal[3]);
 PETSC_INTERN PetscErrorCode FGBodiesPenalizeNormal_Internal(FGBodies, PetscReal, PetscReal, PetscReal, Vec[]);
@@ -143,6 +160,7 @@ PETSC_INTERN void      FGBodyState_Internal(const FGBodyItem *, PetscInt, PetscR
 PETSC_INTERN void           FGBodyMaskProfile_Internal(PetscBool, PetscReal, PetscReal, PetscReal *, PetscReal *);
 PETSC_INTERN void           FGBodyMaskWeight_Internal(const FGBodyItem *, PetscReal, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode FGBodySharpWeight_Internal(FGBodies, FGBodyItem *, PetscInt, const PetscInt[], const PetscReal[], PetscReal, PetscReal *, PetscReal *, PetscBool *);
+PETSC_INTERN void           FGBodyFaceRange_Internal(FGBodies, PetscInt, const PetscReal[], const PetscReal[], PetscInt[3], PetscInt[3]);
 PETSC_INTERN void           FGBodySharpNeighbour_Internal(FGGrid, PetscInt, const PetscInt[], PetscInt, PetscInt, const PetscReal[], PetscReal[]);
 PETSC_INTERN PetscErrorCode FGBodyBuild_Internal(FGBodies, FGBodyItem *, PetscReal);
 PETSC_INTERN PetscErrorCode FGBodyPlace_Internal(FGBodies, FGBodyItem *, PetscReal);

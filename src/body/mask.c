@@ -43,7 +43,7 @@ static PetscErrorCode FGFaceListReserve_Private(FGFaceList *l, PetscInt n, Petsc
 }
 
 /* Owned index range [lo, hi) of component a's faces (interior ones) whose position lies in [xlo, xhi]. */
-static void FGFaceRange_Private(FGBodies B, PetscInt a, const PetscReal xlo[], const PetscReal xhi[], PetscInt lo[3], PetscInt hi[3])
+void FGBodyFaceRange_Internal(FGBodies B, PetscInt a, const PetscReal xlo[], const PetscReal xhi[], PetscInt lo[3], PetscInt hi[3])
 {
   FGGrid g = B->g;
 
@@ -236,7 +236,7 @@ PetscErrorCode FGBodyBuild_Internal(FGBodies B, FGBodyItem *it, PetscReal t)
   for (PetscInt a = 0; a < dim; a++) {
     FGFaceList *l = &it->f[a];
     PetscInt    flo[3], fhi[3];
-    FGFaceRange_Private(B, a, lo, hi, flo, fhi);
+    FGBodyFaceRange_Internal(B, a, lo, hi, flo, fhi);
     l->n = 0;
     for (PetscInt k = flo[2]; k < fhi[2]; k++)
       for (PetscInt j = flo[1]; j < fhi[1]; j++)

@@ -202,6 +202,8 @@ static const FGKeyDef FGCaseKeys[] = {
    .applies = FGCaseAppliesBodyDensity_Internal, .doc = "`density`: the threshold of the tanh projection"},
   {.path = "body.<body>.wall", .type = FG_KEY_ENUM, .choices = FGWallModelNames, FG_BODY(wall), .def = "band", .applies = FGCaseAppliesBodySolid_Internal,
    .doc = "The body model (issue 21): `band`, the smoothed mask band of `mask_width` (and its soft skin), or `sharp` (experimental), a sharp wall: every face inside the body is penalized with `eta`, and every face outside whose neighbour along an axis lies inside gets the penalty that makes the viscous stencil see the velocity extrapolated linearly through the body's velocity at the surface (second order; docs/bodies.md)"},
+  {.path = "body.<body>.apertures", .type = FG_KEY_BOOL, FG_BODY(apertures), .def = "false", .applies = FGCaseAppliesBodySharp_Internal, .check = FGCaseCheckBodyApertures_Internal,
+   .doc = "A sharp wall's cut-cell continuity (experimental; needs `poisson.type: ksp`): the projection weights the flux of each face within two cells of the surface across its span by an aperture, C1 in the surface's position, that makes the flux of a linear wall profile exact wherever the surface falls between faces (docs/bodies.md)"},
   {.path = "body.<body>.mask_width", .type = FG_KEY_REAL, FG_BODY(mask_width), FG_GT(0), .def = "2", .applies = FGCaseAppliesBodyBand_Internal,
    .doc = "Width of the smoothed Heaviside band of the body's mask (from 0 to 1), in cells (on a stretched grid: of the largest cell width around the body as the case places it)"},
   {.path = "body.<body>.mask_profile", .type = FG_KEY_ENUM, .choices = FGMaskProfileNames, FG_BODY(mask_profile), .def = "quintic", .applies = FGCaseAppliesBodyBand_Internal,

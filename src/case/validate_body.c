@@ -50,6 +50,29 @@ PetscBool FGCaseAppliesBodyBand_Internal(FGCaseCtx ctx, const FGKeyRef *ref, cha
   return (PetscBool)(b->wall != FG_WALL_SHARP);
 }
 
+/* The sharp wall's keys (apertures). */
+PetscBool FGCaseAppliesBodySharp_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
+{
+  const FGBodyCase *b    = FGCaseBody_Private(ctx, ref);
+  const char       *leaf = strrchr(ref->path, '.') + 1;
+
+  if (!FGCaseAppliesBodySolid_Internal(ctx, ref, why, len)) return PETSC_FALSE;
+  if (b->wall != FG_WALL_SHARP) snprintf(why, len, "%s applies with a sharp wall only (body.%s.wall: sharp)", leaf, b->name);
+  return (PetscBool)(b->wall == FG_WALL_SHARP);
+}
+
+/* apertures weight the Poisson operator face by face: the KSP solver only. */
+PetscErrorCode FGCaseCheckBodyApertures_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+  char              where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (!b->apertures || ctx->c->poisson.type == FG_POISSON_KSP) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: true needs poisson.type: ksp (the apertures weight the pressure Poisson operator face by face; the FFTW solver takes constant coefficients only)", where);
+}
+
 /* mask_offset without a soft skin; skin_offset and core_depth with one. */
 PetscBool FGCaseAppliesBodyStiff_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {

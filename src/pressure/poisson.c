@@ -24,6 +24,11 @@
   singular case, as above), and the transpose is $S^T = V A^{+} = V S V^{-1}$: SolveTranspose
   divides by V, solves and multiplies by V, for both implementations.
 
+  Face weights (FGPoissonSetFaceWeights: the apertures of a sharp wall's cut-cell continuity,
+  src/body/aperture.c) scale each interior face's coupling, L_w = D W G: every formula above with
+  the term of face f multiplied by w_f (still symmetric: A_w = V L_w). Only the KSP solver takes
+  them; it assembles L_w again at the first solve after the weights were set.
+
   FGPoissonApply() is this operator written out matrix-free, with ghost updates; it is the
   reference that residual checks use, and the implementations in poisson_fftw.c (direct,
   eigen-decomposition by real-to-real transforms) and poisson_ksp.c (assembled $-L$, CG + AMG)
@@ -303,7 +308,20 @@ PetscErrorCode FGPoissonApply(FGPoisson p, Vec x, Vec y)
       for (PetscInt j = b->lo[1]; j < b->hi[1]; j++) {
         const PetscScalar *xc = xa + FGBoxIndex(b, b->lo[0], j, k);
         PetscScalar       *yc = ya + FGBoxOwnedIndex(b, b->lo[0], j, k);
-        if (!g->isuniform) {
+        if (p->wl[0]) { /* face weights: the general form, each face's term times its weight */
+          const PetscInt s[3] = {1, sy, sz};
+          for (PetscInt i = 0; i < nx; i++) {
+            const PetscInt c[3] = {b->lo[0] + i, j, k};
+            PetscReal      sum  = 0;
+            for (PetscInt d = 0; d < g->dim; d++) {
+              const FGAxis *ax = &g->ax[d];
+              PetscInt      fm[3] = {c[0], c[1], c[2]};
+              fm[d]--;
+              sum += ax->idxf[c[d]] * (FGPoissonFaceWeight_Private(p, d, c) * ax->idxc[c[d]] * (xc[i + s[d]] - xc[i]) - FGPoissonFaceWeight_Private(p, d, fm) * ax->idxc[c[d] - 1] * (xc[i] - xc[i - s[d]]));
+            }
+            yc[i] = sum;
+          }
+        } else if (!g->isuniform) {
           const PetscInt s[3] = {1, sy, sz}, t0[3] = {b->lo[0], j, k};
           for (PetscInt i = 0; i < nx; i++) {
             PetscReal sum = 0;
@@ -332,6 +350,46 @@ PetscErrorCode FGPoissonApply(FGPoisson p, Vec x, Vec y)
   }
   PetscCall(PetscLogEventEnd(FG_EVENT_PoissonApply, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGPoissonSetFaceWeights - scale the coupling across each interior face by a weight: the operator
+  becomes D W G (the header). wl[d]: the weights of the faces normal to d, a local (ghosted) Vec
+  of the grid's DMDA laid out like the velocity component d (face i at the upper side of cell i),
+  its ghosts filled; NULL: no weights. The solver keeps a reference; after changing the values,
+  set them again (the operator is assembled again at the next solve).
+
+  Collective.
+
+  Notes:
+  Only FG_POISSON_KSP takes weights (FG_ERR_INPUT for the FFTW solver, whose transforms need the
+  constant coefficients); the weights must be > 0 somewhere around every cell and are not
+  checked.
+@*/
+PetscErrorCode FGPoissonSetFaceWeights(FGPoisson p, Vec wl[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!wl || p->type == FG_POISSON_KSP, p->grid->comm, FG_ERR_INPUT, "the pressure Poisson solver's face weights (a sharp wall's apertures) need poisson.type: ksp; the FFTW solver takes constant coefficients only");
+  for (PetscInt d = 0; d < 3; d++) {
+    if (wl && d < p->grid->dim) PetscCall(PetscObjectReference((PetscObject)wl[d]));
+    PetscCall(VecDestroy(&p->wl[d]));
+    p->wl[d] = wl && d < p->grid->dim ? wl[d] : NULL;
+  }
+  p->wdirty = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal FGPoissonFaceWeight_Private(FGPoisson p, PetscInt d, const PetscInt fi[])
+{
+  const FGBox       *b = &p->grid->box;
+  const PetscScalar *w;
+  PetscReal          v;
+
+  if (!p->wl[d] || fi[d] < 0 || fi[d] >= p->grid->n[d] - 1) return 1.0; /* no weights, or a face on the domain's boundary */
+  if (VecGetArrayRead(p->wl[d], &w)) return PETSC_MAX_REAL; /* (cannot fail for a local Vec) */
+  v = PetscRealPart(w[FGBoxIndex(b, fi[0], fi[1], fi[2])]);
+  if (VecRestoreArrayRead(p->wl[d], &w)) return PETSC_MAX_REAL;
+  return v;
 }
 
 /* Subtract the mean over all cells (the projection onto the range of a singular L). */
@@ -378,6 +436,7 @@ PetscErrorCode FGPoissonDestroy(FGPoisson *p)
   if ((*p)->ops.destroy) PetscCall((*p)->ops.destroy(*p));
   PetscCall(VecDestroy(&(*p)->vol));
   PetscCall(VecDestroy(&(*p)->work));
+  for (PetscInt d = 0; d < 3; d++) PetscCall(VecDestroy(&(*p)->wl[d]));
   PetscCall(PetscFree(*p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

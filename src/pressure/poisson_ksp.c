@@ -45,6 +45,10 @@
   The matrix lives on a private star-stencil DMDA with the grid's ownership ranges (the grid's
   DMDA has a box stencil, whose preallocation would store 9 or 27 entries per row); its Vecs
   have exactly the grid's layout.
+
+  Face weights (FGPoissonSetFaceWeights) scale each interior face's coupling; the matrix is
+  assembled again at the first solve after they are set, and KSPSetOperators makes the
+  preconditioner follow.
 */
 #include "poissonimpl.h"
 #include <petscksp.h>
@@ -91,6 +95,11 @@ static PetscErrorCode FGPoissonKSPAssemble_Private(FGPoisson p, Mat A)
               w = g->ax[d].idxc[f ? c[d] : c[d] - 1];
               for (PetscInt e = 0; e < g->dim; e++)
                 if (e != d) w *= g->ax[e].dxf[c[e]];
+            }
+            if (p->wl[d] && !outside) { /* the face's weight (FGPoissonSetFaceWeights) */
+              PetscInt fi[3] = {c[0], c[1], c[2]};
+              if (!f) fi[d]--;
+              w *= FGPoissonFaceWeight_Private(p, d, fi);
             }
             v[0] += w;
             if (outside && p->bc[d][f] != FG_PBC_PERIODIC) {
@@ -239,6 +248,12 @@ static PetscErrorCode FGPoissonSolveAny_KSP(FGPoisson p, Vec b, Vec x, PetscBool
   KSPConvergedReason reason;
 
   PetscFunctionBeginUser;
+  if (p->wdirty) { /* the face weights were set: assemble again (the preconditioner follows) */
+    PetscCall(MatZeroEntries(k->A));
+    PetscCall(FGPoissonKSPAssemble_Private(p, k->A));
+    PetscCall(KSPSetOperators(k->ksp, k->A, k->A));
+    p->wdirty = PETSC_FALSE;
+  }
   PetscCall(PetscLogEventBegin(FG_EVENT_PoissonSolveKSP, b, x, 0, 0));
   PetscCall(VecCopy(b, k->rhs)); /* b may be x */
   PetscCall(VecScale(k->rhs, -1.0));

@@ -23,6 +23,8 @@ struct _p_FGPoisson {
   PetscInt      max_it;   /* KSP iteration limit (default 500) */
   PetscInt      its;      /* iterations of the last solve (0 for FFTW) */
   Vec           vol, work; /* stretched grids: the cell volumes V and a work Vec (else NULL) */
+  Vec           wl[3];     /* face weights (FGPoissonSetFaceWeights; NULL: none), ghosted like the velocity */
+  PetscBool     wdirty;    /* the weights were set since the operator was last assembled */
   FGPoissonOps  ops;
   void         *data;     /* the implementation's context */
 };
@@ -32,6 +34,8 @@ PETSC_INTERN PetscLogEvent FG_EVENT_PoissonSolveFFTW, FG_EVENT_PoissonSolveKSP, 
 
 PETSC_INTERN PetscErrorCode FGPoissonCreate_FFTW(FGPoisson);
 PETSC_INTERN PetscErrorCode FGPoissonCreate_KSP(FGPoisson);
+/* The weight of face fi (component d's index) of the face weights; 1 without weights. */
+PETSC_INTERN PetscReal FGPoissonFaceWeight_Private(FGPoisson, PetscInt, const PetscInt[]);
 /* Subtract the mean of a global Vec of the grid (collective). */
 PETSC_INTERN PetscErrorCode FGPoissonRemoveMean_Private(FGPoisson, Vec);
 

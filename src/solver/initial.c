@@ -138,12 +138,13 @@ PetscErrorCode FGSolverSampleExact(FGSolver s, PetscReal t, Vec u[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Make u discretely divergence free: u <- u - G L^{-1} D u (the step's projection with dt = 1). */
+/* Make u discretely divergence free: u <- u - G L^{-1} D u (the step's projection with dt = 1;
+   with apertures D (A u) and L = D A G). */
 static PetscErrorCode FGProjectInitial_Private(FGSolver s)
 {
   PetscFunctionBeginUser;
   PetscCall(FGSolverFillGhosts(s, s->u, s->t));
-  PetscCall(FGOpDivergence(s->grid, s->ul, s->div));
+  PetscCall(FGSolverDivergence(s, s->ul, s->div));
   PetscCall(FGPoissonSolve(s->poisson, s->div, s->phi));
   PetscCall(DMGlobalToLocal(s->grid->da, s->phi, INSERT_VALUES, s->phil));
   PetscCall(FGOpGradientCorrect(s->grid, &s->bc, 1.0, s->phil, s->u));

@@ -100,6 +100,11 @@ PetscErrorCode FGSolverCreate(MPI_Comm comm, const FGCase *c, FGSolver *solver)
   PetscCall(DMCreateLocalVector(s->grid->da, &s->phil));
   *solver = s; /* from here on FGSolverDestroy cleans up whatever fails below */
   PetscCall(FGBodiesCreate(s->grid, &s->bc, c, &s->bodies));
+  {
+    Vec *Al;
+    PetscCall(FGBodiesGetApertures(s->bodies, &Al));
+    if (Al) PetscCall(FGPoissonSetFaceWeights(s->poisson, Al)); /* a sharp wall's cut-cell continuity */
+  }
   PetscCall(FGParamLayoutCreate(c, s->bodies, &s->layout));
   PetscCall(FGSolverParamsFromCase_Private(s));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -131,7 +136,10 @@ PetscErrorCode FGSolverSetParams(FGSolver s)
       PetscCall(FGBodiesGetParameters(s->bodies, b, s->theta_work));
       for (PetscInt i = 0; i < L->nbody[b]; i++)
         if (s->theta_work[i] != s->prm.theta[b][i]) {
+          Vec *Al;
           PetscCall(FGBodiesSetParameters(s->bodies, b, s->prm.theta[b]));
+          PetscCall(FGBodiesGetApertures(s->bodies, &Al));
+          if (Al) PetscCall(FGPoissonSetFaceWeights(s->poisson, Al)); /* the apertures changed with the shape */
           break;
         }
     }
@@ -245,7 +253,7 @@ PetscErrorCode FGSolverMonitorCompute(FGSolver s)
       }
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecRestoreArrayRead(s->u[a], &ua[a]));
   PetscCall(FGSolverFillGhosts(s, s->u, s->t));
-  PetscCall(FGOpDivergence(g, s->ul, s->div));
+  PetscCall(FGSolverDivergence(s, s->ul, s->div));
   PetscCall(VecNorm(s->div, NORM_INFINITY, &divmax));
   loc[0] *= s->dt;
   loc[1] = PetscIsInfOrNanReal(ke) || PetscIsInfOrNanReal(loc[0]) ? 1.0 : 0.0;
@@ -283,5 +291,20 @@ PetscErrorCode FGSolverControlVolumeEnd(FGSolver s)
   PetscCall(FGSolverFillGhosts(s, s->u, s->t));
   PetscCall(DMGlobalToLocal(s->grid->da, s->p, INSERT_VALUES, s->phil));
   PetscCall(FGBodiesControlVolumeEnd(s->bodies, s->t, s->dt, s->prm.v[FG_PARAM_NU], FGParamsActuators(&s->prm), s->u, s->ul, s->phil));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSolverDivergence - div = D (A u), the divergence the projection makes zero: A the apertures of
+  the bodies' cut-cell continuity (FGBodiesGetApertures), 1 without (the plain divergence). ul:
+  ghosted and boundary-filled. Collective.
+@*/
+PetscErrorCode FGSolverDivergence(FGSolver s, Vec ul[], Vec div)
+{
+  Vec *Al;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGBodiesGetApertures(s->bodies, &Al));
+  PetscCall(FGOpDivergenceWeighted(s->grid, Al, ul, PETSC_FALSE, div));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -106,31 +106,69 @@ static PetscErrorCode FGStagePressureAdjoint_Private(FGSolver s, PetscReal gdt, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The projection: L_p phi = D ul / gdt, u -= gdt G phi (ul: u ghosted and boundary-filled;
-   div, phi, phil: work, phi the result). Linear in u. */
+/* The projection: L_A phi = D (A ul) / gdt, u -= gdt G phi (ul: u ghosted and boundary-filled;
+   A: the apertures of a sharp wall's cut-cell continuity, 1 without them, and L_A = D A G;
+   div, phi, phil: work, phi the result, div = D (A ul) / gdt). Linear in u. */
 static PetscErrorCode FGStageProject_Private(FGSolver s, PetscReal gdt, Vec ul[], Vec div, Vec phi, Vec phil, Vec u[])
 {
   PetscFunctionBeginUser;
-  PetscCall(FGOpDivergence(s->grid, ul, div));
+  PetscCall(FGSolverDivergence(s, ul, div));
   PetscCall(VecScale(div, 1.0 / gdt));
   PetscCall(FGPoissonSolve(s->poisson, div, phi));
   PetscCall(FGStagePressure_Private(s, gdt, phi, phil, u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The transpose: phibar (in: the adjoint of the output phi) += -gdt G^T ubar, then
-   ulbar = D^T (L_p^-T phibar - sc pbar) / gdt (sc pbar: the pressure update's correction of the
-   implicit viscous term, sc = 0 without it) (ulbar ghosted, overwritten; the caller applies the fill's
-   transpose and adds it to ubar). phil, div: work. */
-static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, Vec ubar[], Vec phibar, Vec phil, Vec div, Vec ulbar[], PetscReal sc, Vec pbar)
+/* Its tangent with a perturbation dA of the apertures too (dAl ghosted; NULL: none, the same as
+   the projection of dul). With the recorded output u_out = u* - gdt G phi and input u_in = u*
+   (uinl: needed with the implicit viscous term only), d(D A G phi) = D (A dul + dA u*) / gdt gives
+     L_A dphi = D (A dul + dA u_out) / gdt,   du -= gdt G dphi,
+   and div = D (A dul + dA u_in) / gdt, the tangent of the pressure update's divergence. */
+static PetscErrorCode FGStageProjectTangent_Private(FGSolver s, PetscReal gdt, Vec dul[], Vec dAl[], Vec uinl[], Vec uoutl[], Vec div, Vec phi, Vec phil, Vec du[])
 {
   PetscFunctionBeginUser;
+  if (!dAl) {
+    PetscCall(FGStageProject_Private(s, gdt, dul, div, phi, phil, du));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(FGSolverDivergence(s, dul, div));
+  PetscCall(FGOpDivergenceWeighted(s->grid, dAl, uoutl, PETSC_TRUE, div));
+  PetscCall(VecScale(div, 1.0 / gdt));
+  PetscCall(FGPoissonSolve(s->poisson, div, phi));
+  PetscCall(FGStagePressure_Private(s, gdt, phi, phil, du));
+  if (uinl) {
+    PetscCall(FGSolverDivergence(s, dul, div));
+    PetscCall(FGOpDivergenceWeighted(s->grid, dAl, uinl, PETSC_TRUE, div));
+    PetscCall(VecScale(div, 1.0 / gdt));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The transpose: phibar (in: the adjoint of the output phi) += -gdt G^T ubar, psi = L_A^-T phibar, then
+   ulbar = A D^T (psi - sc pbar) / gdt (sc pbar: the pressure update's correction of the
+   implicit viscous term, sc = 0 without it) (ulbar ghosted, overwritten; the caller applies the fill's
+   transpose and adds it to ubar). With Abarl (ghosted, accumulated; NULL: not wanted) the
+   apertures' part: Abar += u_out D^T psi / gdt - u_in D^T sc pbar / gdt (uinl with sc != 0
+   only). phil, div: work; phibar is overwritten. */
+static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, Vec ubar[], Vec phibar, Vec phil, Vec div, Vec ulbar[], PetscReal sc, Vec pbar, Vec uinl[], Vec uoutl[], Vec Abarl[])
+{
+  Vec *Al;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGBodiesGetApertures(s->bodies, &Al));
   PetscCall(FGStagePressureAdjoint_Private(s, gdt, ubar, phil, phibar));
   PetscCall(FGPoissonSolveTranspose(s->poisson, phibar, div));
-  if (sc != 0) PetscCall(VecAXPY(div, -sc, pbar)); /* p += phi - sc D ul / gdt (implicit viscous term) */
   PetscCall(VecScale(div, 1.0 / gdt));
+  if (Abarl) PetscCall(FGOpDivergenceWeightedAdjoint(s->grid, uoutl, div, Abarl));
+  if (sc != 0) { /* p += phi - sc D (A ul) / gdt (implicit viscous term) */
+    PetscCall(VecAXPY(div, -sc / gdt, pbar));
+    if (Abarl) {
+      PetscCall(VecAXPBY(phibar, -sc / gdt, 0.0, pbar));
+      PetscCall(FGOpDivergenceWeightedAdjoint(s->grid, uinl, phibar, Abarl));
+    }
+  }
   for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecSet(ulbar[a], 0.0));
-  PetscCall(FGOpDivergenceAdjoint(s->grid, div, ulbar));
+  PetscCall(FGOpDivergenceWeightedAdjoint(s->grid, Al, div, ulbar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -321,12 +359,18 @@ PetscErrorCode FGStepForward_RK3(FGSolver s, FGStepTape T)
         for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->u[a], T->uvis[k][a]));
     }
     PetscCall(FGSolverFillGhosts(s, s->u, tk1));                /* 5. u = u* - gamma dt G phi            */
+    if (T && T->upin[k][0])
+      for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->ul[a], T->upin[k][a]));
     PetscCall(FGStageProject_Private(s, gdt, s->ul, s->div, s->phi, s->phil, s->u));
     if (s->viscous) PetscCall(VecAXPBYPCZ(s->p, 1.0, -sc, 1.0, s->phi, s->div)); /* 6. p = p + phi - s L_p phi (implicit) */
     else if (incr) PetscCall(VecAXPY(s->p, 1.0, s->phi));       /*    p = p + phi (bodies), else         */
     if (s->viscous && T) PetscCall(VecCopy(s->div, T->div[k]));
   }
   if (!incr) PetscCall(VecCopy(s->phi, s->p));                  /*    p = phi of the last stage          */
+  if (T && T->uend[0]) { /* apertures: the last projection's output, for their derivative */
+    PetscCall(FGSolverFillGhosts(s, s->u, t0 + dt));
+    for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->ul[a], T->uend[a]));
+  }
   s->t = t0 + dt;
   s->step++;
   if (nb) PetscCall(FGBodiesReduceForces(s->bodies));           /* 7. the step's penalty forces          */
@@ -369,6 +413,7 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
   const PetscReal dnu = dprm ? dprm->v[FG_PARAM_NU] : 0, dinf = dprm ? dprm->v[FG_PARAM_INFLOW] : 0;
   PetscInt        nb;
   PetscBool       incr;
+  Vec            *dAl = NULL; /* the apertures' perturbation (NULL: none) */
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
@@ -377,6 +422,10 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   incr = (PetscBool)(nb || s->viscous);
   if (dacc) PetscCall(PetscArrayzero(dacc, 6 * nb));
+  if (T->uend[0] && dprm && dprm->theta) { /* the apertures' perturbation (the same at every stage: the surface does not move) */
+    PetscCall(FGBodiesApertureTangent(s->bodies, dprm->theta, T->wA));
+    dAl = T->wA;
+  }
   for (PetscInt k = 0; k < 3; k++) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt, ch = 0.5 * gdt, sc = ch * s->prm.v[FG_PARAM_NU];
@@ -400,7 +449,7 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
     }
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
     PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk1, dinf, T->wl));
-    PetscCall(FGStageProject_Private(s, gdt, T->wl, T->wdiv, T->wphi, T->wphil, du));
+    PetscCall(FGStageProjectTangent_Private(s, gdt, T->wl, dAl, T->upin[k][0] ? T->upin[k] : NULL, k < 2 ? T->ul[k + 1] : T->uend, T->wdiv, T->wphi, T->wphil, du));
     if (incr) PetscCall(VecAXPY(dp, 1.0, T->wphi));
     if (s->viscous) PetscCall(VecAXPY(dp, -sc, T->wdiv));
     if (s->viscous && dnu != 0) PetscCall(VecAXPY(dp, -ch * dnu, T->div[k]));
@@ -427,6 +476,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   PetscInt        nb;
   PetscBool       incr;
   PetscReal       nub = 0, infb = 0;
+  Vec            *Abarl = NULL; /* the apertures' adjoint (NULL: not wanted) */
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
@@ -435,6 +485,10 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   incr = (PetscBool)(nb || s->viscous);
   for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
+  if (T->uend[0] && bar) { /* the apertures' adjoint, summed over the stages */
+    Abarl = T->wA;
+    for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(Abarl[a], 0.0));
+  }
   for (PetscInt k = 2; k >= 0; k--) {
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt, ch = 0.5 * gdt, sc = ch * s->prm.v[FG_PARAM_NU];
@@ -457,7 +511,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
       PetscCall(VecSet(pbar, 0.0));
     } else PetscCall(VecSet(T->wphi, 0.0));
     /* u = u** - gdt G phi, phi = Lp^{-1} D Fill(u**) / gdt */
-    PetscCall(FGStageProjectAdjoint_Private(s, gdt, ubar, T->wphi, T->wphil, T->wdiv, T->wl, s->viscous ? sc : 0, pbar));
+    PetscCall(FGStageProjectAdjoint_Private(s, gdt, ubar, T->wphi, T->wphil, T->wdiv, T->wl, s->viscous ? sc : 0, pbar, T->upin[k][0] ? T->upin[k] : NULL, k < 2 ? T->ul[k + 1] : T->uend, Abarl));
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk1, T->wl, &infb));
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
     /* u** = Pen(u*), u* on the prescribed faces = boundary data */
@@ -493,6 +547,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
   }
   if (bar) bar->v[FG_PARAM_NU] += nub, bar->v[FG_PARAM_INFLOW] += infb;
+  if (Abarl) PetscCall(FGBodiesApertureAdjoint(s->bodies, Abarl, bar->theta, bar->sens[0] ? bar->sens : NULL));
   PetscCall(PetscLogEventEnd(FG_EVENT_StepAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,8 @@
 /*
   The step's tape (include/fg/step.h): what FGStepForward_RK3 records for its tangent and adjoint
   (each stage's ghosted start velocity and its predicted velocity before the penalization; with
-  the implicit viscous term, the divergence its pressure update used and the solve's output), and
+  the implicit viscous term, the divergence its pressure update used and the solve's output; with
+  a sharp wall's apertures, the end state ghosted, and with both the projections' inputs), and
   the work vectors of the linearized steps. A taped run of many steps keeps one tape per step,
   sharing one set of work vectors (FGStepTapeDuplicate).
 */
@@ -25,6 +26,14 @@ static PetscErrorCode FGStepTapeCreateRecord_Private(FGSolver s, FGStepTape *tap
       PetscCall(DMCreateGlobalVector(da, &T->div[k]));
       for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(DMCreateGlobalVector(da, &T->uvis[k][a]));
     }
+  {
+    Vec *Al;
+    PetscCall(FGBodiesGetApertures(s->bodies, &Al));
+    for (PetscInt a = 0; Al && a < s->grid->dim; a++) {
+      PetscCall(DMCreateLocalVector(da, &T->uend[a]));
+      for (PetscInt k = 0; s->viscous && k < 3; k++) PetscCall(DMCreateLocalVector(da, &T->upin[k][a]));
+    }
+  }
   *tape = T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -52,6 +61,8 @@ PetscErrorCode FGStepTapeCreate(FGSolver s, FGStepTape *tape)
   PetscCall(DMCreateGlobalVector(da, &T->wdiv));
   PetscCall(DMCreateGlobalVector(da, &T->wphi));
   PetscCall(DMCreateLocalVector(da, &T->wphil));
+  if (T->uend[0])
+    for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(DMCreateLocalVector(da, &T->wA[a]));
   *tape = T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -77,6 +88,10 @@ PetscErrorCode FGStepTapeDuplicate(FGSolver s, FGStepTape work, FGStepTape *tape
     PetscCall(PetscObjectReference((PetscObject)T->wH[a]));
     PetscCall(PetscObjectReference((PetscObject)T->wHo[a]));
   }
+  for (PetscInt a = 0; a < 3; a++) {
+    T->wA[a] = work->wA[a];
+    if (T->wA[a]) PetscCall(PetscObjectReference((PetscObject)T->wA[a]));
+  }
   T->wdiv  = work->wdiv;
   T->wphi  = work->wphi;
   T->wphil = work->wphil;
@@ -98,7 +113,10 @@ PetscErrorCode FGStepTapeDestroy(FGStepTape *tape)
       PetscCall(VecDestroy(&T->ul[k][a]));
       PetscCall(VecDestroy(&T->ustar[k][a]));
       PetscCall(VecDestroy(&T->uvis[k][a]));
+      PetscCall(VecDestroy(&T->upin[k][a]));
     }
+    PetscCall(VecDestroy(&T->uend[a]));
+    PetscCall(VecDestroy(&T->wA[a]));
     PetscCall(VecDestroy(&T->div[a]));
     PetscCall(VecDestroy(&T->wl[a]));
     PetscCall(VecDestroy(&T->wH[a]));

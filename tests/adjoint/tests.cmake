@@ -36,6 +36,16 @@ fg_case_expect(NAME adjoint_check_sphere_sharp NP 2 CODE 0 REGEX "^flowgrad chec
                ARGS check ${FG_TEST_DIR}/adjoint/sphere_sharp.yaml --set output.dir=adjoint_check_sphere_sharp -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_check_cylinder_sharp_np1 case_adjoint_check_cylinder_sharp_np2 case_adjoint_check_shapes_sharp_np1
                      case_adjoint_check_shapes_sharp_np2 case_adjoint_check_sphere_sharp_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
+# ... with the cut-cell continuity (body.<body>.apertures, src/body/aperture.c): the projection's
+# face weights and its Poisson operator depend on the level set at each face and at its neighbours
+# across its span (poisson.type: ksp): the rotating cylinder at 1 and 2 ranks (the slabs' boundary
+# crosses the body: the apertures' ghosts and their adjoint's sum), the ellipse and the B-spline at 1.
+fg_case_expect(NAME adjoint_check_cylinder_apertures NP 1 2 CODE 0 REGEX "^flowgrad check: 17 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set output.dir=adjoint_check_cylinder_apertures --set body.cyl.apertures=true --set poisson.type=ksp -fg_fftw_planner estimate)
+fg_case_expect(NAME adjoint_check_shapes_apertures NP 1 CODE 0 REGEX "^flowgrad check: 27 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml --set output.dir=adjoint_check_shapes_apertures --set body.oval.apertures=true --set body.blob.apertures=true --set poisson.type=ksp -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_cylinder_apertures_np1 case_adjoint_check_cylinder_apertures_np2 case_adjoint_check_shapes_apertures_np1
+                     PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... on non-round bodies (tests/adjoint/shapes_normal.yaml): an ellipse (the unit central difference
 # of phi) and a B-spline (the difference itself, fading at the medial axis), every shape parameter:
 # 27 checks, at 1 and 2 ranks (on 2 the ellipse's band crosses the slabs' boundary at y = 2).

@@ -160,6 +160,14 @@ fg_case_expect(NAME body_sharp_nu_design NP 1 CODE 2 REGEX "design.parameters=\\
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml "--set" "design.parameters=[flow.nu]")
 fg_case_expect(NAME body_sharp_info NP 1 CODE 0 REGEX "cyl: circle, sharp wall \\(the faces inside penalized with eta = 0.01"
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml)
+# Its cut-cell continuity (apertures) weights the Poisson operator face by face: the KSP solver only;
+# it applies to a sharp wall only; info says it is on.
+fg_case_expect(NAME body_apertures_fftw NP 1 CODE 2 REGEX "--set body.cyl.apertures=true: true needs poisson.type: ksp"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set body.cyl.apertures=true)
+fg_case_expect(NAME body_apertures_band NP 1 CODE 2 REGEX "apertures applies with a sharp wall only \\(body.cyl.wall: sharp\\)"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder.yaml --set body.cyl.apertures=true --set poisson.type=ksp)
+fg_case_expect(NAME body_apertures_info NP 1 CODE 0 REGEX "cyl: circle, sharp wall with apertures \\(the cut-cell continuity"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set body.cyl.apertures=true --set poisson.type=ksp)
 # A sharp-walled body thinner than a cell somewhere (a NACA 0012's trailing edge at c/32, 5 degrees)
 # has gaps in its wall: info, run and optimize warn, with the count and the box of the faces (the same on 2
 # ranks: the count is reduced); a convex body whose edge a pair of faces merely clips has none
