@@ -141,7 +141,14 @@ void FGBodySharpNeighbour_Internal(FGGrid g, PetscInt a, const PetscInt idx[], P
    inside neighbours, chi = num/phi, num = eta nu sum w (-phi_nb), capped at 1 (the stiff value;
    so chi is continuous as a face crosses the surface, and as a neighbour does: th -> 1 gives 0).
    Its derivatives: dchi/d(-phi) = num/phi^2 (G[4]) and dchi/dphi_nb = -eta nu w/phi
-   (G[FG_GEO_SHARP_DNB + 2 d + side]); 0 where capped. G must hold FG_FACE_GEO zeros on entry.
+   (G[FG_GEO_SHARP_DNB + 2 d + side]); 0 where capped. The cap holds the velocity of the faces
+   within num of the surface fixed, and the drag's slope in the design dips while a face crosses
+   that window (docs/bodies.md). With apertures (aperture.c), whose continuity removes the kink
+   of the crossing itself, chi saturates smoothly instead: chi = num/(phi + num) (1 at the
+   surface, as inside), so that a face's velocity falls linearly with its distance all the way to
+   the surface (u ~ u* (phi + num)/(gdt nu w (-phi_nb)) for a body at rest: the wall about
+   eta nu/h further in, 1e-3 of a cell with the default eta); dchi/d(-phi) = num/(phi + num)^2,
+   dchi/dphi_nb = -eta nu w phi/(phi + num)^2. G must hold FG_FACE_GEO zeros on entry.
    gap (may be NULL): set when the face and its upper neighbour along some axis both lie outside
    with the body between them (phi < 0 at a quarter, half or three quarters of the way, the axis
    within 60 degrees of the normal there, so that a segment clipping a convex body's edge does not
@@ -181,15 +188,27 @@ PetscErrorCode FGBodySharpWeight_Internal(FGBodies B, FGBodyItem *it, PetscInt a
       gn[2 * d + side] = PetscSqrtReal(q);
     }
   if (num <= 0) PetscFunctionReturn(PETSC_SUCCESS);
-  if (num >= phi) { /* within the cap's distance of the surface: stiff, its derivatives 0 */
-    *chi = 1;
+  if (!it->bc->apertures) { /* capped */
+    if (num >= phi) { /* within the cap's distance of the surface: stiff, its derivatives 0 */
+      *chi = 1;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    *chi = num / phi;
+    G[4] = num / (phi * phi);
+    for (PetscInt k = 0; k < 6; k++) {
+      G[FG_GEO_SHARP_DNB + k] = -c[k] / phi;
+      G[FG_GEO_SHARP_SENS] += c[k] / phi * gn[k];
+    }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  *chi = num / phi;
-  G[4] = num / (phi * phi);
-  for (PetscInt k = 0; k < 6; k++) {
-    G[FG_GEO_SHARP_DNB + k] = -c[k] / phi;
-    G[FG_GEO_SHARP_SENS] += c[k] / phi * gn[k];
+  { /* with apertures, saturated smoothly: chi = num / (phi + num) */
+    const PetscReal den = phi + num, q = phi / (den * den);
+    *chi = num / den;
+    G[4] = num / (den * den);
+    for (PetscInt k = 0; k < 6; k++) {
+      G[FG_GEO_SHARP_DNB + k] = -c[k] * q;
+      G[FG_GEO_SHARP_SENS] += c[k] * q * gn[k];
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
