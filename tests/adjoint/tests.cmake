@@ -38,13 +38,17 @@ set_tests_properties(case_adjoint_check_cylinder_sharp_np1 case_adjoint_check_cy
                      case_adjoint_check_shapes_sharp_np2 case_adjoint_check_sphere_sharp_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... with the cut-cell continuity (body.<body>.apertures, src/body/aperture.c): the projection's
 # face weights and its Poisson operator depend on the level set at each face and at its neighbours
-# across its span (poisson.type: ksp): the rotating cylinder at 1 and 2 ranks (the slabs' boundary
-# crosses the body: the apertures' ghosts and their adjoint's sum), the ellipse and the B-spline at 1.
-fg_case_expect(NAME adjoint_check_cylinder_apertures NP 1 2 CODE 0 REGEX "^flowgrad check: 17 checks, 0 failed"
+# across its span (poisson.type: ksp): the rotating cylinder at 2 ranks (the slabs' boundary crosses
+# the body: the apertures' ghosts and their adjoint's sum; it passes at 1 too), the ellipse and the B-spline at 1
+# (their central differences with a step of 1e-6 and the Poisson solve to 1e-12: with the default
+# 3e-6 the ellipse's small dJ/dy0, 0.027, is off by 1.06e-6 relative, and by 4.6e-8 with 1e-6: the
+# central difference's own error, 23x smaller for a 3x smaller step; measured).
+fg_case_expect(NAME adjoint_check_cylinder_apertures NP 2 CODE 0 REGEX "^flowgrad check: 17 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set output.dir=adjoint_check_cylinder_apertures --set body.cyl.apertures=true --set poisson.type=ksp -fg_fftw_planner estimate)
 fg_case_expect(NAME adjoint_check_shapes_apertures NP 1 CODE 0 REGEX "^flowgrad check: 27 checks, 0 failed"
-               ARGS check ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml --set output.dir=adjoint_check_shapes_apertures --set body.oval.apertures=true --set body.blob.apertures=true --set poisson.type=ksp -fg_fftw_planner estimate)
-set_tests_properties(case_adjoint_check_cylinder_apertures_np1 case_adjoint_check_cylinder_apertures_np2 case_adjoint_check_shapes_apertures_np1
+               ARGS check ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml --set output.dir=adjoint_check_shapes_apertures --set body.oval.apertures=true --set body.blob.apertures=true --set poisson.type=ksp
+                    --set poisson.rtol=1e-12 -fg_check_fd_step 1e-6 -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_cylinder_apertures_np2 case_adjoint_check_shapes_apertures_np1
                      PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... on non-round bodies (tests/adjoint/shapes_normal.yaml): an ellipse (the unit central difference
 # of phi) and a B-spline (the difference itself, fading at the medial axis), every shape parameter:
