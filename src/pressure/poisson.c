@@ -285,8 +285,9 @@ PetscErrorCode FGPoissonApply(FGPoisson p, Vec x, Vec y)
 {
   const FGGrid g = p->grid;
   const FGBox *b = &g->box;
-  Vec          xl;
-  PetscScalar *xa, *ya;
+  Vec                xl;
+  PetscScalar       *xa, *ya;
+  const PetscScalar *w[3];
   PetscReal    ih2[3] = {0, 0, 0}, diag = 0;
   PetscInt     nx     = b->hi[0] - b->lo[0];
 
@@ -302,6 +303,7 @@ PetscErrorCode FGPoissonApply(FGPoisson p, Vec x, Vec y)
   PetscCall(VecGetArray(xl, &xa));
   PetscCall(FGPoissonFillGhosts_Private(p, xa));
   PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(FGPoissonFaceWeightsGet_Private(p, w));
   {
     const PetscInt sy = b->s[1], sz = b->s[2];
     for (PetscInt k = b->lo[2]; k < b->hi[2]; k++) {
@@ -317,7 +319,7 @@ PetscErrorCode FGPoissonApply(FGPoisson p, Vec x, Vec y)
               const FGAxis *ax = &g->ax[d];
               PetscInt      fm[3] = {c[0], c[1], c[2]};
               fm[d]--;
-              sum += ax->idxf[c[d]] * (FGPoissonFaceWeight_Private(p, d, c) * ax->idxc[c[d]] * (xc[i + s[d]] - xc[i]) - FGPoissonFaceWeight_Private(p, d, fm) * ax->idxc[c[d] - 1] * (xc[i] - xc[i - s[d]]));
+              sum += ax->idxf[c[d]] * (FGPoissonFaceWeight_Private(p, w, d, c) * ax->idxc[c[d]] * (xc[i + s[d]] - xc[i]) - FGPoissonFaceWeight_Private(p, w, d, fm) * ax->idxc[c[d] - 1] * (xc[i] - xc[i - s[d]]));
             }
             yc[i] = sum;
           }
@@ -340,6 +342,7 @@ PetscErrorCode FGPoissonApply(FGPoisson p, Vec x, Vec y)
       }
     }
   }
+  PetscCall(FGPoissonFaceWeightsRestore_Private(p, w));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArray(xl, &xa));
   PetscCall(DMRestoreLocalVector(g->da, &xl));
@@ -379,17 +382,28 @@ PetscErrorCode FGPoissonSetFaceWeights(FGPoisson p, Vec wl[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscReal FGPoissonFaceWeight_Private(FGPoisson p, PetscInt d, const PetscInt fi[])
+PetscErrorCode FGPoissonFaceWeightsGet_Private(FGPoisson p, const PetscScalar *w[3])
 {
-  const FGBox       *b = &p->grid->box;
-  const PetscScalar *w;
-  PetscReal          v;
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < 3; d++) {
+    w[d] = NULL;
+    if (p->wl[d]) PetscCall(VecGetArrayRead(p->wl[d], &w[d]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  if (!p->wl[d] || fi[d] < 0 || fi[d] >= p->grid->n[d] - 1) return 1.0; /* no weights, or a face on the domain's boundary */
-  if (VecGetArrayRead(p->wl[d], &w)) return PETSC_MAX_REAL; /* (cannot fail for a local Vec) */
-  v = PetscRealPart(w[FGBoxIndex(b, fi[0], fi[1], fi[2])]);
-  if (VecRestoreArrayRead(p->wl[d], &w)) return PETSC_MAX_REAL;
-  return v;
+PetscErrorCode FGPoissonFaceWeightsRestore_Private(FGPoisson p, const PetscScalar *w[3])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < 3; d++)
+    if (p->wl[d]) PetscCall(VecRestoreArrayRead(p->wl[d], &w[d]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal FGPoissonFaceWeight_Private(FGPoisson p, const PetscScalar *const w[3], PetscInt d, const PetscInt fi[])
+{
+  if (!w[d] || fi[d] < 0 || fi[d] >= p->grid->n[d] - 1) return 1.0; /* no weights, or a face on the domain's boundary */
+  return PetscRealPart(w[d][FGBoxIndex(&p->grid->box, fi[0], fi[1], fi[2])]);
 }
 
 /* Subtract the mean over all cells (the projection onto the range of a singular L). */

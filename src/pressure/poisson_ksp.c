@@ -71,11 +71,13 @@ typedef struct {
 static PetscErrorCode FGPoissonKSPAssemble_Private(FGPoisson p, Mat A)
 {
   const FGGrid g = p->grid;
-  const FGBox *b = &g->box;
-  PetscReal    ih2[3] = {0, 0, 0};
+  const FGBox       *b = &g->box;
+  PetscReal          ih2[3] = {0, 0, 0};
+  const PetscScalar *wa[3]; /* the face weights' arrays (FGPoissonSetFaceWeights) */
 
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < g->dim; d++) ih2[d] = 1.0 / (g->h[d] * g->h[d]);
+  PetscCall(FGPoissonFaceWeightsGet_Private(p, wa));
   for (PetscInt k = b->lo[2]; k < b->hi[2]; k++) {
     for (PetscInt j = b->lo[1]; j < b->hi[1]; j++) {
       for (PetscInt i = b->lo[0]; i < b->hi[0]; i++) {
@@ -99,7 +101,7 @@ static PetscErrorCode FGPoissonKSPAssemble_Private(FGPoisson p, Mat A)
             if (p->wl[d] && !outside) { /* the face's weight (FGPoissonSetFaceWeights) */
               PetscInt fi[3] = {c[0], c[1], c[2]};
               if (!f) fi[d]--;
-              w *= FGPoissonFaceWeight_Private(p, d, fi);
+              w *= FGPoissonFaceWeight_Private(p, wa, d, fi);
             }
             v[0] += w;
             if (outside && p->bc[d][f] != FG_PBC_PERIODIC) {
@@ -117,6 +119,7 @@ static PetscErrorCode FGPoissonKSPAssemble_Private(FGPoisson p, Mat A)
       }
     }
   }
+  PetscCall(FGPoissonFaceWeightsRestore_Private(p, wa));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -34,8 +34,11 @@ PETSC_INTERN PetscLogEvent FG_EVENT_PoissonSolveFFTW, FG_EVENT_PoissonSolveKSP, 
 
 PETSC_INTERN PetscErrorCode FGPoissonCreate_FFTW(FGPoisson);
 PETSC_INTERN PetscErrorCode FGPoissonCreate_KSP(FGPoisson);
-/* The weight of face fi (component d's index) of the face weights; 1 without weights. */
-PETSC_INTERN PetscReal FGPoissonFaceWeight_Private(FGPoisson, PetscInt, const PetscInt[]);
+/* The face weights' arrays (NULL without weights), and the weight of face fi (component d's
+   index) from them: 1 without weights and on the domain's boundary. */
+PETSC_INTERN PetscErrorCode FGPoissonFaceWeightsGet_Private(FGPoisson, const PetscScalar *[3]);
+PETSC_INTERN PetscErrorCode FGPoissonFaceWeightsRestore_Private(FGPoisson, const PetscScalar *[3]);
+PETSC_INTERN PetscReal      FGPoissonFaceWeight_Private(FGPoisson, const PetscScalar *const[3], PetscInt, const PetscInt[]);
 /* Subtract the mean of a global Vec of the grid (collective). */
 PETSC_INTERN PetscErrorCode FGPoissonRemoveMean_Private(FGPoisson, Vec);
 
