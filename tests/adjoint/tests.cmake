@@ -48,7 +48,13 @@ fg_case_expect(NAME adjoint_check_cylinder_apertures NP 2 CODE 0 REGEX "^flowgra
 fg_case_expect(NAME adjoint_check_shapes_apertures NP 1 CODE 0 REGEX "^flowgrad check: 27 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml --set output.dir=adjoint_check_shapes_apertures --set body.oval.apertures=true --set body.blob.apertures=true --set poisson.type=ksp
                     --set poisson.rtol=1e-12 -fg_check_fd_step 1e-6 -fg_fftw_planner estimate)
-set_tests_properties(case_adjoint_check_cylinder_apertures_np2 case_adjoint_check_shapes_apertures_np1
+# ... and the sphere in 3D at 2 ranks (a face's aperture the product over its two tangential axes;
+# the Poisson solve to 1e-12: the whole step's dot product compares the tangent's and the adjoint's
+# iterative solves, 1.1e-10 apart at the default 1e-10, 3.8e-12 at 1e-12; measured).
+fg_case_expect(NAME adjoint_check_sphere_apertures NP 2 CODE 0 REGEX "^flowgrad check: 18 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/sphere_sharp.yaml --set output.dir=adjoint_check_sphere_apertures --set body.s.apertures=true
+                    --set poisson.type=ksp --set poisson.rtol=1e-12 -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_cylinder_apertures_np2 case_adjoint_check_shapes_apertures_np1 case_adjoint_check_sphere_apertures_np2
                      PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... on non-round bodies (tests/adjoint/shapes_normal.yaml): an ellipse (the unit central difference
 # of phi) and a B-spline (the difference itself, fading at the medial axis), every shape parameter:
