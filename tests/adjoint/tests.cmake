@@ -54,7 +54,12 @@ fg_case_expect(NAME adjoint_check_shapes_apertures NP 1 CODE 0 REGEX "^flowgrad 
 fg_case_expect(NAME adjoint_check_sphere_apertures NP 2 CODE 0 REGEX "^flowgrad check: 18 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/sphere_sharp.yaml --set output.dir=adjoint_check_sphere_apertures --set body.s.apertures=true
                     --set poisson.type=ksp --set poisson.rtol=1e-12 -fg_fftw_planner estimate)
-set_tests_properties(case_adjoint_check_cylinder_apertures_np2 case_adjoint_check_shapes_apertures_np1 case_adjoint_check_sphere_apertures_np2
+# ... and with the implicit viscous term, whose pressure update holds D (A u*) too (the tape keeps the
+# projections' inputs): the rotating cylinder at 1 rank (18 checks).
+fg_case_expect(NAME adjoint_check_cylinder_apertures_implicit NP 1 CODE 0 REGEX "^flowgrad check: 18 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set output.dir=adjoint_check_cylinder_apertures_implicit --set body.cyl.apertures=true
+                    --set poisson.type=ksp --set time.viscous=implicit -fg_fftw_planner estimate)
+set_tests_properties(case_adjoint_check_cylinder_apertures_implicit_np1 case_adjoint_check_cylinder_apertures_np2 case_adjoint_check_shapes_apertures_np1 case_adjoint_check_sphere_apertures_np2
                      PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... on non-round bodies (tests/adjoint/shapes_normal.yaml): an ellipse (the unit central difference
 # of phi) and a B-spline (the difference itself, fading at the medial axis), every shape parameter:
