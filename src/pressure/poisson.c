@@ -402,7 +402,8 @@ PetscErrorCode FGPoissonFaceWeightsRestore_Private(FGPoisson p, const PetscScala
 
 PetscReal FGPoissonFaceWeight_Private(FGPoisson p, const PetscScalar *const w[3], PetscInt d, const PetscInt fi[])
 {
-  if (!w[d] || fi[d] < 0 || fi[d] >= p->grid->n[d] - 1) return 1.0; /* no weights, or a face on the domain's boundary */
+  if (!w[d]) return 1.0;
+  if (!p->grid->periodic[d] && (fi[d] < 0 || fi[d] >= p->grid->n[d] - 1)) return 1.0; /* a face on the domain's boundary (a periodic seam's is a ghost) */
   return PetscRealPart(w[d][FGBoxIndex(&p->grid->box, fi[0], fi[1], fi[2])]);
 }
 

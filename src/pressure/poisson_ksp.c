@@ -98,7 +98,7 @@ static PetscErrorCode FGPoissonKSPAssemble_Private(FGPoisson p, Mat A)
               for (PetscInt e = 0; e < g->dim; e++)
                 if (e != d) w *= g->ax[e].dxf[c[e]];
             }
-            if (p->wl[d] && !outside) { /* the face's weight (FGPoissonSetFaceWeights) */
+            if (p->wl[d] && (!outside || p->bc[d][f] == FG_PBC_PERIODIC)) { /* the face's weight (FGPoissonSetFaceWeights; a periodic seam's too) */
               PetscInt fi[3] = {c[0], c[1], c[2]};
               if (!f) fi[d]--;
               w *= FGPoissonFaceWeight_Private(p, wa, d, fi);
