@@ -65,7 +65,7 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetWallGaps(FGBodies, PetscInt, FGBodyWallGa
    explicit predictor (stage end time t, stage weight gamma, step dt), ReduceForces at its end
    (src/body/penalize.c). */
 PETSC_EXTERN PetscErrorCode FGBodiesResetForces(FGBodies);
-PETSC_EXTERN PetscErrorCode FGBodiesPenalize(FGBodies, PetscReal, PetscReal, PetscReal, Vec[]);
+PETSC_EXTERN PetscErrorCode FGBodiesPenalize(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesReduceForces(FGBodies);
 PETSC_EXTERN PetscErrorCode FGBodiesGetPenalty(FGBodies, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesGetForces(FGBodies, PetscInt, FGBodyForces *);
@@ -110,11 +110,12 @@ PETSC_EXTERN PetscErrorCode FGBodiesSetParameters(FGBodies, PetscInt, const Pets
 PETSC_EXTERN PetscErrorCode FGBodiesGetDensity(FGBodies, PetscInt, Vec *, FGDensity *);
 PETSC_EXTERN PetscErrorCode FGBodiesSetDensity(FGBodies, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode FGBodiesSetDensityDifferentiable(FGBodies, PetscInt);
-PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], PetscReal *const[], Vec (*)[3], Vec[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], Vec[], Vec[], PetscReal *const[], Vec (*)[3], Vec[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode FGBodiesHasGhostTerm(FGBodies, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetApertures(FGBodies, Vec **);
 PETSC_EXTERN PetscErrorCode FGBodiesApertureTangent(FGBodies, PetscReal *const[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesApertureAdjoint(FGBodies, Vec[], PetscReal *const[], Vec[]);
-PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], const PetscReal[], Vec[], PetscReal *const[], Vec[], Vec[], Vec (*)[3]);
+PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], Vec[], const PetscReal[], Vec[], Vec[], PetscReal *const[], Vec[], Vec[], Vec (*)[3]);
 
 /* Frequency of an oscillating signal from its mean crossings (second half of the samples). */
 PETSC_EXTERN PetscErrorCode FGSignalFrequency(PetscInt, const PetscReal[], const PetscReal[], PetscReal *);

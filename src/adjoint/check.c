@@ -340,13 +340,13 @@ PetscErrorCode FGAdjointDotTests(FGSolver s, FGStepTape T, PetscRandom rnd, Pets
         PetscCall(PetscRandomGetValueReal(rnd, &wacc[i]));
       }
       PetscCallMPI(MPI_Bcast(wacc, (PetscMPIInt)(6 * nb), MPIU_REAL, 0, comm));
-      PetscCall(FGBodiesPenalizeTangent(s->bodies, T->t0 + T->dt, 0.75, T->dt, T->ustar[2], dprm.theta, NULL, du, dacc));
+      PetscCall(FGBodiesPenalizeTangent(s->bodies, T->t0 + T->dt, 0.75, T->dt, T->ustar[2], NULL, NULL, dprm.theta, NULL, du, dacc));
       PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, dacc, (PetscMPIInt)(6 * nb), MPIU_REAL, MPIU_SUM, comm));
       PetscCall(GlobalDot(dim, du, wg, &lhs));
       for (PetscInt i = 0; i < 6 * nb; i++) lhs += dacc[i] * wacc[i];
       PetscCall(NormProduct(comm, dim, du, wg, PETSC_FALSE, &scale));
       scale = PetscSqrtReal(PetscSqr(scale) + ScalarNorms(6 * nb, dacc, wacc));
-      PetscCall(FGBodiesPenalizeAdjoint(s->bodies, T->t0 + T->dt, 0.75, T->dt, T->ustar[2], wacc, wg, bar.theta, NULL, NULL, NULL));
+      PetscCall(FGBodiesPenalizeAdjoint(s->bodies, T->t0 + T->dt, 0.75, T->dt, T->ustar[2], NULL, wacc, wg, NULL, bar.theta, NULL, NULL, NULL));
       PetscCall(FGParamsReduce(comm, &bar));
       PetscCall(GlobalDot(dim, vg, wg, &rhs));
       rhs += FGParamsDot(&dprm, &bar);

@@ -252,7 +252,9 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     }
     PetscCall(FGBodyBuild_Internal(B, it, 0.0));
     if (bc->apertures) B->apertures = PETSC_TRUE;
+    if (bc->quadratic_ghost) B->ghost = PETSC_TRUE;
   }
+  PetscCheck(!B->ghost || !B->normal, g->comm, FG_ERR_INPUT, "%s: quadratic_ghost (a sharp wall) and another body's skin_normal in one case are not supported", c->file);
   if (B->nb)
     for (PetscInt a = 0; a < g->dim; a++) {
       PetscCall(DMCreateGlobalVector(g->da, &B->K[a]));
@@ -301,6 +303,17 @@ PetscErrorCode FGBodiesGetCount(FGBodies B, PetscInt *n)
 {
   PetscFunctionBeginUser;
   *n = B ? B->nb : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesHasGhostTerm - whether some body's penalization reads the stage's start velocity (a sharp
+  wall's quadratic ghosts: FGBodiesPenalize's ul), so that its adjoint has a part there.
+@*/
+PetscErrorCode FGBodiesHasGhostTerm(FGBodies B, PetscBool *has)
+{
+  PetscFunctionBeginUser;
+  *has = B ? B->ghost : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

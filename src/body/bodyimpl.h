@@ -16,13 +16,18 @@
 #include <fg/density.h>
 
 /* The faces of one velocity component where a body's chi > 0. */
-#define FG_FACE_GEO 18
+#define FG_FACE_GEO 30
 /* A sharp wall's slots in geo: the derivative of chi in the level set at the face's 2 dim axis
    neighbours (index 2 d + side, side 1 the + neighbour; 0 where the neighbour is outside the
    body), minus their sum weighted by |grad phi| there, and the face's grid indices (FGBodySharpWeight_Internal). */
 #define FG_GEO_SHARP_DNB  8
 #define FG_GEO_SHARP_SENS 14
 #define FG_GEO_SHARP_IDX  15
+/* With quadratic ghosts (body.<body>.quadratic_ghost): phi at the neighbour inside of index 2 d + side
+   where the face's quadratic ghost along d is on (0: off; the next face out lies inside too), and
+   |grad phi| there (FGBodySharpGhostXi_Internal). */
+#define FG_GEO_QPN 18
+#define FG_GEO_QGN 24
 typedef struct {
   PetscInt   n, cap;
   PetscInt  *off; /* offset in the owned (global Vec) array */
@@ -112,6 +117,7 @@ struct _p_FGBodies {
   Vec               X[3], D[3], R[3]; /* its work (made on first use): the penalized velocity, the diagonal, a sum */
   PetscReal         dV;
   PetscBool         apertures;          /* some body has apertures (aperture.c) */
+  PetscBool         ghost;              /* some body has quadratic ghosts (FGBodySharpGhostXi_Internal) */
   Vec               A[3], Al[3], dA[3]; /* their product over the bodies (global, ghosted), and work */
 };
 
@@ -137,7 +143,7 @@ typedef struct {
   PetscReal xc[3], V[3], th, om, bphi[FG_MAX_TIME_BASIS], bPhi[FG_MAX_TIME_BASIS];
 } FGBodyAt;
 PETSC_INTERN void           FGBodyAt_Internal(const FGBodyItem *, PetscInt, PetscReal, FGBodyAt *);
-PETSC_INTERN PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies, FGBodyItem *, PetscInt, PetscInt, PetscReal, const FGBodyAt *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies, FGBodyItem *, PetscInt, PetscInt, PetscReal, const FGBodyAt *, const PetscReal *, PetscReal *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode FGBodiesKS_Internal(FGBodies, PetscInt, PetscReal);
 PETSC_INTERN PetscErrorCode FGBodiesWork_Internal(FGBodies);
 
@@ -161,6 +167,7 @@ PETSC_INTERN void           FGBodyMaskProfile_Internal(PetscBool, PetscReal, Pet
 PETSC_INTERN void           FGBodyMaskWeight_Internal(const FGBodyItem *, PetscReal, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode FGBodySharpWeight_Internal(FGBodies, FGBodyItem *, PetscInt, const PetscInt[], const PetscReal[], PetscReal, PetscReal *, PetscReal *, PetscBool *);
 PETSC_INTERN void           FGBodyFaceRange_Internal(FGBodies, PetscInt, const PetscReal[], const PetscReal[], PetscInt[3], PetscInt[3]);
+PETSC_INTERN void           FGBodySharpGhostXi_Internal(FGBodies, const FGBodyItem *, PetscInt, PetscInt, PetscInt, PetscReal *, PetscReal *, PetscReal *, PetscInt *);
 PETSC_INTERN void           FGBodySharpNeighbour_Internal(FGGrid, PetscInt, const PetscInt[], PetscInt, PetscInt, const PetscReal[], PetscReal[]);
 PETSC_INTERN PetscErrorCode FGBodyBuild_Internal(FGBodies, FGBodyItem *, PetscReal);
 PETSC_INTERN PetscErrorCode FGBodyPlace_Internal(FGBodies, FGBodyItem *, PetscReal);

@@ -183,6 +183,18 @@ PetscErrorCode FGBodySharpWeight_Internal(FGBodies B, FGBodyItem *it, PetscInt a
       }
       FGOpDiffusionCoefficients(g, a, d, idx[d], &cm, &cp); /* the viscous stencil's weight of that neighbour */
       c[2 * d + side] = it->bc->eta * it->nu * (side ? cp : cm);
+      if (it->bc->quadratic_ghost) { /* the ghost through the next face out too, where that lies outside */
+        PetscReal z[3], pz, gz[3];
+        FGBodySharpNeighbour_Internal(g, a, idx, d, 1 - 2 * side, x, z);
+        PetscCall(FGShapeLevelSet(it->shape, z, &pz, gz, NULL));
+        if (pz > 0) {
+          PetscReal q2 = 0;
+          for (PetscInt e = 0; e < g->dim; e++) q2 += gy[e] * gy[e];
+          c[2 * d + side] *= 2;
+          G[FG_GEO_QPN + 2 * d + side] = pn;
+          G[FG_GEO_QGN + 2 * d + side] = PetscSqrtReal(q2);
+        }
+      }
       num += c[2 * d + side] * -pn;
       for (PetscInt e = 0; e < g->dim; e++) q += gy[e] * gy[e];
       gn[2 * d + side] = PetscSqrtReal(q);
@@ -211,6 +223,39 @@ PetscErrorCode FGBodySharpWeight_Internal(FGBodies B, FGBodyItem *it, PetscInt a
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A sharp wall's quadratic ghost (body.<body>.quadratic_ghost) along axis d on side s of listed
+   face f (component a, index k = 2 d + s), whose neighbour there lies inside: the ghost through u_s at
+   the surface (a fraction th = phi/(phi - phi_nb) of the spacing away), the face and the next face
+   out is u_s - 2 (1 - th)/th (u - u_s) + (1 - th)/(1 + th) (u_ff - u_s). Its first part doubles the
+   linear ghost's penalty (FGBodySharpWeight_Internal); the second is the explicit term
+   xi (u_ff - u_s), xi = nu w (1 - th)/(1 + th) (at most a quarter of the implicit part: stable),
+   0 as the neighbour reaches the surface (th -> 1), like the penalty. Returns xi, its derivatives in
+   phi and phi_nb, and the next face's index in the ghosted local arrays; xi = 0 where the ghost is
+   linear. */
+void FGBodySharpGhostXi_Internal(FGBodies B, const FGBodyItem *it, PetscInt a, PetscInt f, PetscInt k, PetscReal *xi, PetscReal *dphi, PetscReal *dpn, PetscInt *ffl)
+{
+  FGGrid           g  = B->g;
+  const PetscReal *G  = it->f[a].geo + FG_FACE_GEO * f, phi = G[0], pn = G[FG_GEO_QPN + k];
+  const PetscInt   d  = k / 2, s = 2 * (k % 2) - 1;
+  PetscInt         j[3];
+  PetscReal        cm, cp, w, th, q, den;
+
+  *xi = *dphi = *dpn = 0, *ffl = -1;
+  if (pn == 0) return;
+  for (PetscInt e = 0; e < 3; e++) j[e] = (PetscInt)G[FG_GEO_SHARP_IDX + e];
+  FGOpDiffusionCoefficients(g, a, d, j[d], &cm, &cp);
+  w   = it->nu * (s > 0 ? cp : cm);
+  den = phi - pn;
+  th  = phi / den;
+  q   = 1 / (1 + th);
+  *xi = w * (1 - th) * q;
+  /* dxi/dth = -2 w q^2; dth/dphi = -pn/den^2, dth/dpn = phi/den^2 */
+  *dphi = -2 * w * q * q * (-pn / (den * den));
+  *dpn  = -2 * w * q * q * (phi / (den * den));
+  j[d] -= s;
+  *ffl = FGBoxIndex(&g->box, j[0], j[1], j[2]);
 }
 
 /* Place the shape at time t and collect its faces. Collective (the inside-the-domain check). */

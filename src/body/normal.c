@@ -512,7 +512,7 @@ static PetscErrorCode FGNormalFaceDirection_Private(FGBodies B, FGBodyItem *it, 
   PetscFunctionBeginUser;
   *dc = dcf, *du_s = 0, *de = 0, dnv[0] = dnv[1] = dnv[2] = 0;
   if (!th) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, at, dchi, dus));
+  PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, at, NULL, NULL, dchi, dus));
   for (PetscInt i = 0; i < nt; i++) *dc += dchi[i] * th[i], *du_s += dus[i] * th[i];
   if (G[6] == 0 && G[7] == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGNormalLinearize_Private(it, dim, a, f, at, dE, dn));
@@ -717,7 +717,7 @@ PetscErrorCode FGBodiesPenalizeAdjointNormal_Internal(FGBodies B, PetscReal t, P
         if (sb && !it->dens) sb[o] += (cbf * G[4] + Eb * G[7] / eta) * G[5];
         if (cfb) cfb[o] += cbf;
         if (nt && thetabar && thetabar[b]) {
-          PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, dchi, dus));
+          PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, NULL, NULL, dchi, dus));
           for (PetscInt i = 0; i < nt; i++) thetabar[b][i] += dchi[i] * cbf + dus[i] * usb;
           if (E != 0 || G[7] != 0) {
             PetscCall(FGNormalLinearize_Private(it, dim, a, f, &at, dE, dn));

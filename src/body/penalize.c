@@ -4,8 +4,10 @@
 
   Penalization in a stage (t = the stage's end time, g dt its weight):
     K_a = sum_b chi_b/eta_b,  S_a = sum_b (chi_b/eta_b) u_s,b     (sparse, then dense work Vecs)
-    u_a <- (u_a + g dt S_a) / (1 + g dt K_a)                      (every owned face: exact where K = 0)
-    F_b += g sum_faces (chi_b/eta_b)(u_a - u_s,b,a) dV            (the stage's force, weight g)
+    u_a <- (u_a + g dt (S_a + E_a)) / (1 + g dt K_a)              (every owned face: exact where K = 0)
+    F_b += g sum_faces ((chi_b/eta_b)(u_a - u_s,b,a) - E_b,a) dV  (the stage's force, weight g)
+  E is a sharp wall's quadratic ghosts' explicit term (0 without them; FGBodyGhostQ_Private), from
+  the stage's start velocity.
   Overlapping bodies are penalized jointly (one implicit solve per face). The step's force is the
   sum over its stages (FGBodiesResetForces at its start, FGBodiesReduceForces at its end).
 
@@ -33,6 +35,53 @@ PetscErrorCode FGBodiesResetForces(FGBodies B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Quadratic ghosts (a sharp wall's body.<body>.quadratic_ghost; FGBodySharpGhostXi_Internal): the
+   explicit term of listed face f, from the stage's start velocity ula (ghosted, component a),
+   E = (1 - chi) Q, Q = sum_k xi_k (u_ff,k - u_s): it joins S in the implicit update,
+   u** = (u* + gdt (S + E))/(1 + gdt K), and the force is the momentum removed,
+   (chi/eta (u** - u_s) - E) dV. The factor 1 - chi takes it to 0 at the surface (chi -> 1), so
+   that it vanishes continuously as the face enters the body. Also returns xi, its derivatives,
+   the next faces' local indices and m_k = u_ff,k - u_s (the weights of xi's derivatives). */
+static PetscReal FGBodyGhostQ_Private(FGBodies B, const FGBodyItem *it, PetscInt a, PetscInt f, const PetscScalar *ula, PetscReal xi[6], PetscReal dxf[6], PetscReal dxn[6], PetscInt ffl[6], PetscReal mk[6])
+{
+  PetscReal Q = 0;
+
+  for (PetscInt k = 0; k < 6; k++) {
+    FGBodySharpGhostXi_Internal(B, it, a, f, k, &xi[k], &dxf[k], &dxn[k], &ffl[k]);
+    mk[k] = ffl[k] >= 0 ? PetscRealPart(ula[ffl[k]]) - it->f[a].us[f] : 0;
+    Q += xi[k] * mk[k];
+  }
+  return Q;
+}
+
+static PetscReal FGBodyGhostE_Private(FGBodies B, const FGBodyItem *it, PetscInt a, PetscInt f, const PetscScalar *ula)
+{
+  PetscReal xi[6], dxf[6], dxn[6], mk[6];
+  PetscInt  ffl[6];
+
+  return (1 - it->f[a].chi[f]) * FGBodyGhostQ_Private(B, it, a, f, ula, xi, dxf, dxn, ffl, mk);
+}
+
+/* S += E on the faces with quadratic ghosts (ul NULL: none). */
+static PetscErrorCode FGBodiesGhostAddS_Private(FGBodies B, PetscInt a, Vec ul[])
+{
+  const PetscScalar *ula;
+  PetscScalar       *S;
+
+  PetscFunctionBeginUser;
+  if (!B->ghost || !ul) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetArrayRead(ul[a], &ula));
+  PetscCall(VecGetArray(B->S[a], &S));
+  for (PetscInt b = 0; b < B->nb; b++) {
+    const FGBodyItem *it = &B->b[b];
+    if (!it->bc->quadratic_ghost) continue;
+    for (PetscInt f = 0; f < it->f[a].n; f++) S[it->f[a].off[f]] += FGBodyGhostE_Private(B, it, a, f, ula);
+  }
+  PetscCall(VecRestoreArray(B->S[a], &S));
+  PetscCall(VecRestoreArrayRead(ul[a], &ula));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGBodiesPenalize - the implicit penalization of one RK3 stage, u <- (u + g dt S)/(1 + g dt K),
   and the stage's force, weighted by g, added to each body's step force.
@@ -42,9 +91,10 @@ PetscErrorCode FGBodiesResetForces(FGBodies B)
 . t     - the stage's end time (body position and velocity)
 . gamma - the stage's weight alpha_k + beta_k
 . dt    - the step
+. ul    - the stage's start velocity (ghosted local Vecs: the quadratic ghosts' explicit term; NULL: none)
 - u     - the predicted velocity (global Vecs), penalized in place
 @*/
-PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec u[])
+PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ul[], Vec u[])
 {
   const PetscInt  dim = B->g->dim;
   const PetscReal gdt = gamma * dt;
@@ -61,10 +111,13 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt a = 0; a < dim; a++) {
-    PetscScalar *K, *S, *ua;
-    PetscInt     nloc;
-    /* 1. K and S, and u_s of each listed face */
+    PetscScalar       *K, *S, *ua;
+    const PetscScalar *ula = NULL;
+    PetscInt           nloc;
+    /* 1. K and S (with quadratic ghosts' explicit term), and u_s of each listed face */
     PetscCall(FGBodiesKS_Internal(B, a, t));
+    PetscCall(FGBodiesGhostAddS_Private(B, a, ul));
+    if (B->ghost && ul) PetscCall(VecGetArrayRead(ul[a], &ula));
     PetscCall(VecGetArray(B->K[a], &K));
     PetscCall(VecGetArray(B->S[a], &S));
     /* 2. the implicit update (where K = 0 it leaves u as it is, exactly) */
@@ -79,7 +132,8 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
       FGBodyState_Internal(it, dim, t, xc, V, &th, &om);
       for (PetscInt f = 0; f < l->n; f++) {
         const PetscReal *x  = l->x + 3 * f;
-        const PetscReal  fa = l->chi[f] / it->bc->eta * (ua[l->off[f]] - l->us[f]) * l->vol[f];
+        const PetscReal  E  = ula && it->bc->quadratic_ghost ? FGBodyGhostE_Private(B, it, a, f, ula) : 0;
+        const PetscReal  fa = (l->chi[f] / it->bc->eta * (ua[l->off[f]] - l->us[f]) - E) * l->vol[f];
         F += fa;
         /* M = r x F, r = x - x_c, F along a */
         for (PetscInt m = 0; m < 3; m++) {
@@ -94,6 +148,7 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
     PetscCall(VecRestoreArray(u[a], &ua));
     PetscCall(VecRestoreArray(B->S[a], &S));
     PetscCall(VecRestoreArray(B->K[a], &K));
+    if (ula) PetscCall(VecRestoreArrayRead(ul[a], &ula));
   }
   PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalize, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -176,8 +231,9 @@ void FGBodyAt_Internal(const FGBodyItem *it, PetscInt dim, PetscReal t, FGBodyAt
 /* at: the body at t (FGBodyAt_Internal). phi and grad phi are the face list's (the same evaluation
    at the same placement); d phi/d theta is evaluated only where something multiplies it: in the
    band of chi (H' != 0) or of the jets. Elsewhere every term it enters is a product with an exact
-   zero, so it is left 0. */
-PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, const FGBodyAt *at, PetscReal *dchi, PetscReal *dus)
+   zero, so it is left 0. With mk (quadratic ghosts; NULL: none), dxi = sum_k mk[k] d xi_k/d theta
+   (FGBodySharpGhostXi_Internal), through phi at the face and at its neighbours inside. */
+PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, const FGBodyAt *at, const PetscReal *mk, PetscReal *dxi, PetscReal *dchi, PetscReal *dus)
 {
   const FGBodyCase *bc = it->bc;
   const PetscInt    dim = B->g->dim, np = it->np, nj = bc->n_jets, nb = it->nbasis, nt = FG_BODY_NTHETA(it);
@@ -185,26 +241,38 @@ PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies B, FGBodyItem *it, PetscInt
   const PetscReal   sa  = it->airfoil ? -1.0 : 1.0; /* d(shape angle)/d(theta), theta the rotation angle */
   const PetscReal  *xc = at->xc, th = at->th, om = at->om, *bphi = at->bphi, *bPhi = at->bPhi;
   PetscReal         phi = G[0], gx[3] = {G[1], G[2], G[3]}, gp[FG_SHAPE_MAX_PARAMS] = {0}, dH = G[4];
-  PetscReal         chi_th, us_om = 0, us_th = 0; /* d chi / d theta, d u_s / d Omega, d u_s / d theta */
+  PetscReal         chi_th, us_om = 0, us_th = 0, xi_th = 0; /* d chi / d theta, d u_s / d Omega, d u_s / d theta, d xi / d theta */
+  PetscBool         ghost = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  if (dH != 0 || (nj && PetscAbsReal((phi + it->shift) / it->eps) < 1)) PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, gp));
+  for (PetscInt k = 0; mk && k < 2 * dim; k++)
+    if (G[FG_GEO_QPN + k] != 0) ghost = PETSC_TRUE;
+  if (dH != 0 || ghost || (nj && PetscAbsReal((phi + it->shift) / it->eps) < 1)) PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, gp));
   else
     for (PetscInt k = 0; k < np; k++) gp[k] = 0;
   for (PetscInt i = 0; i < nt; i++) dchi[i] = dus[i] = 0;
+  if (dxi)
+    for (PetscInt i = 0; i < nt; i++) dxi[i] = 0;
   for (PetscInt k = 0; k < np; k++) dchi[k] = -dH * gp[k];
   chi_th = -dH * gp[dim] * sa; /* the shape angle is angle0 + sa theta(t) */
-  if (it->sharp && dH != 0) { /* a sharp wall: chi depends on phi at the neighbours inside too (mask.c) */
+  if (it->sharp && (dH != 0 || ghost)) { /* a sharp wall: chi (and xi) depend on phi at the neighbours inside too (mask.c) */
     const PetscInt idx[3] = {(PetscInt)G[FG_GEO_SHARP_IDX], (PetscInt)G[FG_GEO_SHARP_IDX + 1], (PetscInt)G[FG_GEO_SHARP_IDX + 2]};
     for (PetscInt d = 0; d < dim; d++)
       for (PetscInt side = 0; side < 2; side++) {
-        const PetscReal c = G[FG_GEO_SHARP_DNB + 2 * d + side];
-        PetscReal       y[3], pn, gy[3], gq[FG_SHAPE_MAX_PARAMS];
-        if (c == 0) continue;
+        const PetscInt  kk = 2 * d + side;
+        const PetscReal c  = G[FG_GEO_SHARP_DNB + kk];
+        PetscReal       y[3], pn, gy[3], gq[FG_SHAPE_MAX_PARAMS], xi = 0, dxf = 0, dxn = 0;
+        PetscInt        ffl;
+        if (ghost) FGBodySharpGhostXi_Internal(B, it, a, f, kk, &xi, &dxf, &dxn, &ffl);
+        if (c == 0 && dxf == 0 && dxn == 0) continue;
         FGBodySharpNeighbour_Internal(B->g, a, idx, d, 2 * side - 1, x, y);
         PetscCall(FGShapeLevelSet(it->shape, y, &pn, gy, gq));
         for (PetscInt k = 0; k < np; k++) dchi[k] += c * gq[k];
         chi_th += c * gq[dim] * sa;
+        if (ghost) { /* xi_kk through phi at the face and at this neighbour */
+          for (PetscInt k = 0; k < np; k++) dxi[k] += mk[kk] * (dxf * gp[k] + dxn * gq[k]);
+          xi_th += mk[kk] * (dxf * gp[dim] + dxn * gq[dim]) * sa;
+        }
       }
   }
   /* rigid rotation Omega e_z x (x - x_c): d/d Omega, d/d x_c */
@@ -255,6 +323,7 @@ PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies B, FGBodyItem *it, PetscInt
   for (PetscInt k = 0; k < nb; k++) {
     dchi[np + k] = chi_th * bPhi[k];
     dus[np + k]  = us_om * bphi[k] + us_th * bPhi[k];
+    if (ghost) dxi[np + k] = xi_th * bPhi[k];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -318,14 +387,70 @@ PetscErrorCode FGBodiesKS_Internal(FGBodies B, PetscInt a, PetscReal t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The quadratic ghosts' term E of listed face f (FGBodyGhostQ_Private) and its tangent: the state's
+   part through dula (the stage's start perturbation, ghosted; NULL: none), the design's through
+   dth (NULL: none): chi's and u_s's perturbations dc and du_s, and xi's. */
+static PetscErrorCode FGBodyGhostTangent_Private(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, const FGBodyAt *at, const PetscScalar *ula, const PetscScalar *dula, const PetscReal *dth, PetscReal dc, PetscReal du_s, PetscReal *E, PetscReal *dE)
+{
+  const PetscReal chi = it->f[a].chi[f];
+  const PetscInt  nt  = FG_BODY_NTHETA(it);
+  PetscReal       xi[6], dxf[6], dxn[6], mk[6], Q, dQ = 0;
+  PetscInt        ffl[6];
+
+  PetscFunctionBeginUser;
+  Q = FGBodyGhostQ_Private(B, it, a, f, ula, xi, dxf, dxn, ffl, mk);
+  for (PetscInt k = 0; k < 6; k++)
+    if (ffl[k] >= 0) dQ += xi[k] * ((dula ? PetscRealPart(dula[ffl[k]]) : 0) - du_s);
+  if (dth && nt) {
+    PetscReal dxi[FG_BODY_MAX_PARAMS], dchi[FG_BODY_MAX_PARAMS], dus[FG_BODY_MAX_PARAMS];
+    PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, at, mk, dxi, dchi, dus));
+    for (PetscInt i = 0; i < nt; i++) dQ += dxi[i] * dth[i];
+  }
+  *E  = (1 - chi) * Q;
+  *dE = -dc * Q + (1 - chi) * dQ;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Its transpose for the adjoint Eb of E at listed face f: ulb (ghosted, component a; NULL: not
+   wanted) += the state's part; *cbf and *usb += the parts of chi's and u_s's adjoints; thetabar
+   (NULL: not wanted) += xi's design part, and *sb (NULL: not wanted) += xi's part of the
+   sensitivity field (an outward displacement V_n changes phi by -V_n |grad phi|, at the face and
+   at its neighbours inside). */
+static PetscErrorCode FGBodyGhostAdjoint_Private(FGBodies B, FGBodyItem *it, PetscInt a, PetscInt f, PetscReal t, const FGBodyAt *at, const PetscScalar *ula, PetscReal Eb, PetscScalar *ulb, PetscReal *thetabar, PetscReal *cbf, PetscReal *usb, PetscScalar *sb)
+{
+  const PetscReal  chi = it->f[a].chi[f], w = Eb * (1 - chi);
+  const PetscReal *G   = it->f[a].geo + FG_FACE_GEO * f;
+  const PetscInt   nt  = FG_BODY_NTHETA(it);
+  PetscReal        xi[6], dxf[6], dxn[6], mk[6], Q;
+  PetscInt         ffl[6];
+
+  PetscFunctionBeginUser;
+  Q = FGBodyGhostQ_Private(B, it, a, f, ula, xi, dxf, dxn, ffl, mk);
+  *cbf -= Eb * Q;
+  for (PetscInt k = 0; k < 6; k++) {
+    if (ffl[k] < 0) continue;
+    if (ulb) ulb[ffl[k]] += w * xi[k];
+    *usb -= w * xi[k];
+    if (sb) *sb -= w * mk[k] * (dxf[k] * G[5] + dxn[k] * G[FG_GEO_QGN + k]);
+  }
+  if (thetabar && nt) {
+    PetscReal dxi[FG_BODY_MAX_PARAMS], dchi[FG_BODY_MAX_PARAMS], dus[FG_BODY_MAX_PARAMS];
+    PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, at, mk, dxi, dchi, dus));
+    for (PetscInt i = 0; i < nt; i++) thetabar[i] += w * dxi[i];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGBodiesPenalizeTangent - the tangent of FGBodiesPenalize at the predicted velocity ustar (its
   input, global Vecs): du holds d(u*) on entry and d(u**) on return, for the parameter
   perturbations dtheta[b] (theta_b layout; NULL: none; read only) and, for density bodies,
   dchif[b][a] (the perturbation of the face mask of component a; NULL: none). With dacc non-NULL,
-  dacc[6 b + m] += the stage's (gamma-weighted, local) force and moment perturbations.
+  dacc[6 b + m] += the stage's (gamma-weighted, local) force and moment perturbations. ul and dul
+  (ghosted local Vecs; NULL: none) are the stage's start velocity and its perturbation, which the
+  quadratic ghosts' explicit term reads.
 @*/
-PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ustar[], PetscReal *const dtheta[], Vec (*dchif)[3], Vec du[], PetscReal dacc[])
+PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ustar[], Vec ul[], Vec dul[], PetscReal *const dtheta[], Vec (*dchif)[3], Vec du[], PetscReal dacc[])
 {
   const PetscInt  dim = B->g->dim;
   const PetscReal gdt = gamma * dt;
@@ -345,9 +470,14 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
   }
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar       *dK, *dS, *d;
-    const PetscScalar *K, *S, *us0;
+    const PetscScalar *K, *S, *us0, *ula = NULL, *dula = NULL;
     PetscInt           nloc;
     PetscCall(FGBodiesKS_Internal(B, a, t));
+    PetscCall(FGBodiesGhostAddS_Private(B, a, ul));
+    if (B->ghost && ul) {
+      PetscCall(VecGetArrayRead(ul[a], &ula));
+      if (dul) PetscCall(VecGetArrayRead(dul[a], &dula));
+    }
     PetscCall(VecSet(B->W[a], 0.0));
     PetscCall(VecSet(B->Z[a], 0.0));
     PetscCall(VecGetArrayRead(B->K[a], &K));
@@ -368,12 +498,17 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
       for (PetscInt f = 0; f < l->n; f++) {
         PetscReal dc = 0, du_s = 0;
         if (nt && dtheta && dtheta[b]) {
-          PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, dchi, dus));
+          PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, NULL, NULL, dchi, dus));
           for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
         }
         if (dcf) dc += PetscRealPart(dcf[l->off[f]]);
         dK[l->off[f]] += dc / it->bc->eta;
         dS[l->off[f]] += (dc * l->us[f] + l->chi[f] * du_s) / it->bc->eta;
+        if (ula && it->bc->quadratic_ghost) {
+          PetscReal E, dE;
+          PetscCall(FGBodyGhostTangent_Private(B, it, a, f, t, &at, ula, dula, dtheta ? dtheta[b] : NULL, dc, du_s, &E, &dE));
+          dS[l->off[f]] += dE;
+        }
       }
       if (dcf) PetscCall(VecRestoreArrayRead(dchif[b][a], &dcf));
     }
@@ -404,13 +539,18 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
           const PetscReal  uss = (us0[o] + gdt * S[o]) / (1 + gdt * K[o]), eta = it->bc->eta;
           PetscReal        dc = 0, du_s = 0, dxc[3] = {0, 0, 0}, fa, dfa;
           if (nt && dtheta && dtheta[b]) {
-            PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, dchi, dus));
+            PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, NULL, NULL, dchi, dus));
             for (PetscInt i = 0; i < nt; i++) dc += dchi[i] * dtheta[b][i], du_s += dus[i] * dtheta[b][i];
             for (PetscInt k = 0; k < dim; k++) dxc[k] = dtheta[b][k];
           }
           if (dcf) dc += PetscRealPart(dcf[o]);
           fa  = l->chi[f] / eta * (uss - l->us[f]) * l->vol[f];
           dfa = (dc * (uss - l->us[f]) + l->chi[f] * (PetscRealPart(d[o]) - du_s)) / eta * l->vol[f];
+          if (ula && it->bc->quadratic_ghost) { /* the force is (chi/eta (u** - u_s) - E) dV */
+            PetscReal E, dE;
+            PetscCall(FGBodyGhostTangent_Private(B, it, a, f, t, &at, ula, dula, dtheta ? dtheta[b] : NULL, dc, du_s, &E, &dE));
+            fa -= E * l->vol[f], dfa -= dE * l->vol[f];
+          }
           dacc[6 * b + a] += gamma * dfa;
           for (PetscInt m = 0; m < 3; m++) {
             PetscInt i1 = (m + 1) % 3, i2 = (m + 2) % 3;
@@ -426,6 +566,8 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecRestoreArrayRead(ustar[a], &us0));
     PetscCall(VecRestoreArrayRead(B->S[a], &S));
     PetscCall(VecRestoreArrayRead(B->K[a], &K));
+    if (ula) PetscCall(VecRestoreArrayRead(ul[a], &ula));
+    if (dula) PetscCall(VecRestoreArrayRead(dul[a], &dula));
   }
   PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalizeTangent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -434,13 +576,13 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
 /* The adjoint of listed face f's stage force fa = chi/eta (u** - u_s) dV and its moment about x_c,
    weighted by gamma, for the accumulator weights w (6 per body): fb = dJ/dfa, and the parts of
    the adjoints of chi, u_s and x_c through fa and r = x - x_c. */
-static inline void FGBodyForceAdjoint_Private(FGBodies B, const FGBodyItem *it, PetscInt a, PetscInt f, const PetscReal xc[], PetscReal gamma, PetscReal gdt, const PetscScalar *K, const PetscScalar *S, const PetscScalar *us0, const PetscReal w[], PetscReal *fb, PetscReal *cbf, PetscReal *usb, PetscReal xcb[3])
+static inline void FGBodyForceAdjoint_Private(FGBodies B, const FGBodyItem *it, PetscInt a, PetscInt f, const PetscReal xc[], PetscReal gamma, PetscReal gdt, const PetscScalar *K, const PetscScalar *S, const PetscScalar *us0, const PetscReal w[], PetscReal E, PetscReal *fb, PetscReal *cbf, PetscReal *usb, PetscReal xcb[3])
 {
   const FGFaceList *l   = &it->f[a];
   const PetscInt    o   = l->off[f];
   const PetscReal  *x   = l->x + 3 * f, eta = it->bc->eta;
   const PetscReal   uss = PetscRealPart((us0[o] + gdt * S[o]) / (1 + gdt * K[o]));
-  const PetscReal   fa  = l->chi[f] / eta * (uss - l->us[f]) * l->vol[f];
+  const PetscReal   fa  = (l->chi[f] / eta * (uss - l->us[f]) - E) * l->vol[f]; /* E: quadratic ghosts' (FGBodyGhostQ_Private) */
   PetscReal         g   = w[a];
 
   for (PetscInt m = 0; m < 3; m++) xcb[m] = 0;
@@ -463,9 +605,11 @@ static inline void FGBodyForceAdjoint_Private(FGBodies B, const FGBodyItem *it, 
   the summed face masks; sens[a] (NULL: not wanted) += for shape bodies that adjoint times
   dchi/dn = H'(-phi - delta), the derivative of chi under an outward normal displacement of the
   surface (summed over the faces it is the derivative with respect to a uniform one, e.g. a
-  circle's radius); and for density bodies chifbar[b][a] += the adjoint of their face masks.
+  circle's radius); and for density bodies chifbar[b][a] += the adjoint of their face masks. ul is
+  the stage's start velocity (ghosted local Vecs; NULL: no quadratic ghosts' term) and ulbar
+  (ghosted local Vecs; NULL: not wanted) += the adjoint of that term's part in it.
 @*/
-PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ustar[], const PetscReal wacc[], Vec ubar[], PetscReal *const thetabar[], Vec chibar[], Vec sens[], Vec (*chifbar)[3])
+PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma, PetscReal dt, Vec ustar[], Vec ul[], const PetscReal wacc[], Vec ubar[], Vec ulbar[], PetscReal *const thetabar[], Vec chibar[], Vec sens[], Vec (*chifbar)[3])
 {
   const PetscInt  dim = B->g->dim;
   const PetscReal gdt = gamma * dt;
@@ -484,10 +628,15 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt a = 0; a < dim; a++) {
-    PetscScalar       *Kb, *Sb, *ub, *cb = NULL, *sb = NULL;
-    const PetscScalar *K, *S, *us0;
+    PetscScalar       *Kb, *Sb, *ub, *cb = NULL, *sb = NULL, *ulb = NULL;
+    const PetscScalar *K, *S, *us0, *ula = NULL;
     PetscInt           nloc;
     PetscCall(FGBodiesKS_Internal(B, a, t));
+    PetscCall(FGBodiesGhostAddS_Private(B, a, ul));
+    if (B->ghost && ul) {
+      PetscCall(VecGetArrayRead(ul[a], &ula));
+      if (ulbar) PetscCall(VecGetArray(ulbar[a], &ulb));
+    }
     PetscCall(VecGetArrayRead(B->K[a], &K));
     PetscCall(VecGetArrayRead(B->S[a], &S));
     PetscCall(VecGetArrayRead(ustar[a], &us0));
@@ -506,7 +655,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
         PetscReal   xc[3], V[3], th, om, fb, cbf, usb, xcb[3];
         FGBodyState_Internal(it, dim, t, xc, V, &th, &om);
         for (PetscInt f = 0; f < l->n; f++) {
-          FGBodyForceAdjoint_Private(B, it, a, f, xc, gamma, gdt, K, S, us0, wacc + 6 * b, &fb, &cbf, &usb, xcb);
+          FGBodyForceAdjoint_Private(B, it, a, f, xc, gamma, gdt, K, S, us0, wacc + 6 * b, 0, &fb, &cbf, &usb, xcb);
           ub[l->off[f]] += fb * l->chi[f] / it->bc->eta * l->vol[f];
         }
       }
@@ -539,16 +688,20 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
         const PetscInt o   = l->off[f];
         PetscReal      cbf = (PetscRealPart(Kb[o]) + PetscRealPart(Sb[o]) * l->us[f]) / it->bc->eta;
         PetscReal      usb = PetscRealPart(Sb[o]) * l->chi[f] / it->bc->eta, xcb[3] = {0, 0, 0};
+        const PetscReal E   = ula && it->bc->quadratic_ghost ? FGBodyGhostE_Private(B, it, a, f, ula) : 0;
+        PetscReal       Eb  = PetscRealPart(Sb[o]); /* E joins S in the update */
         if (wacc) {
           PetscReal fb, fc, fu;
-          FGBodyForceAdjoint_Private(B, it, a, f, xc, gamma, gdt, K, S, us0, wacc + 6 * b, &fb, &fc, &fu, xcb);
+          FGBodyForceAdjoint_Private(B, it, a, f, xc, gamma, gdt, K, S, us0, wacc + 6 * b, E, &fb, &fc, &fu, xcb);
           cbf += fc, usb += fu;
+          Eb -= fb * l->vol[f]; /* and is taken from the force */
         }
+        if (ula && it->bc->quadratic_ghost) PetscCall(FGBodyGhostAdjoint_Private(B, it, a, f, t, &at, ula, Eb, ulb, thetabar ? thetabar[b] : NULL, &cbf, &usb, sb ? &sb[o] : NULL));
         if (cb) cb[o] += cbf;
         if (sb && !it->dens) FGBodyAddSensitivity_Private(l, f, cbf, &sb[o]);
         if (cfb) cfb[o] += cbf;
         if (nt && thetabar && thetabar[b]) {
-          PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, dchi, dus));
+          PetscCall(FGBodyFaceLinearize_Internal(B, it, a, f, t, &at, NULL, NULL, dchi, dus));
           for (PetscInt i = 0; i < nt; i++) thetabar[b][i] += dchi[i] * cbf + dus[i] * usb;
           for (PetscInt k = 0; k < dim; k++) thetabar[b][k] += gamma * xcb[k];
         }
@@ -558,6 +711,8 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     if (chibar) PetscCall(VecRestoreArray(chibar[a], &cb));
     if (sens) PetscCall(VecRestoreArray(sens[a], &sb));
     PetscCall(VecRestoreArray(ubar[a], &ub));
+    if (ula) PetscCall(VecRestoreArrayRead(ul[a], &ula));
+    if (ulb) PetscCall(VecRestoreArray(ulbar[a], &ulb));
     PetscCall(VecRestoreArray(B->Z[a], &Sb));
     PetscCall(VecRestoreArray(B->W[a], &Kb));
     PetscCall(VecRestoreArrayRead(ustar[a], &us0));

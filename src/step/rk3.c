@@ -352,7 +352,7 @@ PetscErrorCode FGStepForward_RK3(FGSolver s, FGStepTape T)
     PetscCall(FGOpSetBoundaryFaces(s->grid, &s->bc, tk1, s->u));
     if (T)
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->u[a], T->ustar[k][a]));
-    PetscCall(FGBodiesPenalize(s->bodies, tk1, gdt / dt, dt, s->u)); /* 4. implicit penalization        */
+    PetscCall(FGBodiesPenalize(s->bodies, tk1, gdt / dt, dt, s->ul, s->u)); /* 4. implicit penalization (ul: the stage's start) */
     if (s->viscous) { /*  implicit: (I - s L)(u* - u) = u** - u + (the boundary data's change)      */
       PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_FALSE, 0, s->ul, s->H, s->u));
       if (T)
@@ -442,7 +442,7 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
     if (s->viscous) PetscCall(FGOpDiffusionTangent(g, &s->bc, 2 * sc, 2 * ch * dnu, T->ul[k], T->wl, du));
     if (incr) PetscCall(FGStagePressure_Private(s, gdt, dp, T->wphil, du));
     PetscCall(FGOpSetBoundaryFacesTangent(g, &s->bc, tk1, dinf, du));
-    PetscCall(FGBodiesPenalizeTangent(s->bodies, tk1, gdt / dt, dt, T->ustar[k], dprm ? dprm->theta : NULL, dprm ? dprm->chif : NULL, du, dacc));
+    PetscCall(FGBodiesPenalizeTangent(s->bodies, tk1, gdt / dt, dt, T->ustar[k], T->ul[k], T->wl, dprm ? dprm->theta : NULL, dprm ? dprm->chif : NULL, du, dacc));
     if (s->viscous) { /* the solve's dependence on nu, then the same solve of the perturbation */
       if (dnu != 0) PetscCall(FGStageViscousDs_Private(s, sc, tk1, T->uvis[k], T->ul[k], ch * dnu, du));
       PetscCall(FGStageViscous_Private(s, sc, tk1, PETSC_TRUE, dinf, T->wl, T->wH, du));
@@ -474,7 +474,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   const PetscInt  dim = g->dim;
   const PetscReal t0 = T->t0, dt = T->dt;
   PetscInt        nb;
-  PetscBool       incr;
+  PetscBool       incr, ghost; /* ghost: the penalization reads ul_k (FGBodiesHasGhostTerm) */
   PetscReal       nub = 0, infb = 0;
   Vec            *Abarl = NULL; /* the apertures' adjoint (NULL: not wanted) */
 
@@ -484,6 +484,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   PetscCall(PetscLogEventBegin(FG_EVENT_StepAdjoint, 0, 0, 0, 0));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   incr = (PetscBool)(nb || s->viscous);
+  PetscCall(FGBodiesHasGhostTerm(s->bodies, &ghost));
   for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
   if (T->uend[0] && bar) { /* the apertures' adjoint, summed over the stages */
     Abarl = T->wA;
@@ -493,7 +494,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
     const PetscReal tk = t0 + FG_RK3_C[k] * dt, tk1 = t0 + FG_RK3_C[k + 1] * dt;
     const PetscReal gdt = (FG_RK3_ALPHA[k] + FG_RK3_BETA[k]) * dt, ch = 0.5 * gdt, sc = ch * s->prm.v[FG_PARAM_NU];
     PetscReal       nk  = 0;
-    Vec             ulk[3] = {NULL, NULL, NULL};
+    Vec             ulk[3] = {NULL, NULL, NULL}, ulq[3] = {NULL, NULL, NULL};
     /* p = p_prev + phi (bodies), p = phi_3 (none) */
     if (s->viscous && bar) { /* p += phi - gdt nu / 2 div: nubar -= gdt / 2 <pbar, div> (local part) */
       const PetscScalar *pb, *dv;
@@ -522,13 +523,23 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
       }
       PetscCall(FGStageViscousAdjoint_Private(s, sc, tk1, T->uvis[k], T->ul[k], T->wH, T->wl, ubar, ulk, bar ? &nk : NULL, &infb));
     }
-    PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], wacc, ubar, bar ? bar->theta : NULL, bar && bar->chibar[0] ? bar->chibar : NULL, bar && bar->sens[0] ? bar->sens : NULL, bar ? bar->chif : NULL));
+    if (ghost)
+      for (PetscInt a = 0; a < dim; a++) {
+        PetscCall(DMGetLocalVector(g->da, &ulq[a]));
+        PetscCall(VecSet(ulq[a], 0.0));
+      }
+    PetscCall(FGBodiesPenalizeAdjoint(s->bodies, tk1, gdt / dt, dt, T->ustar[k], T->ul[k], wacc, ubar, ghost ? ulq : NULL, bar ? bar->theta : NULL, bar && bar->chibar[0] ? bar->chibar : NULL, bar && bar->sens[0] ? bar->sens : NULL, bar ? bar->chif : NULL));
     PetscCall(FGOpSetBoundaryFacesAdjoint(g, &s->bc, tk1, ubar, &infb));
     if (incr) PetscCall(FGStagePressureAdjoint_Private(s, gdt, ubar, T->wphil, pbar)); /* u* -= gdt G p_prev */
     /* u* = u + dt (alpha H_k + beta H_{k-1}) (+ s L(ul_k), implicit) */
     PetscCall(FGStageAdvanceAdjoint_Private(dim, dt, k, ubar, T->wH, T->wHo));
     /* H_k = RHS(ul_k), ul_k = Fill(u) */
     for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wl[a], 0.0));
+    if (ghost) /* the quadratic ghosts' explicit term reads ul_k too */
+      for (PetscInt a = 0; a < dim; a++) {
+        PetscCall(VecAXPY(T->wl[a], 1.0, ulq[a]));
+        PetscCall(DMRestoreLocalVector(g->da, &ulq[a]));
+      }
     PetscCall(FGOpAdvectionAdjoint(g, &s->bc, T->ul[k], T->wH, T->wl));
     if (s->opt.test_break_adjoint) PetscCall(VecScale(T->wl[0], 1 + 1e-3)); /* test hook: a wrong adjoint */
     if (s->viscous) { /* the explicit 2 s L(ul_k), and the viscous solve's part from above */

@@ -168,6 +168,11 @@ fg_case_expect(NAME body_apertures_band NP 1 CODE 2 REGEX "apertures applies wit
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder.yaml --set body.cyl.apertures=true --set poisson.type=ksp)
 fg_case_expect(NAME body_apertures_info NP 1 CODE 0 REGEX "cyl: circle, sharp wall with apertures \\(the cut-cell continuity"
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set body.cyl.apertures=true --set poisson.type=ksp)
+# quadratic ghosts: a sharp wall's key (refused with the band), named by info
+fg_case_expect(NAME body_quadratic_band NP 1 CODE 2 REGEX "quadratic_ghost applies with a sharp wall only \\(body.cyl.wall: sharp\\)"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder.yaml --set body.cyl.quadratic_ghost=true)
+fg_case_expect(NAME body_quadratic_info NP 1 CODE 0 REGEX "the faces outside next to them by the quadratic \\(through the next face out\\) extrapolation"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set body.cyl.quadratic_ghost=true)
 # A sharp-walled body thinner than a cell somewhere (a NACA 0012's trailing edge at c/32, 5 degrees)
 # has gaps in its wall: info, run and optimize warn, with the count and the box of the faces (the same on 2
 # ranks: the count is reduced); a convex body whose edge a pair of faces merely clips has none
