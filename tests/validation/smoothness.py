@@ -4,7 +4,7 @@ compare the force and its exact gradient with a smooth fit.
 
   smoothness.py --flowgrad EXE --case CASE --workdir DIR --key KEY --param NAME --range LO:HI:N
                 [--mpiexec MPIEXEC] [--mpiexec-flags F] [--np N] [--jobs J] [--set K=V ...]
-                [--degree 3] [--max-dev 5e-4] [--max-grad 0.05] [--csv FILE]
+                [--degree 3] [--max-dev 5e-4] [--max-grad 0.05] [--min-grad G] [--csv FILE]
 
 For each of N values v of the case key KEY (e.g. body.cyl.radius or body.foil.angle; a KEY with
 "{}" is a whole setting with v in place of {}, e.g. "body.cyl.position=[0.3, {}]") from LO to HI, `flowgrad adjoint CASE --set KEY=value` gives J (the case's
@@ -20,7 +20,8 @@ the sweep, and per point:
 where floor = 0.05 * max|fit'| over the sweep, so that a slope passing through zero is judged
 against the sweep's typical slope rather than against zero. Prints a table and the largest of
 each; exit 1 when a run fails or a bound is exceeded (--report-only: always exit 0 after a
-successful sweep, for baselines).
+successful sweep, for baselines). A control, --min-grad G, turns the test around: exit 1 unless
+the largest gradient error reaches G (a model that the bounds should reject).
 
 Every point must have the same grid (compared from gradient.h5 when h5py is there; exit 1 if not):
 a grid.stretch of type `bodies` follows the swept body, so give such a sweep a fixed `band`.
@@ -50,6 +51,7 @@ ap.add_argument("--options", default="", help="further command-line options of e
 ap.add_argument("--degree", type=int, default=3)
 ap.add_argument("--max-dev", type=float, default=5e-4)
 ap.add_argument("--max-grad", type=float, default=0.05)
+ap.add_argument("--min-grad", type=float, default=None, help="a control: exit 1 unless the largest gradient error is at least this")
 ap.add_argument("--csv", default="")
 ap.add_argument("--report-only", action="store_true")
 a = ap.parse_args()
@@ -154,4 +156,7 @@ if a.csv:
             w.writerow([repr(x[i]), repr(J[i]), repr(fit[i]), repr(dev[i]), repr(G[i]), repr(slope[i]), repr(gerr[i])])
 ok = md <= a.max_dev and mg <= a.max_grad
 print("smoothness:", "within the bounds" if ok else "OUTSIDE the bounds")
+if a.min_grad is not None:  # a control: the gradient error must reach min_grad
+    ok = mg >= a.min_grad
+    print(f"control: largest gradient error {mg:.3f}", ">=" if ok else "<", f"{a.min_grad:g}", "(as expected)" if ok else "(NOT rejected)")
 sys.exit(0 if ok or a.report_only else 1)
