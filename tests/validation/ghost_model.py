@@ -142,6 +142,8 @@ def main():
     ap.add_argument("--points", type=int, default=21)
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
+    if not 3 <= a.radius <= 40 or a.points < 5:
+        ap.error("--radius must be within [3, 40] cells and --points at least 5")
     warnings.filterwarnings("ignore")
     d, e, lo = 1e-5, 3e-4, a.radius
     slope = lambda r, s: (flux(r + d, s) - flux(r - d, s)) / (2 * d) / (2 * np.pi)

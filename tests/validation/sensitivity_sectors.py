@@ -25,9 +25,21 @@ ap.add_argument("--sectors", type=int, default=8)
 a = ap.parse_args()
 
 r, g, S = [], [], []
+if a.sectors < 1:
+    sys.exit(f"sensitivity_sectors: --sectors {a.sectors}: must be at least 1")
 for d in sorted(glob.glob(os.path.join(a.workdir, "point_*"))):
-    with h5py.File(os.path.join(d, "gradient.h5"), "r") as f:
+    fn = os.path.join(d, "gradient.h5")
+    try:
+        f = h5py.File(fn, "r")
+    except OSError as e:
+        sys.exit(f"sensitivity_sectors: {fn}: {e}")
+    with f:
+        missing = [k for k in ("design_names", "design", "gradient", "shape_sensitivity", "x_faces", "y_faces", "x_centres", "y_centres") if k not in f]
+        if missing:
+            sys.exit(f"sensitivity_sectors: {fn}: no dataset {missing[0]} (a 2D gradient.h5 of flowgrad adjoint with a shape body)")
         names = [n.decode() if isinstance(n, bytes) else str(n) for n in f["design_names"][()]]
+        if a.param not in names:
+            sys.exit(f"sensitivity_sectors: {fn}: no design parameter {a.param} (there: {', '.join(names)})")
         k = names.index(a.param)
         s = f["shape_sensitivity"][()]
         dV = np.outer(np.diff(f["y_faces"][()]), np.diff(f["x_faces"][()]))
