@@ -2,7 +2,7 @@
 """A scalar model of a sharp wall's ghosts (issue 21; docs/bodies.md, "Crossings in a scalar
 model"): not flowgrad, a 2D Laplace problem small enough to try a wall treatment in seconds.
 
-  ghost_model.py [--radius R] [--points N] [--check]
+  ghost_model.py [--radius R] [--points N] [--orders] [--check]
 
 The problem: Laplace's equation outside a circle of radius r (in cells), u = 0 on it, the exact
 solution u = ln(rho/r) + c (rho^2 - r^4/rho^2)/r^2 cos(2 psi) (c = 0.5: a flow-like variation
@@ -32,9 +32,11 @@ Two wall treatments:
             and its neighbours see the same value and slope before and after it crosses.
 
 Prints F's error and its slope's jump across the crossings of the radius range, and a sweep
-(deviation from a cubic fit and the slope's error against the fit's slope). --check: exit 1
-unless the shared ghost's largest jump is under a tenth of the axis ghosts' (the property the
-model is here to show).
+(deviation from a cubic fit and the slope's error against the fit's slope). --orders: also F's
+mean error over four radii per cell at radii R, 2R and 4R (up to 40 cells) and its observed
+order, for both. --check: exit 1 unless the shared ghost's largest jump is under a tenth of the
+axis ghosts' (the property the model is here to show) and, with --orders, unless its finest
+observed order is at least 1.8 (the penalty of the nodes outside keeps the model second order).
 """
 import argparse, sys, warnings
 
@@ -140,6 +142,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--radius", type=float, default=5.0, help="the range's lower radius, in cells (one cell up)")
     ap.add_argument("--points", type=int, default=21)
+    ap.add_argument("--orders", action="store_true")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
     if not 3 <= a.radius <= 40 or a.points < 5:
@@ -165,8 +168,22 @@ def main():
         g = np.array([slope(r, s) for r in rs])
         p = np.polyfit(rs, err, 3)
         print(f"  {s:7s} mean error {err.mean():+.2e}  deviation {np.abs(err - np.polyval(p, rs)).max():.2e}  slope error {np.abs(g - np.polyval(np.polyder(p), rs)).max():.5f}")
+    order = {}
+    if a.orders:
+        levels = [lo * k for k in (1, 2, 4) if lo * k <= 40]
+        if len(levels) < 2:
+            ap.error("--orders needs --radius of at most 20 cells")
+        print(f"\nF's mean error over 4 radii per cell (off the crossings) at radii {', '.join(f'{x:g}' for x in levels)} cells, and the observed order")
+        for s in ("axis", "shared"):
+            m = [np.mean([flux(r, s) for r in R + np.linspace(0, 1, 5)[:-1] + 1e-4]) / (2 * np.pi) - 1 for R in levels]
+            o = [np.log2(abs(m[k] / m[k + 1])) for k in range(len(m) - 1)]
+            order[s] = o[-1]
+            print(f"  {s:7s} " + "  ".join(f"{x:+.3e}" for x in m) + "   orders " + " ".join(f"{x:.2f}" for x in o))
     if a.check and not big["shared"] < 0.1 * big["axis"]:
         print("ghost_model: the shared ghost's jumps are not under a tenth of the axis ghosts'")
+        return 1
+    if a.check and a.orders and not order["shared"] >= 1.8:
+        print(f"ghost_model: the shared ghost's observed order {order['shared']:.2f} is under 1.8")
         return 1
     return 0
 

@@ -58,7 +58,7 @@ set_tests_properties(validation_smoothness_flat_wall validation_smoothness_flat_
 # continuous with one ghost per inside node shared by its neighbours (its jumps under a tenth of
 # the axis ghosts'; measured 1e-5 against 6.7e-3). A second.
 add_test(NAME validation_ghost_model
-         COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/ghost_model.py --check)
+         COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/ghost_model.py --orders --check)
 set_tests_properties(validation_ghost_model PROPERTIES TIMEOUT 120 LABELS "validation;body")
 
 # ... the kink where faces cross the surface (tests/validation/crossing.py): the confined cylinder
