@@ -1,10 +1,11 @@
 /* flowgrad system layer (src/sys/): initialization, error classes, exit codes, library-call
-   checks (sys.c); stop requests on SIGUSR1/SIGTERM agreed by all ranks (signal.c). */
+   checks (sys.c); KSP tolerance checks and a stall test (ksp.c); stop requests on SIGUSR1/SIGTERM
+   agreed by all ranks (signal.c). */
 #ifndef FG_SYS_H
 #define FG_SYS_H
 
 #include <petscsys.h>
-#include <petscksp.h> /* FGKSPCheckOptions */
+#include <petscksp.h> /* FGKSPCheckOptions, FGKSPSetStallTest */
 
 /* PETSc < 3.19 (Debian 12 ships 3.18) has no PETSC_SUCCESS. */
 #if PETSC_VERSION_LT(3, 19, 0) && !defined(PETSC_SUCCESS)
@@ -44,7 +45,9 @@ PETSC_EXTERN PetscErrorCode FGMakeDirectory(const char *);
 PETSC_EXTERN const char    *FGFileKind(unsigned);
 PETSC_EXTERN PetscErrorCode FGOptionsCheckValue(const char *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGOptionsFindQuoted(const char *, char *, size_t);
-PETSC_EXTERN PetscErrorCode FGKSPCheckOptions(KSP);
+PETSC_EXTERN PetscErrorCode FGKSPCheckOptions(KSP); /* src/sys/ksp.c */
+PETSC_EXTERN PetscErrorCode FGKSPSetStallTest(KSP, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode FGKSPStallGet(KSP, PetscBool *, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGMemoryBudget(MPI_Comm, double *); /* bytes each rank may use (src/sys/memory.c) */
 #define FG_HASH_START 14695981039346656037ULL /* FNV-1a's offset basis */
 PETSC_EXTERN unsigned long long FGHashBytes(unsigned long long, const void *, size_t);

@@ -76,6 +76,11 @@
    fields fill in badly: 32 x 16 x 16 (3.3e4 unknowns) took 4.8e7 entries (1450 per unknown) and
    150 s for forward + adjoint against 3.0 s without a preconditioner (113 GMRES iterations per
    Newton step): in 3D the default is none. */
+/* A stalled linear solve (src/sys/ksp.c) counts as converged at |r| <= this |b|: Newton's, since
+   an inexact step with |r| <= 1e-3 |b| still converges (linearly, three digits per iteration; the
+   steady state is decided by |F(x) - x| alone); the adjoint's, since mu's error is the gradient's. */
+#define FG_STEADY_STALL_NEWTON  1e-3
+#define FG_STEADY_STALL_ADJOINT 1e-8
 #define FG_STEADY_LU_BYTES  6.0e3
 #define FG_STEADY_LU_MAX_2D 1.0e6
 
@@ -254,7 +259,9 @@ static PetscErrorCode FGSteadyPCGet_Private(FGSteadyCtx *c, const char *prefix)
    restart 60 (the Krylov basis, 60 states; unpreconditioned on tests/adjoint/steady.yaml restarts
    30, 60 and 100 needed about 600, 470 and 370 iterations, 60 the least time), relative tolerance 1e-12
    (Newton then converges quadratically to round-off, and J is smooth enough in p for central
-   differences), at most 5000 iterations; then the options under the prefix. */
+   differences), at most 5000 iterations, and a stall test (src/sys/ksp.c: a solve whose residual
+   has not halved in two restarts ends there, accepted where |r| <= FG_STEADY_STALL_* |b|); then
+   the options under the prefix. */
 static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *prefix, PetscBool adjoint, Mat *A, KSP ksp)
 {
   FGSolver  s = c->s;
@@ -304,6 +311,7 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
     PetscCall(KSPSetTolerances(ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
     PetscCall(KSPSetFromOptions(ksp));
     PetscCall(FGKSPCheckOptions(ksp));
+    PetscCall(FGKSPSetStallTest(ksp, PETSC_DEFAULT, adjoint ? FG_STEADY_STALL_ADJOINT : FG_STEADY_STALL_NEWTON));
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &shell));
     PetscCall(PetscOptionsHasName(NULL, prefix, "-pc_type", &chosen));
     kept = (PetscBool)(s->steady.pc != NULL);
@@ -434,8 +442,12 @@ static PetscErrorCode FGSteadySNESConverged_Private(SNES snes, PetscInt it, Pets
       PetscCall(KSPGetConvergedReason(ksp, &kr));
       PetscCall(KSPGetIterationNumber(ksp, &kits));
       PetscCall(SNESGetLineSearch(snes, &ls));
+      PetscBool          stalled;
+      PetscReal          rrel;
       PetscCall(SNESLineSearchGetLambda(ls, &lambda));
-      PetscCall(PetscPrintf(s->comm, "steady:   KSP (steady_) %s in %" PetscInt_FMT " iterations, step length %g\n", KSPConvergedReasons[kr], kits, (double)lambda));
+      PetscCall(FGKSPStallGet(ksp, &stalled, &rrel));
+      if (stalled) PetscCall(PetscPrintf(s->comm, "steady:   KSP (steady_) stalled at |r| / |b| = %.2e after %" PetscInt_FMT " iterations (accepted: -steady_ksp_stall_rtol), step length %g\n", (double)rrel, kits, (double)lambda));
+      else PetscCall(PetscPrintf(s->comm, "steady:   KSP (steady_) %s in %" PetscInt_FMT " iterations, step length %g\n", KSPConvergedReasons[kr], kits, (double)lambda));
     }
     PetscCall(PetscPrintf(s->comm, "steady: Newton %2" PetscInt_FMT "  |F(x) - x| = %.3e  relative %.3e\n", it, (double)fnorm, (double)(xn > 0 ? fnorm / xn : fnorm)));
   }
@@ -480,7 +492,11 @@ static PetscErrorCode FGSteadyNewton_Private(FGSteadyCtx *c, Vec X)
     KSPConvergedReason kr;
     PetscInt           its;
     PetscCall(KSPGetConvergedReason(ksp, &kr));
+    PetscBool          stalled;
+    PetscReal          rrel;
     PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(FGKSPStallGet(ksp, &stalled, &rrel));
+    PetscCheck(!stalled, s->comm, FG_ERR_NUMERIC, "steady: Newton's linear solve (I - F_x) dx = F(x) - x stalled: |r| / |b| = %.2e after %" PetscInt_FMT " iterations, not halved in the last -steady_ksp_stall_its and above -steady_ksp_stall_rtol (options -steady_ksp_*)", (double)rrel, its);
     SETERRQ(s->comm, FG_ERR_NUMERIC, "steady: Newton's linear solve (I - F_x) dx = F(x) - x did not converge: %s after %" PetscInt_FMT " iterations (options -steady_ksp_*)", KSPConvergedReasons[kr], its);
   }
   PetscCheck(reason != SNES_DIVERGED_FNORM_NAN, s->comm, FG_ERR_NUMERIC, "steady: |F(x) - x| is %g at Newton iteration %" PetscInt_FMT " (the run blew up?)", (double)c->rn, c->its);
@@ -660,6 +676,7 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   Mat                A;
   KSP                ksp;
   KSPConvergedReason reason;
+  PetscBool          stalled;
   PetscLogDouble     w0, w1, w2;
 
   PetscFunctionBeginUser;
@@ -711,7 +728,9 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetResidualNorm(ksp, &rnorm));
   PetscCall(VecNorm(B, NORM_2, &bn));
-  PetscCall(PetscPrintf(s->comm, "steady adjoint: KSP (adjoint_) %s in %" PetscInt_FMT " iterations, |r| / |b| = %.2e\n", KSPConvergedReasons[reason], its, (double)(bn > 0 ? rnorm / bn : rnorm)));
+  PetscCall(FGKSPStallGet(ksp, &stalled, NULL));
+  PetscCall(PetscPrintf(s->comm, "steady adjoint: KSP (adjoint_) %s in %" PetscInt_FMT " iterations, |r| / |b| = %.2e\n", stalled ? (reason > 0 ? "stalled (accepted: -adjoint_ksp_stall_rtol)" : "stalled") : KSPConvergedReasons[reason], its, (double)(bn > 0 ? rnorm / bn : rnorm)));
+  PetscCheck(!stalled || reason > 0, s->comm, FG_ERR_NUMERIC, "steady adjoint: the KSP solve of (I - F_x^T) mu = dJ/dx stalled: |r| / |b| = %.2e after %" PetscInt_FMT " iterations, not halved in the last -adjoint_ksp_stall_its and above -adjoint_ksp_stall_rtol (options -adjoint_ksp_*)", (double)(bn > 0 ? rnorm / bn : rnorm), its);
   PetscCheck(reason > 0, s->comm, FG_ERR_NUMERIC, "steady adjoint: the KSP solve of (I - F_x^T) mu = dJ/dx did not converge: %s after %" PetscInt_FMT " iterations (options -adjoint_ksp_*: max_it, rtol, gmres_restart)", KSPConvergedReasons[reason], its);
 
   /* the parameters: A(mu + s, w); its state part is mu again (printed) */

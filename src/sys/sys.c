@@ -416,27 +416,3 @@ PetscErrorCode FGOptionsFindQuoted(const char *msg, char *opt, size_t len)
   PetscCall(PetscFree(all));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/*@C
-  FGKSPCheckOptions - after KSPSetFromOptions: the tolerances a user can set on the command line
-  (-<prefix>ksp_max_it, _rtol, _atol, _divtol) are ones a solve can meet; else FG_ERR_INPUT naming
-  the option (a negative max_it would end every solve at once, "not converged": exit 3). Collective.
-@*/
-PetscErrorCode FGKSPCheckOptions(KSP ksp)
-{
-  PetscReal   rtol, atol, dtol;
-  PetscInt    maxit;
-  const char *prefix;
-  MPI_Comm    comm;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscObjectGetComm((PetscObject)ksp, &comm));
-  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  if (!prefix) prefix = "";
-  PetscCall(KSPGetTolerances(ksp, &rtol, &atol, &dtol, &maxit));
-  PetscCheck(maxit >= 1, comm, FG_ERR_INPUT, "-%sksp_max_it %" PetscInt_FMT ": must be >= 1", prefix, maxit);
-  PetscCheck(rtol >= 0 && rtol < 1, comm, FG_ERR_INPUT, "-%sksp_rtol %g: must be in [0, 1)", prefix, (double)rtol);
-  PetscCheck(atol >= 0 && !PetscIsInfOrNanReal(atol), comm, FG_ERR_INPUT, "-%sksp_atol %g: must be >= 0 and finite", prefix, (double)atol);
-  PetscCheck(dtol > 1 || dtol == (PetscReal)PETSC_DEFAULT, comm, FG_ERR_INPUT, "-%sksp_divtol %g: must be > 1", prefix, (double)dtol);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

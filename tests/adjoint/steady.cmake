@@ -65,6 +65,21 @@ fg_case_expect(NAME adjoint_steady_ksp_limited NP 1 CODE 3
 fg_case_expect(NAME adjoint_steady_newton_limited NP 1 CODE 3
                REGEX [=[steady: Newton's linear solve \(I - F_x\) dx = F\(x\) - x did not converge: DIVERGED_ITS after 2 iterations]=]
                ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_newton_limited -fg_fftw_planner estimate -steady_ksp_max_it 2)
+# A linear solve that stalls (src/sys/ksp.c: its residual not halved in -<prefix>ksp_stall_its
+# iterations) ends there: refused (above -<prefix>ksp_stall_rtol) with exit 3 naming the stall, for
+# Newton and for the adjoint; accepted where asked for the impossible (rtol 1e-30: the solves end
+# at round-off, about 140 iterations instead of GMRES's breakdown) with the same steady state
+# (4 Newton iterations, J to 9 digits, as adjoint_steady).
+fg_case_expect(NAME adjoint_steady_newton_stalled NP 1 CODE 3
+               REGEX [=[steady: Newton's linear solve \(I - F_x\) dx = F\(x\) - x stalled: \|r\| / \|b\| = [0-9.e+-]+ after 3 iterations]=]
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_newton_stalled -fg_fftw_planner estimate -steady_pc_type none -steady_ksp_stall_its 3)
+fg_case_expect(NAME adjoint_steady_adjoint_stalled NP 1 CODE 3
+               REGEX [=[steady adjoint: the KSP solve of \(I - F_x\^T\) mu = dJ/dx stalled: \|r\| / \|b\| = [0-9.e+-]+ after [0-9]+ iterations]=]
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_adjoint_stalled -fg_fftw_planner estimate -adjoint_pc_type none -adjoint_ksp_stall_its 3)
+fg_case_expect(NAME adjoint_steady_stall_accepted NP 1 2 CODE 0
+               REGEX [=[steady: converged after 100 steps and 4 Newton iterations \(.*\), J = 2\.05736114]=]
+               ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_stall_accepted -fg_fftw_planner estimate
+                    -steady_ksp_rtol 1e-30 -steady_ksp_stall_its 20 -adjoint_ksp_rtol 1e-30 -adjoint_ksp_stall_its 20)
 # The unpreconditioned solver on request (-steady_pc_type none), named in the output.
 fg_case_expect(NAME adjoint_steady_no_pc NP 1 CODE 0 REGEX [=[^steady: KSP \(steady_\) without a preconditioner \(-steady_pc_type shell: the Oseen solve\)]=]
                ARGS adjoint ${FG_ADJ_STEADY} --set output.dir=adjoint_steady_no_pc -fg_fftw_planner estimate -steady_pc_type none)
