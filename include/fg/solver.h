@@ -79,7 +79,8 @@ static inline PetscReal *FGParamsActuators(const FGParams *p)
 
 /* The solver's options (FGSolverGetOptions: -help lists them). */
 typedef struct {
-  PetscBool test_break_adjoint; /* -fg_test_break_adjoint: TEST ONLY, a wrong adjoint step */
+  PetscBool test_break_adjoint;        /* -fg_test_break_adjoint: TEST ONLY, a wrong adjoint step */
+  PetscBool test_steady_no_nullspace;  /* -fg_test_steady_no_nullspace: TEST ONLY, the steady operators without it */
 } FGSolverOptions;
 PETSC_EXTERN PetscErrorCode FGSolverGetOptions(MPI_Comm, FGSolverOptions *);
 

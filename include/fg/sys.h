@@ -47,6 +47,7 @@ PETSC_EXTERN PetscErrorCode FGOptionsCheckValue(const char *, PetscBool);
 PETSC_EXTERN PetscErrorCode FGOptionsFindQuoted(const char *, char *, size_t);
 PETSC_EXTERN PetscErrorCode FGKSPCheckOptions(KSP); /* src/sys/ksp.c */
 PETSC_EXTERN PetscErrorCode FGKSPSetStallTest(KSP, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode FGKSPCheckStallOptions(MPI_Comm, const char[]);
 PETSC_EXTERN PetscErrorCode FGKSPStallGet(KSP, PetscBool *, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGMemoryBudget(MPI_Comm, double *); /* bytes each rank may use (src/sys/memory.c) */
 #define FG_HASH_START 14695981039346656037ULL /* FNV-1a's offset basis */

@@ -274,6 +274,7 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
   PetscCall(MatCreateShell(s->comm, n, n, PETSC_DETERMINE, PETSC_DETERMINE, c, A));
   PetscCall(MatShellSetOperation(*A, MATOP_MULT, adjoint ? (void (*)(void))FGSteadyMultAdjoint_Private : (void (*)(void))FGSteadyMultNewton_Private));
   if (c->withp) PetscCall(FGPoissonIsSingular(s->poisson, &singular));
+  if (s->opt.test_steady_no_nullspace) singular = PETSC_FALSE; /* test hook: the solves then stall (tests/adjoint/steady.cmake) */
   if (singular) { /* the constant pressure (see the header) */
     Vec          z;
     PetscScalar *a;
@@ -592,6 +593,8 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
 
   PetscFunctionBeginUser;
   PetscCall(FGSteadyCheckCase_Private(s));
+  PetscCall(FGKSPCheckStallOptions(s->comm, "steady_"));
+  PetscCall(FGKSPCheckStallOptions(s->comm, "adjoint_"));
   PetscCall(FGDesignApply(d, p));
   PetscCall(FGDesignSetInitialState(d, p));
   PetscCall(FGSteadySameDesign_Private(s, p, &kept));

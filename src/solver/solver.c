@@ -12,6 +12,7 @@
 
   Options Database Keys:
 . -fg_test_break_adjoint - TEST ONLY: perturb the adjoint step (flowgrad check must then fail)
+- -fg_test_steady_no_nullspace - TEST ONLY: the steady solver's operators without the constant pressure (their solves stall)
 @*/
 PetscErrorCode FGSolverGetOptions(MPI_Comm comm, FGSolverOptions *o)
 {
@@ -19,6 +20,7 @@ PetscErrorCode FGSolverGetOptions(MPI_Comm comm, FGSolverOptions *o)
   PetscCall(PetscMemzero(o, sizeof(*o)));
   PetscOptionsBegin(comm, NULL, "flowgrad: solver (test hooks)", NULL);
   PetscCall(PetscOptionsBool("-fg_test_break_adjoint", "TEST ONLY: perturb the adjoint step by 1e-3 (flowgrad check must then fail)", NULL, o->test_break_adjoint, &o->test_break_adjoint, NULL));
+  PetscCall(PetscOptionsBool("-fg_test_steady_no_nullspace", "TEST ONLY: the steady solver's operators without the constant pressure, so that their solves stall", NULL, o->test_steady_no_nullspace, &o->test_steady_no_nullspace, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,7 +5,9 @@
   component of the right-hand side, a residual at the round-off of an inexact operator, an
   unsuitable preconditioner) otherwise runs to its iteration limit: Newton's solves of the steady
   state allow 5000 GMRES iterations, ten minutes on a 2D-1 grid of D/20 for a solve whose residual
-  had stopped at 1e-7 (measured on a cut-cell patch not kept).
+  had stopped at 1e-7 (measured on a cut-cell patch not kept); tests/adjoint/steady_periodic.yaml
+  without its pressure null space ran 5000 iterations at its fifth Newton step and exited 3, and
+  with the test ends that solve after 460 at |r|/|b| 2.9e-9 and converges (measured).
   The test wraps PETSc's default one (KSPConvergedDefault: rtol, atol, divtol, max_it, unchanged)
   and ends a solve whose residual norm has not halved within the last `its` iterations: with
   KSP_CONVERGED_ITS when |r| <= accept |r_0| (a stalled solve that is good enough for its caller,
@@ -87,6 +89,32 @@ static PetscErrorCode FGKSPStallConverged_Private(KSP ksp, PetscInt it, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -<prefix>ksp_stall_its and _stall_rtol over its and accept, checked (FG_ERR_INPUT naming them). */
+static PetscErrorCode FGKSPStallOptions_Private(MPI_Comm comm, const char prefix[], PetscInt *its, PetscReal *accept)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetInt(NULL, prefix, "-ksp_stall_its", its, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, prefix, "-ksp_stall_rtol", accept, NULL));
+  PetscCheck(*its >= 0, comm, FG_ERR_INPUT, "-%sksp_stall_its %" PetscInt_FMT ": must be >= 0 (0: no stall test)", prefix ? prefix : "", *its);
+  PetscCheck(*accept >= 0 && *accept < 1, comm, FG_ERR_INPUT, "-%sksp_stall_rtol %g: must be in [0, 1)", prefix ? prefix : "", (double)*accept);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGKSPCheckStallOptions - the stall test's options under prefix (-<prefix>ksp_stall_its,
+  _stall_rtol), checked before any solve is set up, so that a bad value for a solve late in a run
+  (the adjoint's, after the forward) stops it at the start. Collective.
+@*/
+PetscErrorCode FGKSPCheckStallOptions(MPI_Comm comm, const char prefix[])
+{
+  PetscInt  its    = 0;
+  PetscReal accept = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGKSPStallOptions_Private(comm, prefix, &its, &accept));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGKSPSetStallTest - after KSPSetFromOptions: end ksp's solves that stall (the header). its: the
   window (PETSC_DEFAULT: 400, or twice the restart of GMRES if more; 0: off), accept: a stalled solve
@@ -113,10 +141,7 @@ PetscErrorCode FGKSPSetStallTest(KSP ksp, PetscInt its, PetscReal accept)
     if (gmres) PetscCall(KSPGMRESGetRestart(ksp, &restart));
     its = PetscMax(gmres ? 2 * restart : 0, 400);
   }
-  PetscCall(PetscOptionsGetInt(NULL, prefix, "-ksp_stall_its", &its, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, prefix, "-ksp_stall_rtol", &accept, NULL));
-  PetscCheck(its >= 0, comm, FG_ERR_INPUT, "-%sksp_stall_its %" PetscInt_FMT ": must be >= 0 (0: no stall test)", prefix ? prefix : "", its);
-  PetscCheck(accept >= 0 && accept < 1, comm, FG_ERR_INPUT, "-%sksp_stall_rtol %g: must be in [0, 1)", prefix ? prefix : "", (double)accept);
+  PetscCall(FGKSPStallOptions_Private(comm, prefix, &its, &accept));
   PetscCall(PetscNew(&st));
   st->its    = its;
   st->accept = accept;
