@@ -260,8 +260,8 @@ static PetscErrorCode FGSteadyPCGet_Private(FGSteadyCtx *c, const char *prefix)
    30, 60 and 100 needed about 600, 470 and 370 iterations, 60 the least time), relative tolerance 1e-12
    (Newton then converges quadratically to round-off, and J is smooth enough in p for central
    differences), at most 5000 iterations, and a stall test (src/sys/ksp.c: a solve whose residual
-   has not halved in two restarts ends there, accepted where |r| <= FG_STEADY_STALL_* |b|); then
-   the options under the prefix. */
+   has not halved in 400 iterations, or two restarts if more, ends there, accepted where
+   |r| <= FG_STEADY_STALL_* |b|); then the options under the prefix. */
 static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *prefix, PetscBool adjoint, Mat *A, KSP ksp)
 {
   FGSolver  s = c->s;
