@@ -113,6 +113,7 @@ PETSC_EXTERN PetscErrorCode FGBodiesSetDensityDifferentiable(FGBodies, PetscInt)
 PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], Vec[], Vec[], PetscReal *const[], Vec (*)[3], Vec[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode FGBodiesHasGhostTerm(FGBodies, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetApertures(FGBodies, Vec **);
+PETSC_EXTERN PetscErrorCode FGBodiesGetLineFlux(FGBodies, Mat **);
 PETSC_EXTERN PetscErrorCode FGBodiesApertureTangent(FGBodies, PetscReal *const[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesApertureAdjoint(FGBodies, Vec[], PetscReal *const[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], Vec[], const PetscReal[], Vec[], Vec[], PetscReal *const[], Vec[], Vec[], Vec (*)[3]);

@@ -109,5 +109,6 @@ PETSC_EXTERN PetscErrorCode FGGridView(FGGrid, PetscViewer);
 PETSC_EXTERN PetscErrorCode FGGridSlabCheck(MPI_Comm, PetscInt, const PetscInt[], PetscBool *, char *, size_t);
 PETSC_EXTERN PetscReal      FGGridCoordinate(FGGrid, FGLocation, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode FGGridGatherNatural(FGGrid, Vec, Vec *);
+PETSC_EXTERN PetscInt       FGGridGlobalIndex(FGGrid, const PetscInt[]);
 
 #endif

@@ -43,6 +43,7 @@ PETSC_EXTERN PetscErrorCode FGPoissonSolve(FGPoisson, Vec, Vec);
 PETSC_EXTERN PetscErrorCode FGPoissonSolveTranspose(FGPoisson, Vec, Vec);
 PETSC_EXTERN PetscErrorCode FGPoissonApply(FGPoisson, Vec, Vec);
 PETSC_EXTERN PetscErrorCode FGPoissonSetFaceWeights(FGPoisson, Vec[]);
+PETSC_EXTERN PetscErrorCode FGPoissonSetFaceOperator(FGPoisson, Mat[]);
 PETSC_EXTERN PetscErrorCode FGPoissonIsSingular(FGPoisson, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGPoissonGetIterations(FGPoisson, PetscInt *);
 PETSC_EXTERN PetscErrorCode FGPoissonDestroy(FGPoisson *);

@@ -123,6 +123,7 @@ struct _p_FGSolver {
   Vec ul[3];          /* ghosted velocity with boundary values */
   Vec H[3], Hold[3];  /* RK3 right-hand sides of the current and the previous stage */
   Vec div, phi, phil; /* projection: divergence, correction potential (global, ghosted) */
+  Vec Mf[3];          /* the faces' volumes, for a line-flux continuity on a stretched grid (else NULL; continuity.c) */
 
   PetscReal  vel0[3][2][3]; /* the case's boundary velocities; U0 its inflow speed */
   PetscReal  U0;
@@ -144,6 +145,10 @@ PETSC_EXTERN PetscErrorCode FGSolverSetForcing(FGSolver, FGForceFn, void *);
 PETSC_EXTERN PetscErrorCode FGSolverSetInitialCondition(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverFillGhosts(FGSolver, Vec[], PetscReal);
 PETSC_EXTERN PetscErrorCode FGSolverDivergence(FGSolver, Vec[], Vec);
+PETSC_EXTERN PetscErrorCode FGSolverDivergenceAdjoint(FGSolver, Vec, Vec[]);
+PETSC_EXTERN PetscErrorCode FGSolverProjectionCorrect(FGSolver, PetscReal, Vec, Vec, Vec[]);
+PETSC_EXTERN PetscErrorCode FGSolverProjectionCorrectAdjoint(FGSolver, PetscReal, Vec[], Vec, Vec);
+PETSC_EXTERN PetscErrorCode FGSolverContinuitySet(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverMonitorCompute(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverControlVolumeBegin(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverControlVolumeEnd(FGSolver);

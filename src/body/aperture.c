@@ -102,6 +102,17 @@ static PetscErrorCode FGApertureFace_Private(FGGrid g, FGShape shape, PetscInt a
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Face idx of component a (at x, level set phi there): this body's aperture alone (lineflux.c). */
+PetscErrorCode FGBodyApertureAt_Internal(FGGrid g, FGShape shape, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, PetscReal *A)
+{
+  PetscReal dA[FG_APERTURE_POINTS];
+  PetscBool near;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGApertureFace_Private(g, shape, a, idx, x, phi, A, dA, &near));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FGApertureListReserve_Private(FGApertureList *l, PetscInt n)
 {
   PetscFunctionBeginUser;
@@ -196,6 +207,7 @@ PetscErrorCode FGBodiesApertureBuild_Internal(FGBodies B)
     PetscCall(VecSet(B->Al[a], 1.0)); /* the ghosts outside the domain stay 1 */
     PetscCall(DMGlobalToLocal(g->da, B->A[a], INSERT_VALUES, B->Al[a]));
   }
+  PetscCall(FGBodiesLineFluxBuild_Internal(B)); /* the lines' continuity, where a body has it, grazes into these */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -252,6 +252,7 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     }
     PetscCall(FGBodyBuild_Internal(B, it, 0.0));
     if (bc->apertures) B->apertures = PETSC_TRUE;
+    if (bc->line_flux) B->lineflux = PETSC_TRUE;
     if (bc->quadratic_ghost) B->ghost = PETSC_TRUE;
   }
   PetscCheck(!B->ghost || !B->normal, g->comm, FG_ERR_INPUT, "%s: quadratic_ghost (a sharp wall) and another body's skin_normal in one case are not supported", c->file);
@@ -292,6 +293,7 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
     PetscCall(VecDestroy(&B->A[a]));
     PetscCall(VecDestroy(&B->Al[a]));
     PetscCall(VecDestroy(&B->dA[a]));
+    PetscCall(MatDestroy(&B->Wm[a]));
   }
   PetscCall(PetscFree(B->b));
   PetscCall(PetscFree(B));

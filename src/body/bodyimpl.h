@@ -119,6 +119,8 @@ struct _p_FGBodies {
   PetscBool         apertures;          /* some body has apertures (aperture.c) */
   PetscBool         ghost;              /* some body has quadratic ghosts (FGBodySharpGhostXi_Internal) */
   Vec               A[3], Al[3], dA[3]; /* their product over the bodies (global, ghosted), and work */
+  PetscBool         lineflux;           /* some body has the line-flux continuity (lineflux.c) */
+  Mat               Wm[3];              /* its W - I per velocity component */
 };
 
 #define FG_JET_EXACT(it)   ((it)->bc->shape == FG_BODY_CIRCLE || (it)->bc->shape == FG_BODY_SPHERE)
@@ -150,6 +152,8 @@ PETSC_INTERN PetscErrorCode FGBodiesWork_Internal(FGBodies);
 /* aperture.c */
 PETSC_INTERN PetscErrorCode FGBodiesApertureBuild_Internal(FGBodies);
 PETSC_INTERN PetscErrorCode FGApertureListFree_Internal(FGApertureList *);
+PETSC_INTERN PetscErrorCode FGBodyApertureAt_Internal(FGGrid, FGShape, PetscInt, const PetscInt[], const PetscReal[], PetscReal, PetscReal *);
+PETSC_INTERN PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies);
 
 /* normal.c */
 PETSC_INTERN PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *, PetscInt, const PetscReal[], const PetscReal[], PetscReal[3]);

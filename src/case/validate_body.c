@@ -73,6 +73,31 @@ PetscErrorCode FGCaseCheckBodyApertures_Internal(FGCaseCtx ctx, const FGKeyRef *
   SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: true needs poisson.type: ksp (the apertures weight the pressure Poisson operator face by face; the FFTW solver takes constant coefficients only)", where);
 }
 
+/* line_flux: with apertures (its grazing lines blend into them), 2D, a body at rest whose
+   parameters are not designed (W's design derivative is not built). */
+PetscErrorCode FGCaseCheckBodyLineFlux_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+  const FGCase     *c = ctx->c;
+  char              where[FG_CASE_WHERE_LEN], pre[FG_CASE_NAME_LEN + 8];
+  PetscBool         moves = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  if (!b->line_flux) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  PetscCheck(b->apertures, ctx->comm, FG_ERR_INPUT, "%s: true needs body.%s.apertures: true (the lines that graze the surface blend into the apertures)", where, b->name);
+  PetscCheck(ctx->dim == 2, ctx->comm, FG_ERR_INPUT, "%s: true is 2D only (in 3D a face's open part is two-dimensional: not built)", where);
+  for (PetscInt d = 0; d < 3; d++) moves = (PetscBool)(moves || b->velocity[d] != 0 || b->oscillation_amplitude[d] != 0);
+  moves = (PetscBool)(moves || b->rotation_rate != 0 || b->rotation_amplitude != 0 || b->n_rate_values || b->n_jets);
+  PetscCheck(!moves, ctx->comm, FG_ERR_INPUT, "%s: true needs a body at rest (no velocity, oscillation, rotation or jets: the lines' quadratics pass through u = 0 at the wall)", where);
+  for (PetscInt i = 0; i < c->nbodies; i++)
+    PetscCheck(!c->body[i].apertures || c->body[i].line_flux, ctx->comm, FG_ERR_INPUT, "%s: true with body.%s.apertures: true but not its line_flux: the lines replace the apertures in the projection, so every body with apertures needs line_flux: true too", where, c->body[i].name);
+  snprintf(pre, sizeof(pre), "body.%s.", b->name);
+  for (PetscInt i = 0; i < c->design.n; i++)
+    PetscCheck(strncmp(c->design.parameters[i], pre, strlen(pre)), ctx->comm, FG_ERR_INPUT, "%s: %s: the design derivative of body.%s.line_flux is not built yet (issue 21); design the body without line_flux", c->design.where[i], c->design.parameters[i], b->name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* mask_offset without a soft skin; skin_offset and core_depth with one. */
 PetscBool FGCaseAppliesBodyStiff_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {

@@ -479,3 +479,34 @@ PetscErrorCode FGGridGatherNatural(FGGrid g, Vec x, Vec *seq)
   PetscCall(VecDestroy(&nat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  FGGridGlobalIndex - the index of cell (or face) idx in the grid's global Vecs (PETSc's ordering:
+  rank by rank, x fastest within each rank's box), for any idx in the domain, owned or not; a
+  periodic direction's index wraps. -1 outside the domain. For assembling operators whose stencil
+  reaches further than the DMDA's ghosts (MatSetValues with global indices).
+
+  Not collective.
+@*/
+PetscInt FGGridGlobalIndex(FGGrid g, const PetscInt idx[])
+{
+  const PetscInt *l[3] = {NULL, NULL, NULL};
+  PetscInt        p[3] = {0, 0, 0}, s[3] = {0, 0, 0}, w[3] = {1, 1, 1}, off = 0, loc;
+
+  if (g->dim == 2) (void)DMDAGetOwnershipRanges(g->da, &l[0], &l[1], NULL);
+  else (void)DMDAGetOwnershipRanges(g->da, &l[0], &l[1], &l[2]);
+  for (PetscInt d = 0; d < g->dim; d++) {
+    PetscInt i = idx[d];
+    if (g->periodic[d]) i = ((i % g->n[d]) + g->n[d]) % g->n[d];
+    if (i < 0 || i >= g->n[d]) return -1;
+    while (i >= s[d] + l[d][p[d]]) s[d] += l[d][p[d]++];
+    s[d] = i - s[d]; /* the offset in the owner's box */
+    w[d] = l[d][p[d]];
+  }
+  /* the ranks before the owner: whole z-planes of ranks, then whole y-rows, then x-neighbours */
+  for (PetscInt k = 0; k < p[2]; k++) off += g->n[0] * g->n[1] * l[2][k];
+  for (PetscInt j = 0; j < p[1]; j++) off += g->n[0] * l[1][j] * w[2];
+  for (PetscInt i = 0; i < p[0]; i++) off += l[0][i] * w[1] * w[2];
+  loc = s[0] + w[0] * (s[1] + w[1] * s[2]);
+  return off + loc;
+}

@@ -292,6 +292,7 @@ PetscErrorCode FGPoissonApply(FGPoisson p, Vec x, Vec y)
   PetscInt     nx     = b->hi[0] - b->lo[0];
 
   PetscFunctionBeginUser;
+  PetscCheck(!p->Wm[0], g->comm, PETSC_ERR_SUP, "FGPoissonApply: the face operator (FGPoissonSetFaceOperator) is not included; use FGPoissonSolve");
   PetscCall(PetscLogEventBegin(FG_EVENT_PoissonApply, 0, 0, 0, 0));
   for (PetscInt d = 0; d < g->dim; d++) {
     ih2[d] = 1.0 / (g->h[d] * g->h[d]);
@@ -382,6 +383,36 @@ PetscErrorCode FGPoissonSetFaceWeights(FGPoisson p, Vec wl[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  FGPoissonSetFaceOperator - a sparse operator on the faces in the continuity (a sharp wall's
+  line-flux continuity, src/body/lineflux.c): the operator becomes D W M^-1 W^T M G, W = I + Wm,
+  M the faces' volumes (area times the distance of the centres across), so that the projection's
+  correction M^-1 W^T M G phi makes D W u zero and the operator stays symmetric. Wm[d]: W - I on
+  the faces normal to d, a square AIJ matrix on the grid's global layout (face i at the upper side
+  of cell i), nonzero on interior faces only; NULL: none. Replaces the face weights
+  (FGPoissonSetFaceWeights). The solver keeps a reference; the operator is assembled again at the
+  next solve.
+
+  Collective.
+
+  Notes:
+  Only FG_POISSON_KSP takes it (FG_ERR_INPUT for the FFTW solver); FGPoissonApply does not
+  include it (PETSC_ERR_SUP).
+@*/
+PetscErrorCode FGPoissonSetFaceOperator(FGPoisson p, Mat Wm[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!Wm || p->type == FG_POISSON_KSP, p->grid->comm, FG_ERR_INPUT, "the pressure Poisson solver's face operator (a sharp wall's line-flux continuity) needs poisson.type: ksp; the FFTW solver takes constant coefficients only");
+  if (Wm) PetscCall(FGPoissonSetFaceWeights(p, NULL));
+  for (PetscInt d = 0; d < 3; d++) {
+    if (Wm && d < p->grid->dim) PetscCall(PetscObjectReference((PetscObject)Wm[d]));
+    PetscCall(MatDestroy(&p->Wm[d]));
+    p->Wm[d] = Wm && d < p->grid->dim ? Wm[d] : NULL;
+  }
+  p->wdirty = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode FGPoissonFaceWeightsGet_Private(FGPoisson p, const PetscScalar *w[3])
 {
   PetscFunctionBeginUser;
@@ -452,6 +483,7 @@ PetscErrorCode FGPoissonDestroy(FGPoisson *p)
   PetscCall(VecDestroy(&(*p)->vol));
   PetscCall(VecDestroy(&(*p)->work));
   for (PetscInt d = 0; d < 3; d++) PetscCall(VecDestroy(&(*p)->wl[d]));
+  for (PetscInt d = 0; d < 3; d++) PetscCall(MatDestroy(&(*p)->Wm[d]));
   PetscCall(PetscFree(*p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

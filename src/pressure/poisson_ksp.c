@@ -57,7 +57,8 @@
 
 typedef struct {
   DM           da;  /* star stencil, same layout as the grid's DMDA */
-  Mat          A;   /* -L */
+  Mat          A0;  /* -L as the grid's stencil assembles it (the face weights included) */
+  Mat          A;   /* -L: A0, or A0 plus the face operator's part (FGPoissonSetFaceOperator) */
   KSP          ksp; /* prefix poisson_ */
   MatNullSpace nsp; /* constants, when singular */
   Vec          rhs; /* work: -(b - mean b) */
@@ -125,6 +126,104 @@ static PetscErrorCode FGPoissonKSPAssemble_Private(FGPoisson p, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The face operator's part (FGPoissonSetFaceOperator): with R = W M^-1 W^T M - I, A gains
+   G^T M R G (on a uniform grid M is one number per component and cancels: G^T R G). With X = M Wm,
+   M R = X + X^T + X M^-1 X^T: symmetric, nonzero on the faces near the bodies only. G: the faces'
+   gradient (rows: the owned interior faces). *Aop = A0 + that part, made again. */
+static PetscErrorCode FGPoissonKSPFaceOperator_Private(FGPoisson p, Mat A0, Mat *Aop)
+{
+  const FGGrid g = p->grid;
+  const FGBox *b = &g->box;
+  PetscInt     nloc, N;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDestroy(Aop));
+  PetscCall(MatDuplicate(A0, MAT_COPY_VALUES, Aop));
+  PetscCall(MatGetLocalSize(A0, &nloc, NULL));
+  PetscCall(MatGetSize(A0, &N, NULL));
+  for (PetscInt d = 0; d < g->dim; d++) {
+    Mat          X, Xt, Z, S, G, Add;
+    Vec          M = NULL, Mi = NULL;
+    PetscScalar *m = NULL;
+    if (!g->isuniform) {
+      PetscCall(MatCreateVecs(p->Wm[d], &M, NULL));
+      PetscCall(VecSet(M, 1.0));
+      PetscCall(VecGetArray(M, &m));
+    }
+    PetscCall(MatCreateAIJ(g->comm, nloc, nloc, N, N, 2, NULL, 1, NULL, &G));
+    for (PetscInt k = b->lo[2]; k < b->hi[2]; k++)
+      for (PetscInt j = b->lo[1]; j < b->hi[1]; j++)
+        for (PetscInt i = b->lo[0]; i < b->hi[0]; i++) {
+          const PetscInt f[3] = {i, j, k};
+          PetscInt       u[3] = {i, j, k}, row, col[2];
+          PetscScalar    v[2];
+          PetscReal      idist = g->isuniform ? 1.0 / g->h[d] : g->ax[d].idxc[f[d]];
+          u[d]++;
+          if (!g->periodic[d] && u[d] >= g->n[d]) continue; /* a boundary face: no row */
+          row = FGGridGlobalIndex(g, f), col[0] = row, col[1] = FGGridGlobalIndex(g, u);
+          v[0] = -idist, v[1] = idist;
+          PetscCall(MatSetValues(G, 1, &row, 2, col, v, ADD_VALUES));
+          if (m) { /* the face's volume: its area times the distance of the centres across */
+            PetscReal vol = g->ax[d].dxc[f[d]];
+            for (PetscInt e = 0; e < g->dim; e++)
+              if (e != d) vol *= g->ax[e].dxf[f[e]];
+            m[FGBoxOwnedIndex(b, i, j, k)] = vol;
+          }
+        }
+    PetscCall(MatAssemblyBegin(G, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(G, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatDuplicate(p->Wm[d], MAT_COPY_VALUES, &X));
+    if (M) {
+      PetscCall(VecRestoreArray(M, &m));
+      PetscCall(VecDuplicate(M, &Mi));
+      PetscCall(VecCopy(M, Mi));
+      PetscCall(VecReciprocal(Mi));
+      PetscCall(MatDiagonalScale(X, M, NULL));
+    }
+    PetscCall(MatTranspose(X, MAT_INITIAL_MATRIX, &Xt));
+    PetscCall(MatDuplicate(Xt, MAT_COPY_VALUES, &Z));
+    if (Mi) PetscCall(MatDiagonalScale(Z, Mi, NULL));
+    PetscCall(MatMatMult(X, Z, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &S)); /* X M^-1 X^T */
+    PetscCall(MatAXPY(S, 1.0, X, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatAXPY(S, 1.0, Xt, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatPtAP(S, G, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Add));
+    PetscCall(MatAXPY(*Aop, 1.0, Add, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatDestroy(&Add));
+    PetscCall(MatDestroy(&S));
+    PetscCall(MatDestroy(&Z));
+    PetscCall(MatDestroy(&Xt));
+    PetscCall(MatDestroy(&X));
+    PetscCall(MatDestroy(&G));
+    PetscCall(VecDestroy(&M));
+    PetscCall(VecDestroy(&Mi));
+  }
+  PetscCall(MatSetOption(*Aop, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*Aop, MAT_SPD, p->singular ? PETSC_FALSE : PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Assemble the operator from the grid, the face weights and the face operator into k->A0 and
+   k->A (the null space follows). */
+static PetscErrorCode FGPoissonKSPOperator_Private(FGPoisson p)
+{
+  FGPoisson_KSP *k = (FGPoisson_KSP *)p->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatZeroEntries(k->A0));
+  PetscCall(FGPoissonKSPAssemble_Private(p, k->A0));
+  if (p->Wm[0]) PetscCall(FGPoissonKSPFaceOperator_Private(p, k->A0, &k->A));
+  else {
+    PetscCall(PetscObjectReference((PetscObject)k->A0));
+    PetscCall(MatDestroy(&k->A));
+    k->A = k->A0;
+  }
+  if (k->nsp) {
+    PetscCall(MatSetNullSpace(k->A, k->nsp));
+    PetscCall(MatSetTransposeNullSpace(k->A, k->nsp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FGPoissonSetTolerances_KSP(FGPoisson p)
 {
   FGPoisson_KSP *k = (FGPoisson_KSP *)p->data;
@@ -160,15 +259,12 @@ static PetscErrorCode FGPoissonSetUp_KSP(FGPoisson p)
   PetscFunctionBeginUser;
   PetscCall(FGGridCreateStarDM(p->grid, "poisson_", &k->da));
   PetscCall(DMDASetInterpolationType(k->da, DMDA_Q0)); /* cell-centred: -poisson_pc_type mg coarsens by 2 with piecewise-constant transfers */
-  PetscCall(DMCreateMatrix(k->da, &k->A));
-  PetscCall(MatSetOption(k->A, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(k->A, MAT_SPD, p->singular ? PETSC_FALSE : PETSC_TRUE));
-  PetscCall(FGPoissonKSPAssemble_Private(p, k->A));
-  if (p->singular) {
-    PetscCall(MatNullSpaceCreate(p->grid->comm, PETSC_TRUE, 0, NULL, &k->nsp));
-    PetscCall(MatSetNullSpace(k->A, k->nsp));
-    PetscCall(MatSetTransposeNullSpace(k->A, k->nsp));
-  }
+  PetscCall(DMCreateMatrix(k->da, &k->A0));
+  PetscCall(MatSetOption(k->A0, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(k->A0, MAT_SPD, p->singular ? PETSC_FALSE : PETSC_TRUE));
+  if (p->singular) PetscCall(MatNullSpaceCreate(p->grid->comm, PETSC_TRUE, 0, NULL, &k->nsp));
+  PetscCall(FGPoissonKSPOperator_Private(p));
+  p->wdirty = PETSC_FALSE;
   PetscCall(DMCreateGlobalVector(k->da, &k->rhs));
   PetscCall(VecDuplicate(k->rhs, &k->res));
 
@@ -252,8 +348,7 @@ static PetscErrorCode FGPoissonSolveAny_KSP(FGPoisson p, Vec b, Vec x, PetscBool
 
   PetscFunctionBeginUser;
   if (p->wdirty) { /* the face weights were set: assemble again (the preconditioner follows) */
-    PetscCall(MatZeroEntries(k->A));
-    PetscCall(FGPoissonKSPAssemble_Private(p, k->A));
+    PetscCall(FGPoissonKSPOperator_Private(p));
     PetscCall(KSPSetOperators(k->ksp, k->A, k->A));
     p->wdirty = PETSC_FALSE;
   }
@@ -294,6 +389,7 @@ static PetscErrorCode FGPoissonDestroy_KSP(FGPoisson p)
   PetscCall(KSPDestroy(&k->ksp));
   PetscCall(MatNullSpaceDestroy(&k->nsp));
   PetscCall(MatDestroy(&k->A));
+  PetscCall(MatDestroy(&k->A0));
   PetscCall(VecDestroy(&k->rhs));
   PetscCall(VecDestroy(&k->res));
   PetscCall(DMDestroy(&k->da));

@@ -24,7 +24,8 @@ struct _p_FGPoisson {
   PetscInt      its;      /* iterations of the last solve (0 for FFTW) */
   Vec           vol, work; /* stretched grids: the cell volumes V and a work Vec (else NULL) */
   Vec           wl[3];     /* face weights (FGPoissonSetFaceWeights; NULL: none), ghosted like the velocity */
-  PetscBool     wdirty;    /* the weights were set since the operator was last assembled */
+  Mat           Wm[3];     /* a face operator W - I (FGPoissonSetFaceOperator; NULL: none) */
+  PetscBool     wdirty;    /* the weights or the face operator were set since the operator was last assembled */
   FGPoissonOps  ops;
   void         *data;     /* the implementation's context */
 };

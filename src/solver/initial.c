@@ -139,15 +139,14 @@ PetscErrorCode FGSolverSampleExact(FGSolver s, PetscReal t, Vec u[])
 }
 
 /* Make u discretely divergence free: u <- u - G L^{-1} D u (the step's projection with dt = 1;
-   with apertures D (A u) and L = D A G). */
+   with a body's continuity D (A u) or D (W u), src/solver/continuity.c). */
 static PetscErrorCode FGProjectInitial_Private(FGSolver s)
 {
   PetscFunctionBeginUser;
   PetscCall(FGSolverFillGhosts(s, s->u, s->t));
   PetscCall(FGSolverDivergence(s, s->ul, s->div));
   PetscCall(FGPoissonSolve(s->poisson, s->div, s->phi));
-  PetscCall(DMGlobalToLocal(s->grid->da, s->phi, INSERT_VALUES, s->phil));
-  PetscCall(FGOpGradientCorrect(s->grid, &s->bc, 1.0, s->phil, s->u));
+  PetscCall(FGSolverProjectionCorrect(s, 1.0, s->phi, s->phil, s->u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -102,11 +102,7 @@ PetscErrorCode FGSolverCreate(MPI_Comm comm, const FGCase *c, FGSolver *solver)
   PetscCall(DMCreateLocalVector(s->grid->da, &s->phil));
   *solver = s; /* from here on FGSolverDestroy cleans up whatever fails below */
   PetscCall(FGBodiesCreate(s->grid, &s->bc, c, &s->bodies));
-  {
-    Vec *Al;
-    PetscCall(FGBodiesGetApertures(s->bodies, &Al));
-    if (Al) PetscCall(FGPoissonSetFaceWeights(s->poisson, Al)); /* a sharp wall's cut-cell continuity */
-  }
+  PetscCall(FGSolverContinuitySet(s)); /* a sharp wall's cut-cell continuity */
   PetscCall(FGParamLayoutCreate(c, s->bodies, &s->layout));
   PetscCall(FGSolverParamsFromCase_Private(s));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -138,10 +134,8 @@ PetscErrorCode FGSolverSetParams(FGSolver s)
       PetscCall(FGBodiesGetParameters(s->bodies, b, s->theta_work));
       for (PetscInt i = 0; i < L->nbody[b]; i++)
         if (s->theta_work[i] != s->prm.theta[b][i]) {
-          Vec *Al;
           PetscCall(FGBodiesSetParameters(s->bodies, b, s->prm.theta[b]));
-          PetscCall(FGBodiesGetApertures(s->bodies, &Al));
-          if (Al) PetscCall(FGPoissonSetFaceWeights(s->poisson, Al)); /* the apertures changed with the shape */
+          PetscCall(FGSolverContinuitySet(s)); /* the apertures or lines changed with the shape */
           break;
         }
     }
@@ -189,6 +183,7 @@ PetscErrorCode FGSolverDestroy(FGSolver *solver)
   PetscCall(VecDestroy(&s->div));
   PetscCall(VecDestroy(&s->phi));
   PetscCall(VecDestroy(&s->phil));
+  for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&s->Mf[a]));
   PetscCall(FGParamsDestroy(&s->prm));
   PetscCall(FGParamLayoutDestroy(&s->layout));
   PetscCall(PetscFree(s->theta_work));
@@ -293,20 +288,5 @@ PetscErrorCode FGSolverControlVolumeEnd(FGSolver s)
   PetscCall(FGSolverFillGhosts(s, s->u, s->t));
   PetscCall(DMGlobalToLocal(s->grid->da, s->p, INSERT_VALUES, s->phil));
   PetscCall(FGBodiesControlVolumeEnd(s->bodies, s->t, s->dt, s->prm.v[FG_PARAM_NU], FGParamsActuators(&s->prm), s->u, s->ul, s->phil));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@C
-  FGSolverDivergence - div = D (A u), the divergence the projection makes zero: A the apertures of
-  the bodies' cut-cell continuity (FGBodiesGetApertures), 1 without (the plain divergence). ul:
-  ghosted and boundary-filled. Collective.
-@*/
-PetscErrorCode FGSolverDivergence(FGSolver s, Vec ul[], Vec div)
-{
-  Vec *Al;
-
-  PetscFunctionBeginUser;
-  PetscCall(FGBodiesGetApertures(s->bodies, &Al));
-  PetscCall(FGOpDivergenceWeighted(s->grid, Al, ul, PETSC_FALSE, div));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -115,7 +115,7 @@ static PetscErrorCode FGStageProject_Private(FGSolver s, PetscReal gdt, Vec ul[]
   PetscCall(FGSolverDivergence(s, ul, div));
   PetscCall(VecScale(div, 1.0 / gdt));
   PetscCall(FGPoissonSolve(s->poisson, div, phi));
-  PetscCall(FGStagePressure_Private(s, gdt, phi, phil, u));
+  PetscCall(FGSolverProjectionCorrect(s, gdt, phi, phil, u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -135,7 +135,7 @@ static PetscErrorCode FGStageProjectTangent_Private(FGSolver s, PetscReal gdt, V
   PetscCall(FGOpDivergenceWeighted(s->grid, dAl, uoutl, PETSC_TRUE, div));
   PetscCall(VecScale(div, 1.0 / gdt));
   PetscCall(FGPoissonSolve(s->poisson, div, phi));
-  PetscCall(FGStagePressure_Private(s, gdt, phi, phil, du));
+  PetscCall(FGSolverProjectionCorrect(s, gdt, phi, phil, du));
   if (uinl) {
     PetscCall(FGSolverDivergence(s, dul, div));
     PetscCall(FGOpDivergenceWeighted(s->grid, dAl, uinl, PETSC_TRUE, div));
@@ -152,11 +152,8 @@ static PetscErrorCode FGStageProjectTangent_Private(FGSolver s, PetscReal gdt, V
    only). phil, div: work; phibar is overwritten. */
 static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, Vec ubar[], Vec phibar, Vec phil, Vec div, Vec ulbar[], PetscReal sc, Vec pbar, Vec uinl[], Vec uoutl[], Vec Abarl[])
 {
-  Vec *Al;
-
   PetscFunctionBeginUser;
-  PetscCall(FGBodiesGetApertures(s->bodies, &Al));
-  PetscCall(FGStagePressureAdjoint_Private(s, gdt, ubar, phil, phibar));
+  PetscCall(FGSolverProjectionCorrectAdjoint(s, gdt, ubar, phil, phibar));
   PetscCall(FGPoissonSolveTranspose(s->poisson, phibar, div));
   PetscCall(VecScale(div, 1.0 / gdt));
   if (Abarl) PetscCall(FGOpDivergenceWeightedAdjoint(s->grid, uoutl, div, Abarl));
@@ -167,8 +164,7 @@ static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, V
       PetscCall(FGOpDivergenceWeightedAdjoint(s->grid, uinl, phibar, Abarl));
     }
   }
-  for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecSet(ulbar[a], 0.0));
-  PetscCall(FGOpDivergenceWeightedAdjoint(s->grid, Al, div, ulbar));
+  PetscCall(FGSolverDivergenceAdjoint(s, div, ulbar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -414,6 +410,7 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
   PetscInt        nb;
   PetscBool       incr;
   Vec            *dAl = NULL; /* the apertures' perturbation (NULL: none) */
+  Mat            *Wm;
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
@@ -422,7 +419,8 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
   incr = (PetscBool)(nb || s->viscous);
   if (dacc) PetscCall(PetscArrayzero(dacc, 6 * nb));
-  if (T->uend[0] && dprm && dprm->theta) { /* the apertures' perturbation (the same at every stage: the surface does not move) */
+  PetscCall(FGBodiesGetLineFlux(s->bodies, &Wm));
+  if (T->uend[0] && dprm && dprm->theta && !Wm) { /* the apertures' perturbation (the same at every stage: the surface does not move; the line flux's bodies are not designed) */
     PetscCall(FGBodiesApertureTangent(s->bodies, dprm->theta, T->wA));
     dAl = T->wA;
   }
@@ -477,6 +475,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   PetscBool       incr, ghost; /* ghost: the penalization reads ul_k (FGBodiesHasGhostTerm) */
   PetscReal       nub = 0, infb = 0;
   Vec            *Abarl = NULL; /* the apertures' adjoint (NULL: not wanted) */
+  Mat            *Wm;
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
@@ -486,7 +485,8 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   incr = (PetscBool)(nb || s->viscous);
   PetscCall(FGBodiesHasGhostTerm(s->bodies, &ghost));
   for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
-  if (T->uend[0] && bar) { /* the apertures' adjoint, summed over the stages */
+  PetscCall(FGBodiesGetLineFlux(s->bodies, &Wm));
+  if (T->uend[0] && bar && !Wm) { /* the apertures' adjoint, summed over the stages (the line flux's bodies are not designed) */
     Abarl = T->wA;
     for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(Abarl[a], 0.0));
   }

@@ -26,6 +26,9 @@ the largest gradient error reaches G (a model that the bounds should reject).
 Every point must have the same grid (compared from gradient.h5 when h5py is there; exit 1 if not):
 a grid.stretch of type `bodies` follows the swept body, so give such a sweep a fixed `band`.
 
+--no-gradient judges J's deviation only (for a model whose design derivative is not built, such as
+body.<body>.line_flux: --param is then not needed and the runs' design may be empty).
+
 --jobs J runs J sweep points at once (each on --np ranks). --set passes further case values to
 every run, --options further command-line options (one string). --csv writes the table.
 """
@@ -39,7 +42,8 @@ ap.add_argument("--flowgrad", required=True)
 ap.add_argument("--case", required=True)
 ap.add_argument("--workdir", required=True)
 ap.add_argument("--key", required=True)
-ap.add_argument("--param", required=True)
+ap.add_argument("--param", default="")
+ap.add_argument("--no-gradient", action="store_true", help="judge J's deviation only (a model without the design derivative: --param not needed)")
 ap.add_argument("--range", required=True, help="LO:HI:N")
 ap.add_argument("--scale", type=float, default=1.0, help="dNAME/dKEY (1: the same quantity)")
 ap.add_argument("--mpiexec", default="")
@@ -55,6 +59,8 @@ ap.add_argument("--min-grad", type=float, default=None, help="a control: exit 1 
 ap.add_argument("--csv", default="")
 ap.add_argument("--report-only", action="store_true")
 a = ap.parse_args()
+if not a.param and not a.no_gradient:
+    ap.error("--param is required (or --no-gradient)")
 
 try:
     import numpy as np
@@ -86,7 +92,9 @@ def run(i, v):
         row["error"] = ((r.stdout + r.stderr).strip().splitlines() or ["(no output)"])[-1]
         return row
     row["J"], grad = read_gradient(out)
-    if a.param in grad:
+    if a.no_gradient:
+        pass
+    elif a.param in grad:
         row["grad"] = grad[a.param] * a.scale  # dJ/dKEY = dJ/dNAME dNAME/dKEY
     else:
         row["code"], row["error"] = -1, f"no parameter {a.param} in {out}/gradient.csv"
@@ -141,13 +149,13 @@ dev = (J - fit) / mean
 gerr = (G - slope) / np.maximum(np.abs(slope), floor)
 nb = [(J[i + 1] - J[i - 1]) / (x[i + 1] - x[i - 1]) if 0 < i < n - 1 else float("nan") for i in range(n)]
 
-print(f"{a.key} over [{lo:g}, {hi:g}] in {n} points; J of {a.case}; exact gradient {a.param}; degree-{a.degree} fit")
+print(f"{a.key} over [{lo:g}, {hi:g}] in {n} points; J of {a.case}; exact gradient {a.param or '(not judged: --no-gradient)'}; degree-{a.degree} fit")
 print(f"{'value':>12} {'J':>16} {'fit dev':>10} {'dJ/dp exact':>13} {'fit slope':>12} {'grad err':>9} {'neighbours':>12}")
 for i in range(n):
     print(f"{x[i]:12.7g} {J[i]:16.10f} {dev[i]:+10.2e} {G[i]:13.6e} {slope[i]:12.5e} {gerr[i]:+9.3f} {nb[i]:12.5e}")
-md, mg = float(np.max(np.abs(dev))), float(np.max(np.abs(gerr)))
-print(f"largest deviation from the fit: {md:.2e} of mean|J| (bound {a.max_dev:g}); "
-      f"largest gradient error against the fit's slope: {mg:.3f} (bound {a.max_grad:g})")
+md, mg = float(np.max(np.abs(dev))), (0.0 if a.no_gradient else float(np.max(np.abs(gerr))))
+print(f"largest deviation from the fit: {md:.2e} of mean|J| (bound {a.max_dev:g}); " +
+      ("the gradient not judged (--no-gradient)" if a.no_gradient else f"largest gradient error against the fit's slope: {mg:.3f} (bound {a.max_grad:g})"))
 if a.csv:
     with open(a.csv, "w", newline="") as f:
         w = csv.writer(f)
@@ -156,7 +164,7 @@ if a.csv:
             w.writerow([repr(x[i]), repr(J[i]), repr(fit[i]), repr(dev[i]), repr(G[i]), repr(slope[i]), repr(gerr[i])])
 ok = md <= a.max_dev and mg <= a.max_grad
 print("smoothness:", "within the bounds" if ok else "OUTSIDE the bounds")
-if a.min_grad is not None:  # a control: the gradient error must reach min_grad
+if a.min_grad is not None and not a.no_gradient:  # a control: the gradient error must reach min_grad
     ok = mg >= a.min_grad
     print(f"control: largest gradient error {mg:.3f}", ">=" if ok else "<", f"{a.min_grad:g}", "(as expected)" if ok else "(NOT rejected)")
 sys.exit(0 if ok or a.report_only else 1)
