@@ -114,6 +114,9 @@ PETSC_EXTERN PetscErrorCode FGBodiesPenalizeTangent(FGBodies, PetscReal, PetscRe
 PETSC_EXTERN PetscErrorCode FGBodiesHasGhostTerm(FGBodies, PetscBool *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetApertures(FGBodies, Vec **);
 PETSC_EXTERN PetscErrorCode FGBodiesGetLineFlux(FGBodies, Mat **);
+PETSC_EXTERN PetscErrorCode FGBodiesLineFluxTangent(FGBodies, PetscReal *const[], Mat **);
+PETSC_EXTERN PetscErrorCode FGBodiesLineFluxAdjointAdd(FGBodies, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGBodiesLineFluxAdjoint(FGBodies, PetscReal *const[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesApertureTangent(FGBodies, PetscReal *const[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesApertureAdjoint(FGBodies, Vec[], PetscReal *const[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], Vec[], const PetscReal[], Vec[], Vec[], PetscReal *const[], Vec[], Vec[], Vec (*)[3]);

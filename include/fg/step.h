@@ -24,6 +24,7 @@ struct _p_FGStepTape {
   Vec       uvis[3][3];  /* [stage][component]: the viscous solve's output (implicit viscous term only) */
   Vec       upin[3][3];  /* [stage][component]: the projection's input, ghosted (apertures with the implicit viscous term only) */
   Vec       uend[3];     /* [component]: the step's end state, ghosted (apertures only: the last projection's output) */
+  Vec       phik[3];     /* [stage]: the projection's phi (the line-flux continuity only) */
   Vec       wl[3], wH[3], wHo[3], wdiv, wphi, wphil; /* work */
   Vec       wA[3];       /* work (apertures only), ghosted: their tangent, or their adjoint over the step */
 };

@@ -102,14 +102,16 @@ static PetscErrorCode FGApertureFace_Private(FGGrid g, FGShape shape, PetscInt a
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Face idx of component a (at x, level set phi there): this body's aperture alone (lineflux.c). */
-PetscErrorCode FGBodyApertureAt_Internal(FGGrid g, FGShape shape, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, PetscReal *A)
+/* Face idx of component a (at x, level set phi there): this body's aperture alone, and (dA, y:
+   NULL when not wanted) dA/dphi at the FG_APERTURE_POINTS points y it reads (lineflux.c). */
+PetscErrorCode FGBodyApertureAt_Internal(FGGrid g, FGShape shape, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, PetscReal *A, PetscReal dA[], PetscReal y[][3])
 {
-  PetscReal dA[FG_APERTURE_POINTS];
+  PetscReal dl[FG_APERTURE_POINTS];
   PetscBool near;
 
   PetscFunctionBeginUser;
-  PetscCall(FGApertureFace_Private(g, shape, a, idx, x, phi, A, dA, &near));
+  PetscCall(FGApertureFace_Private(g, shape, a, idx, x, phi, A, dA ? dA : dl, &near));
+  for (PetscInt p = 0; y && p < FG_APERTURE_POINTS; p++) FGAperturePoint_Private(g, a, idx, x, p, y[p]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

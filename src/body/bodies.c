@@ -294,6 +294,11 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
     PetscCall(VecDestroy(&B->Al[a]));
     PetscCall(VecDestroy(&B->dA[a]));
     PetscCall(MatDestroy(&B->Wm[a]));
+    PetscCall(MatDestroy(&B->dWm[a]));
+    PetscCall(MatDestroy(&B->Wone[a]));
+    PetscCall(MatDestroy(&B->Wbar[a]));
+    PetscCall(MatDestroy(&B->Wt[a]));
+    PetscCall(FGLineFluxListFree_Internal(&B->lf[a]));
   }
   PetscCall(PetscFree(B->b));
   PetscCall(PetscFree(B));

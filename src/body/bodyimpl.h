@@ -53,6 +53,17 @@ typedef struct {
   PetscReal *x, *A, *dA;
 } FGApertureList;
 
+/* The rows of a line-flux continuity's W (lineflux.c) of one velocity component: each row's body,
+   global index, owned offset and (up to) 3 global columns (-1: none; column k the k-th face along
+   the line outwards), and W's derivative there: dW_k / dphi(y_p) at FG_LF_POINTS points y_p
+   (the wall's root, four points around it for its normal, the aperture's five). */
+#define FG_LF_POINTS 10
+typedef struct {
+  PetscInt   n, cap;
+  PetscInt  *body, *row, *off, *col;
+  PetscReal *y, *w; /* 3 FG_LF_POINTS per row each: y_p's coordinates, and w[3 p + k] */
+} FGLineFluxList;
+
 /* A body's placement at one time, kept for reuse (FGBodyPlace_Internal): the adjoint step places
    the body at the stage times its forward step placed it at (just before, when the step is
    recomputed for its tape: 3 kept placements suffice; when a run of L steps was taped, 3 L:
@@ -120,7 +131,9 @@ struct _p_FGBodies {
   PetscBool         ghost;              /* some body has quadratic ghosts (FGBodySharpGhostXi_Internal) */
   Vec               A[3], Al[3], dA[3]; /* their product over the bodies (global, ghosted), and work */
   PetscBool         lineflux;           /* some body has the line-flux continuity (lineflux.c) */
-  Mat               Wm[3];              /* its W - I per velocity component */
+  Mat               Wm[3], dWm[3];      /* its W - I per velocity component, and W's tangent (same pattern) */
+  Mat               Wone[3], Wbar[3], Wt[3]; /* W's pattern with ones; the adjoint of W's entries; work */
+  FGLineFluxList    lf[3];              /* its rows' design derivatives per component */
 };
 
 #define FG_JET_EXACT(it)   ((it)->bc->shape == FG_BODY_CIRCLE || (it)->bc->shape == FG_BODY_SPHERE)
@@ -152,8 +165,9 @@ PETSC_INTERN PetscErrorCode FGBodiesWork_Internal(FGBodies);
 /* aperture.c */
 PETSC_INTERN PetscErrorCode FGBodiesApertureBuild_Internal(FGBodies);
 PETSC_INTERN PetscErrorCode FGApertureListFree_Internal(FGApertureList *);
-PETSC_INTERN PetscErrorCode FGBodyApertureAt_Internal(FGGrid, FGShape, PetscInt, const PetscInt[], const PetscReal[], PetscReal, PetscReal *);
+PETSC_INTERN PetscErrorCode FGBodyApertureAt_Internal(FGGrid, FGShape, PetscInt, const PetscInt[], const PetscReal[], PetscReal, PetscReal *, PetscReal[], PetscReal[][3]);
 PETSC_INTERN PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies);
+PETSC_INTERN PetscErrorCode FGLineFluxListFree_Internal(FGLineFluxList *);
 
 /* normal.c */
 PETSC_INTERN PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *, PetscInt, const PetscReal[], const PetscReal[], PetscReal[3]);

@@ -23,29 +23,136 @@
 
   W - I is kept per velocity component as a parallel AIJ matrix on the grid's global layout
   (rows: the owned faces; a row reads its face and the next two along the line, on any rank).
-  The body must be at rest (the quadratics pass through u = 0 at the wall); 2D only; the design
-  derivative of W is not built (shape parameters of such a body are refused by the case's checks).
+  The design derivative. A row depends on the wall's root s_w, the |cosine| of the line's angle to
+  the normal there and the face's aperture A. The root's derivative is the level set's at the root
+  over its slope along the line, ds_w = -dphi(x_w) / phi_e(x_w); the normal is differenced,
+  (phi(x_w + d e_i) - phi(x_w - d e_i)) / 2d with d a quarter span, so that its derivative too is the
+  level set's at points (the four, moved with the root); A's is aperture.c's at its five points.
+  The row is evaluated in forward-mode dual numbers in (s_w, cos, A), and the chain rule gives each
+  coefficient's derivative as weights on dphi at FG_LF_POINTS points (FGLineFluxList), which the
+  shape's dphi/dtheta there turns into W's tangent (FGBodiesLineFluxTangent, a matrix dW with W's
+  pattern) and its adjoint (FGBodiesLineFluxAdjoint, from the adjoint of W's entries).
+
+  The body must be at rest (the quadratics pass through u = 0 at the wall); 2D only.
 */
 #include "bodyimpl.h"
 
-#define FG_LF_SEARCH 3     /* faces searched each side along the line for the wall */
-#define FG_LF_FLOOR  1e-3  /* the inside faces' floor */
-#define FG_LF_COS0   0.2   /* grazing lines: the apertures below, the lines above FG_LF_COS1 */
+#define FG_LF_SEARCH 3    /* faces searched each side along the line for the wall */
+#define FG_LF_FLOOR  1e-3 /* the inside faces' floor */
+#define FG_LF_COS0   0.2  /* grazing lines: the apertures below, the lines above FG_LF_COS1 */
 #define FG_LF_COS1   0.4
+#define FG_LF_DELTA  0.25 /* the normal's difference step, in spans */
 
-static PetscReal FGStep3_Private(PetscReal z)
+/* Forward-mode dual numbers in the row's three inputs (s_w, cos, A). */
+typedef struct {
+  PetscReal v, d[3];
+} FGDual;
+
+static FGDual FGDConst(PetscReal v)
 {
-  z = PetscMin(PetscMax(z, 0.0), 1.0);
-  return z * z * (3 - 2 * z);
+  FGDual r = {v, {0, 0, 0}};
+  return r;
+}
+static FGDual FGDSeed(PetscReal v, PetscInt i)
+{
+  FGDual r = FGDConst(v);
+  r.d[i]   = 1;
+  return r;
+}
+static FGDual FGDAdd(FGDual a, FGDual b)
+{
+  for (PetscInt i = 0; i < 3; i++) a.d[i] += b.d[i];
+  a.v += b.v;
+  return a;
+}
+static FGDual FGDLin(PetscReal s, FGDual a, PetscReal c) /* s a + c */
+{
+  for (PetscInt i = 0; i < 3; i++) a.d[i] *= s;
+  a.v = s * a.v + c;
+  return a;
+}
+static FGDual FGDMul(FGDual a, FGDual b)
+{
+  FGDual r;
+  r.v = a.v * b.v;
+  for (PetscInt i = 0; i < 3; i++) r.d[i] = a.d[i] * b.v + a.v * b.d[i];
+  return r;
+}
+static FGDual FGDDiv(FGDual a, FGDual b)
+{
+  FGDual r;
+  r.v = a.v / b.v;
+  for (PetscInt i = 0; i < 3; i++) r.d[i] = (a.d[i] - r.v * b.d[i]) / b.v;
+  return r;
+}
+/* The C1 smoother z^2 (3 - 2 z) and the C2 one z^3 (10 - 15 z + 6 z^2), clamped to [0, 1]. */
+static FGDual FGDStep3(FGDual z)
+{
+  const PetscReal x = PetscMin(PetscMax(z.v, 0.0), 1.0), s = (z.v > 0 && z.v < 1) ? 6 * x * (1 - x) : 0;
+  return FGDLin(s, z, x * x * (3 - 2 * x) - s * z.v);
+}
+static FGDual FGDStep5(FGDual z)
+{
+  const PetscReal x = PetscMin(PetscMax(z.v, 0.0), 1.0), s = (z.v > 0 && z.v < 1) ? 30 * x * x * (1 - x) * (1 - x) : 0;
+  return FGDLin(s, z, x * x * x * (10 - 15 * x + 6 * x * x) - s * z.v);
 }
 
-static PetscReal FGStep5_Private(PetscReal z)
+/* The quadratic c1 s + c2 s^2 through (0, 0), (s1, v1), (s2, v2): the coefficients of v1 and v2 in
+   its integral over [0, hi] (In) and in its second derivative (P2). */
+static void FGLineQuadratic_Private(FGDual s1, FGDual s2, FGDual hi, FGDual In[2], FGDual P2[2])
 {
-  z = PetscMin(PetscMax(z, 0.0), 1.0);
-  return z * z * z * (10 - 15 * z + 6 * z * z);
+  const FGDual det = FGDMul(FGDMul(s1, s2), FGDAdd(s2, FGDLin(-1, s1, 0)));
+  const FGDual I1 = FGDLin(0.5, FGDMul(hi, hi), 0), I2 = FGDLin(1.0 / 3, FGDMul(FGDMul(hi, hi), hi), 0);
+
+  In[0] = FGDDiv(FGDAdd(FGDMul(FGDMul(s2, s2), I1), FGDLin(-1, FGDMul(s2, I2), 0)), det);
+  In[1] = FGDDiv(FGDAdd(FGDLin(-1, FGDMul(FGDMul(s1, s1), I1), 0), FGDMul(s1, I2)), det);
+  P2[0] = FGDDiv(FGDLin(-2, s2, 0), det);
+  P2[1] = FGDDiv(FGDLin(2, s1, 0), det);
 }
 
-/* phi at x with its coordinate e replaced by s. */
+/* A row of W from the wall's root sw on the line (side: the outside's direction along it; 0: no
+   wall on the line nearby), the |cosine| cosw there and the face's aperture Aap: c[k] the weight of
+   the k-th face outwards along the line (k = 0 the face). xe, x1, x2: the face's and the next two
+   faces' positions along the line; spanlo, spanhi: its span. */
+static void FGLineFluxRow_Private(PetscInt side, FGDual sw, FGDual cosw, FGDual Aap, PetscReal xe, PetscReal x1, PetscReal x2, PetscReal spanlo, PetscReal spanhi, FGDual c[3])
+{
+  const PetscReal L = spanhi - spanlo;
+  FGDual          w, t, tau;
+
+  c[0] = FGDConst(1), c[1] = c[2] = FGDConst(0);
+  if (!side) { /* no wall on the line nearby: the aperture */
+    c[0] = Aap;
+    return;
+  }
+  w   = FGDStep3(FGDLin(1 / (FG_LF_COS1 - FG_LF_COS0), cosw, -FG_LF_COS0 / (FG_LF_COS1 - FG_LF_COS0)));
+  t   = FGDLin(-side, sw, side * xe); /* the centre's distance from the wall, > 0 outside */
+  tau = FGDLin(1 / L, t, 0);
+  if (tau.v >= 0.5 || tau.v <= -1.5) c[0] = FGDConst(1);
+  else if (tau.v <= -0.5) c[0] = FGDStep3(FGDLin(-1, tau, -0.5));
+  else {
+    const FGDual hiS  = side > 0 ? FGDLin(-1, sw, spanhi) : FGDLin(1, sw, -spanlo); /* the open part is [0, hiS] from the wall */
+    const FGDual s1   = FGDLin(-side, sw, side * x1), s2 = FGDLin(-side, sw, side * x2);
+    const FGDual beta = FGDStep5(FGDLin(2, tau, 0)), gm = FGDStep3(FGDLin(2, tau, 0)), omb = FGDLin(-1, beta, 1);
+    const FGDual gc   = FGDLin(-L * L / 24, gm, 0); /* -gm L^2 / 24: the midpoint correction's weight */
+    FGDual       IB[2], PB[2], IA[2] = {FGDConst(0), FGDConst(0)}, PA[2] = {FGDConst(0), FGDConst(0)};
+    FGLineQuadratic_Private(s1, s2, hiS, IB, PB);
+    if (t.v > 0) FGLineQuadratic_Private(t, s1, hiS, IA, PA);
+    /* flux / L = [beta IA.(u0, u1) + (1 - beta) IB.(u1, u2)] / L - gm L^2/24 [beta PA.(u0, u1) + (1 - beta) PB.(u1, u2)] */
+    c[0] = FGDMul(beta, FGDAdd(FGDLin(1 / L, IA[0], 0), FGDMul(gc, PA[0])));
+    c[1] = FGDAdd(FGDMul(beta, FGDAdd(FGDLin(1 / L, IA[1], 0), FGDMul(gc, PA[1]))), FGDMul(omb, FGDAdd(FGDLin(1 / L, IB[0], 0), FGDMul(gc, PB[0]))));
+    c[2] = FGDMul(omb, FGDAdd(FGDLin(1 / L, IB[1], 0), FGDMul(gc, PB[1])));
+  }
+  if (tau.v > -1.5 && tau.v < 0.5) { /* the floor that keeps the operator regular inside */
+    FGDual f = FGDStep3(FGDLin(-2, tau, 1));
+    if (tau.v <= -0.5) f = FGDMul(f, FGDLin(-1, FGDStep3(FGDLin(-1, tau, -0.5)), 1));
+    c[0] = FGDAdd(c[0], FGDLin(FG_LF_FLOOR, f, 0));
+  }
+  for (PetscInt k = 0; k < 3; k++) c[k] = FGDMul(c[k], w); /* grazing lines: the apertures */
+  c[0] = FGDAdd(c[0], FGDMul(FGDLin(-1, w, 1), Aap));
+}
+
+/* phi (and its gradient gx, its parameter derivative gq: NULL when not wanted) at x with its
+   coordinate e replaced by s. */
 static PetscErrorCode FGLinePhi_Private(FGShape shape, const PetscReal x[], PetscInt e, PetscReal s, PetscReal *phi, PetscReal gx[])
 {
   PetscReal y[3] = {x[0], x[1], x[2]}, g[3];
@@ -56,101 +163,133 @@ static PetscErrorCode FGLinePhi_Private(FGShape shape, const PetscReal x[], Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The quadratic c1 s + c2 s^2 through (0, 0), (s1, v1), (s2, v2): the coefficients of v1 and v2 in
-   its integral over [0, hi] (In) and in its second derivative (P2). */
-static void FGLineQuadratic_Private(PetscReal s1, PetscReal s2, PetscReal hi, PetscReal In[2], PetscReal P2[2])
-{
-  const PetscReal det = s1 * s2 * (s2 - s1), I1 = hi * hi / 2, I2 = hi * hi * hi / 3;
-
-  In[0] = (s2 * s2 * I1 - s2 * I2) / det;
-  In[1] = (-s1 * s1 * I1 + s1 * I2) / det;
-  P2[0] = -2 * s2 / det;
-  P2[1] = 2 * s1 / det;
-}
-
-/* The nearest wall crossing on the line through face idx (at x) along e within FG_LF_SEARCH faces:
-   *side = +1 (the outside, phi > 0, at larger s) or -1, 0 if none; *sw its position and *cosw the
-   |cosine| between the line and the normal there. *edge: the search met the domain's end. */
-static PetscErrorCode FGLineRoot_Private(FGGrid g, FGShape shape, PetscInt a, PetscInt e, const PetscInt idx[], const PetscReal x[], PetscInt *side, PetscReal *sw, PetscReal *cosw)
+/* The nearest wall crossing on the line through face idx (at x) along e within FG_LF_SEARCH faces
+   (bisection on phi: robust for any shape): *side = +1 (the outside, phi > 0, at larger s) or -1,
+   0 if none; *sw its position. */
+static PetscErrorCode FGLineRoot_Private(FGGrid g, FGShape shape, PetscInt a, PetscInt e, const PetscInt idx[], const PetscReal x[], PetscInt *side, PetscReal *sw)
 {
   const FGLocation loc = (FGLocation)(FG_LOC_FACE_X + a);
   PetscReal        pos[2 * FG_LF_SEARCH + 1], ph[2 * FG_LF_SEARCH + 1], best = PETSC_MAX_REAL;
   PetscInt         lo = -FG_LF_SEARCH, hi = FG_LF_SEARCH;
 
   PetscFunctionBeginUser;
-  *side = 0, *sw = 0, *cosw = 0;
+  *side = 0, *sw = 0;
   if (!g->periodic[e]) lo = PetscMax(lo, -idx[e]), hi = PetscMin(hi, g->n[e] - 1 - idx[e]);
   for (PetscInt m = lo; m <= hi; m++) {
     pos[m + FG_LF_SEARCH] = FGGridCoordinate(g, loc, e, idx[e] + m);
     PetscCall(FGLinePhi_Private(shape, x, e, pos[m + FG_LF_SEARCH], &ph[m + FG_LF_SEARCH], NULL));
   }
   for (PetscInt m = lo; m < hi; m++) {
-    PetscReal a0 = pos[m + FG_LF_SEARCH], a1 = pos[m + FG_LF_SEARCH + 1], f0 = ph[m + FG_LF_SEARCH], f1 = ph[m + FG_LF_SEARCH + 1], r;
-    if ((f0 > 0) == (f1 > 0)) continue;
-    for (PetscInt it = 0; it < 200 && a1 - a0 > 1e-15 * PetscMax(1.0, PetscAbsReal(a0)); it++) { /* bisection: robust for any shape */
+    PetscReal a0 = pos[m + FG_LF_SEARCH], a1 = pos[m + FG_LF_SEARCH + 1], f0 = ph[m + FG_LF_SEARCH], r;
+    if ((f0 > 0) == (ph[m + FG_LF_SEARCH + 1] > 0)) continue;
+    for (PetscInt it = 0; it < 200 && a1 - a0 > 1e-15 * PetscMax(1.0, PetscAbsReal(a0)); it++) {
       PetscReal am = 0.5 * (a0 + a1), fm;
       PetscCall(FGLinePhi_Private(shape, x, e, am, &fm, NULL));
       if ((fm > 0) == (f0 > 0)) a0 = am, f0 = fm;
-      else a1 = am, f1 = fm;
+      else a1 = am;
     }
     r = 0.5 * (a0 + a1);
-    if (PetscAbsReal(r - x[e]) < best) {
-      PetscReal pr, gr[3], gn = 0;
-      PetscCall(FGLinePhi_Private(shape, x, e, r, &pr, gr));
-      for (PetscInt d = 0; d < g->dim; d++) gn += gr[d] * gr[d];
-      best = PetscAbsReal(r - x[e]), *sw = r, *side = ph[m + FG_LF_SEARCH + 1] > 0 ? 1 : -1;
-      *cosw = gn > 0 ? PetscAbsReal(gr[e]) / PetscSqrtReal(gn) : 0;
-    }
+    if (PetscAbsReal(r - x[e]) < best) best = PetscAbsReal(r - x[e]), *sw = r, *side = ph[m + FG_LF_SEARCH + 1] > 0 ? 1 : -1;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Face idx's row of W: c[k] the weight of the face k along the line on the outside (k = 0 the face
-   itself). Aap: the face's aperture. *trivial: the row is the identity's. */
-static PetscErrorCode FGLineFluxRow_Private(FGGrid g, FGShape shape, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal Aap, PetscInt *side, PetscReal c[3], PetscBool *trivial)
+static PetscErrorCode FGLineFluxListReserve_Private(FGLineFluxList *l, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  if (n <= l->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    PetscInt   cap = PetscMax(2 * l->cap, PetscMax(n, 256)), *body, *row, *off, *col;
+    PetscReal *y, *w;
+    PetscCall(PetscMalloc6(cap, &body, cap, &row, cap, &off, 3 * cap, &col, 3 * FG_LF_POINTS * cap, &y, 3 * FG_LF_POINTS * cap, &w));
+    if (l->n) {
+      PetscCall(PetscArraycpy(body, l->body, l->n));
+      PetscCall(PetscArraycpy(row, l->row, l->n));
+      PetscCall(PetscArraycpy(off, l->off, l->n));
+      PetscCall(PetscArraycpy(col, l->col, 3 * l->n));
+      PetscCall(PetscArraycpy(y, l->y, 3 * FG_LF_POINTS * l->n));
+      PetscCall(PetscArraycpy(w, l->w, 3 * FG_LF_POINTS * l->n));
+    }
+    PetscCall(PetscFree6(l->body, l->row, l->off, l->col, l->y, l->w));
+    l->body = body, l->row = row, l->off = off, l->col = col, l->y = y, l->w = w, l->cap = cap;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGLineFluxListFree_Internal(FGLineFluxList *l)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree6(l->body, l->row, l->off, l->col, l->y, l->w));
+  l->n = l->cap = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Face idx (at x) of component a, shape the body's: its row (c, the k-th face's global column col[k], -1:
+   none) and the derivative weights w[3 p + k] at the points y[p]. *trivial: the identity's row. */
+static PetscErrorCode FGLineFluxFace_Private(FGGrid g, FGShape shape, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal c[3], PetscInt col[3], PetscReal y[][3], PetscReal w[], PetscBool *trivial, PetscBool *edge)
 {
   const PetscInt   e   = 1 - a;
   const FGLocation loc = (FGLocation)(FG_LOC_FACE_X + a), eloc = (FGLocation)(FG_LOC_FACE_X + e);
-  PetscReal        sw, cosw, w, t, L, tau, spanlo, spanhi;
+  const PetscReal  spanlo = FGGridCoordinate(g, eloc, e, idx[e] - 1), spanhi = FGGridCoordinate(g, eloc, e, idx[e]), del = FG_LF_DELTA * (spanhi - spanlo);
+  PetscReal        phi, gx[3], Aap, dA[FG_APERTURE_POINTS], sw = 0, gh[3] = {0, 0, 0}, dcos[3] = {0, 0, 0}, gn = 0, cosv = 0, phie = 1, K = 0;
+  PetscInt         side;
+  FGDual           cd[3];
 
   PetscFunctionBeginUser;
-  c[0] = 1, c[1] = c[2] = 0;
-  PetscCall(FGLineRoot_Private(g, shape, a, e, idx, x, side, &sw, &cosw));
-  if (!*side) { /* no wall on the line nearby: the aperture */
-    c[0]     = Aap;
-    *trivial = (PetscBool)(Aap == 1.0);
-    PetscFunctionReturn(PETSC_SUCCESS);
+  *trivial = PETSC_FALSE, *edge = PETSC_FALSE;
+  PetscCall(FGShapeLevelSet(shape, x, &phi, gx, NULL));
+  PetscCall(FGBodyApertureAt_Internal(g, shape, a, idx, x, phi, &Aap, dA, y + 5));
+  PetscCall(FGLineRoot_Private(g, shape, a, e, idx, x, &side, &sw));
+  for (PetscInt p = 0; p < 5; p++)
+    for (PetscInt d = 0; d < 3; d++) y[p][d] = x[d];
+  if (side) { /* the root x_w and the differenced normal there: points x_w +- del e_d */
+    PetscReal ph, gd[2][3];
+    y[0][e] = sw;
+    PetscCall(FGShapeLevelSet(shape, y[0], &ph, gx, NULL));
+    phie = gx[e];
+    for (PetscInt d = 0; d < g->dim; d++) {
+      PetscReal pp, pm;
+      for (PetscInt q = 0; q < 2; q++) {
+        PetscReal *yq = y[1 + 2 * d + q];
+        for (PetscInt i = 0; i < 3; i++) yq[i] = y[0][i];
+        yq[d] += q ? -del : del;
+        PetscCall(FGShapeLevelSet(shape, yq, q ? &pm : &pp, gd[q], NULL));
+      }
+      gh[d] = (pp - pm) / (2 * del);
+      dcos[d] = (gd[0][e] - gd[1][e]) / (2 * del); /* d gh[d] / d s_w */
+      gn += gh[d] * gh[d];
+    }
+    gn   = PetscSqrtReal(gn);
+    cosv = gn > 0 ? PetscAbsReal(gh[e]) / gn : 0;
+    if (gn > 0) { /* K = d cos / d s_w through the points' move; dcos[] becomes d cos / d gh[] */
+      PetscReal part[3];
+      for (PetscInt d = 0; d < g->dim; d++) part[d] = (d == e ? (gh[e] >= 0 ? 1.0 : -1.0) / gn : 0) - PetscAbsReal(gh[e]) * gh[d] / (gn * gn * gn);
+      for (PetscInt d = 0; d < g->dim; d++) K += part[d] * dcos[d], dcos[d] = part[d];
+    } else dcos[0] = dcos[1] = 0;
   }
-  w      = FGStep3_Private((cosw - FG_LF_COS0) / (FG_LF_COS1 - FG_LF_COS0));
-  t      = *side * (x[e] - sw); /* the centre's distance from the wall, > 0 outside */
-  spanlo = FGGridCoordinate(g, eloc, e, idx[e] - 1);
-  spanhi = FGGridCoordinate(g, eloc, e, idx[e]);
-  L      = spanhi - spanlo;
-  tau    = t / L;
-  if (tau >= 0.5 || tau <= -1.5) c[0] = 1;
-  else if (tau <= -0.5) c[0] = FGStep3_Private(-tau - 0.5);
-  else {
-    const PetscReal hiS  = *side > 0 ? spanhi - sw : sw - spanlo; /* the open part is [0, hiS] from the wall */
-    const PetscReal s1   = *side * (FGGridCoordinate(g, loc, e, idx[e] + *side) - sw);
-    const PetscReal s2   = *side * (FGGridCoordinate(g, loc, e, idx[e] + 2 * *side) - sw);
-    const PetscReal beta = FGStep5_Private(2 * tau), gm = FGStep3_Private(2 * tau), corr = L * L / 24;
-    PetscReal       IB[2], PB[2], IA[2] = {0, 0}, PA[2] = {0, 0};
-    FGLineQuadratic_Private(s1, s2, hiS, IB, PB);
-    if (t > 0) FGLineQuadratic_Private(t, s1, hiS, IA, PA);
-    /* flux / L = [beta IA.(u0, u1) + (1 - beta) IB.(u1, u2)] / L - gm corr [beta PA.(u0, u1) + (1 - beta) PB.(u1, u2)] */
-    c[0] = beta * IA[0] / L - gm * corr * beta * PA[0];
-    c[1] = (beta * IA[1] + (1 - beta) * IB[0]) / L - gm * corr * (beta * PA[1] + (1 - beta) * PB[0]);
-    c[2] = (1 - beta) * IB[1] / L - gm * corr * (1 - beta) * PB[1];
+  FGLineFluxRow_Private(side, FGDSeed(sw, 0), FGDSeed(cosv, 1), FGDSeed(Aap, 2), x[e], side ? FGGridCoordinate(g, loc, e, idx[e] + side) : 0, side ? FGGridCoordinate(g, loc, e, idx[e] + 2 * side) : 0, spanlo, spanhi, cd);
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscInt fk[3] = {idx[0], idx[1], 0};
+    c[k] = cd[k].v;
+    fk[e] += k * side;
+    col[k] = (k == 0 || side) ? FGGridGlobalIndex(g, fk) : -1;
+    if ((k == 0 || side) && col[k] < 0) *edge = PETSC_TRUE;
+    /* the weights: the root (through s_w and the normal's points' move), the normal's four points, the aperture's five */
+    w[3 * 0 + k] = side ? (cd[k].d[0] + cd[k].d[1] * K) * (-1 / phie) : 0;
+    for (PetscInt d = 0; d < 2; d++) {
+      w[3 * (1 + 2 * d) + k] = side ? cd[k].d[1] * dcos[d] / (2 * del) : 0;
+      w[3 * (2 + 2 * d) + k] = -w[3 * (1 + 2 * d) + k];
+    }
+    for (PetscInt p = 0; p < 5; p++) w[3 * (5 + p) + k] = cd[k].d[2] * dA[p];
   }
-  if (tau > -1.5 && tau < 0.5) c[0] += FG_LF_FLOOR * FGStep3_Private(1 - 2 * tau) * (tau > -0.5 ? 1.0 : 1 - FGStep3_Private(-tau - 0.5));
-  for (PetscInt k = 0; k < 3; k++) c[k] *= w;
-  c[0] += (1 - w) * Aap;
   *trivial = (PetscBool)(c[0] == 1.0 && c[1] == 0 && c[2] == 0);
+  for (PetscInt q = 0; q < 3 * FG_LF_POINTS; q++)
+    if (w[q] != 0) *trivial = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* W - I of every body with line_flux, into B->Wm (made again: the pattern follows the shape).
-   Collective. */
+/* W - I of every body with line_flux, into B->Wm (made again: the pattern follows the shape), and
+   its rows' derivative weights into B->lf. Collective. */
 PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies B)
 {
   FGGrid   g = B->g;
@@ -162,12 +301,20 @@ PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies B)
   PetscCall(VecGetLocalSize(B->A[0], &nloc));
   PetscCall(VecGetSize(B->A[0], &N));
   for (PetscInt a = 0; a < g->dim; a++) {
-    PetscScalar *mark;
+    FGLineFluxList *l = &B->lf[a];
+    PetscScalar    *mark;
     PetscCall(MatDestroy(&B->Wm[a]));
+    PetscCall(MatDestroy(&B->dWm[a]));
+    PetscCall(MatDestroy(&B->Wone[a]));
+    PetscCall(MatDestroy(&B->Wbar[a]));
+    PetscCall(MatDestroy(&B->Wt[a]));
     PetscCall(MatCreateAIJ(g->comm, nloc, nloc, N, N, 3, NULL, 2, NULL, &B->Wm[a]));
     PetscCall(MatSetOption(B->Wm[a], MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(MatCreateAIJ(g->comm, nloc, nloc, N, N, 3, NULL, 2, NULL, &B->Wone[a]));
+    PetscCall(MatSetOption(B->Wone[a], MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
     PetscCall(VecSet(B->dA[a], 0.0));
     PetscCall(VecGetArray(B->dA[a], &mark)); /* the rows an earlier body set */
+    l->n = 0;
     for (PetscInt b = 0; b < B->nb; b++) {
       FGBodyItem *it = &B->b[b];
       PetscReal   bl[3], bh[3], lo[3], hi[3];
@@ -181,36 +328,39 @@ PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies B)
       FGBodyFaceRange_Internal(B, a, lo, hi, flo, fhi);
       for (PetscInt j = flo[1]; j < fhi[1]; j++)
         for (PetscInt i = flo[0]; i < fhi[0]; i++) {
-          const PetscInt idx[3] = {i, j, 0}, e = 1 - a;
-          PetscReal      x[3]   = {0, 0, 0}, phi, gx[3], Aap, c[3];
-          PetscInt       side, row, col[3], nc = 0, o = FGBoxOwnedIndex(&g->box, i, j, 0);
+          const PetscInt idx[3] = {i, j, 0}, o = FGBoxOwnedIndex(&g->box, i, j, 0);
+          PetscReal      x[3]   = {0, 0, 0}, c[3], y[FG_LF_POINTS][3], w[3 * FG_LF_POINTS];
+          PetscInt       col[3], nc = 0, cl[3];
           PetscScalar    v[3];
-          PetscBool      trivial = PETSC_FALSE;
+          PetscBool      trivial, atedge;
           for (PetscInt d = 0; d < g->dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
-          PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, NULL));
-          PetscCall(FGBodyApertureAt_Internal(g, it->shape, a, idx, x, phi, &Aap));
-          PetscCall(FGLineFluxRow_Private(g, it->shape, a, idx, x, Aap, &side, c, &trivial));
+          PetscCall(FGLineFluxFace_Private(g, it->shape, a, idx, x, c, col, y, w, &trivial, &atedge));
           if (trivial) continue;
+          if (atedge) {
+            edge++;
+            continue;
+          }
           if (PetscRealPart(mark[o]) != 0) clash++;
           mark[o] = 1;
-          row     = FGGridGlobalIndex(g, idx);
-          for (PetscInt k = 0; k < 3; k++) {
-            PetscInt fk[3] = {i, j, 0};
-            if (k > 0 && c[k] == 0) continue;
-            fk[e] += k * side;
-            col[nc] = FGGridGlobalIndex(g, fk);
-            if (col[nc] < 0) {
-              edge++;
-              break;
-            }
-            v[nc++] = k ? c[k] : c[0] - 1;
-          }
-          if (nc) PetscCall(MatSetValues(B->Wm[a], 1, &row, nc, col, v, INSERT_VALUES));
+          for (PetscInt k = 0; k < 3; k++)
+            if (col[k] >= 0) cl[nc] = col[k], v[nc++] = k ? c[k] : c[0] - 1;
+          PetscCall(MatSetValues(B->Wm[a], 1, &col[0], nc, cl, v, INSERT_VALUES));
+          v[0] = v[1] = v[2] = 1;
+          PetscCall(MatSetValues(B->Wone[a], 1, &col[0], nc, cl, v, INSERT_VALUES));
+          PetscCall(FGLineFluxListReserve_Private(l, l->n + 1));
+          l->body[l->n] = b, l->row[l->n] = col[0], l->off[l->n] = o;
+          PetscCall(PetscArraycpy(l->col + 3 * l->n, col, 3));
+          for (PetscInt p = 0; p < FG_LF_POINTS; p++) PetscCall(PetscArraycpy(l->y + 3 * (FG_LF_POINTS * l->n + p), y[p], 3));
+          PetscCall(PetscArraycpy(l->w + 3 * FG_LF_POINTS * l->n, w, 3 * FG_LF_POINTS));
+          l->n++;
         }
     }
     PetscCall(VecRestoreArray(B->dA[a], &mark));
     PetscCall(MatAssemblyBegin(B->Wm[a], MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(B->Wm[a], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyBegin(B->Wone[a], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B->Wone[a], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatDuplicate(B->Wone[a], MAT_DO_NOT_COPY_VALUES, &B->Wbar[a]));
     PetscCall(VecSet(B->dA[a], 0.0));
   }
   {
@@ -234,5 +384,120 @@ PetscErrorCode FGBodiesGetLineFlux(FGBodies B, Mat **Wm)
 {
   PetscFunctionBeginUser;
   *Wm = B && B->lineflux ? B->Wm : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Row f's derivative in the shape's parameters at point p: dphi/dtheta (gq) and |grad phi|. */
+static PetscErrorCode FGLineFluxPointSens_Private(FGBodyItem *it, const FGLineFluxList *l, PetscInt f, PetscInt p, PetscReal gq[], PetscReal *gn)
+{
+  PetscReal phi, gy[3] = {0, 0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCall(FGShapeLevelSet(it->shape, l->y + 3 * (FG_LF_POINTS * f + p), &phi, gy, gq));
+  *gn = PetscSqrtReal(gy[0] * gy[0] + gy[1] * gy[1] + gy[2] * gy[2]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesLineFluxTangent - dW (W's pattern, W's tangent for the bodies' parameter perturbations
+  dtheta[b], theta_b layout; NULL: none), or *dW = NULL when no line-flux body's parameters are
+  perturbed. Collective.
+@*/
+PetscErrorCode FGBodiesLineFluxTangent(FGBodies B, PetscReal *const dtheta[], Mat **dW)
+{
+  FGGrid    g   = B->g;
+  PetscBool any = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  *dW = NULL;
+  for (PetscInt b = 0; B->lineflux && dtheta && b < B->nb; b++) any = (PetscBool)(any || (B->b[b].bc->line_flux && dtheta[b]));
+  if (!any) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const FGLineFluxList *l = &B->lf[a];
+    if (!B->dWm[a]) PetscCall(MatDuplicate(B->Wm[a], MAT_DO_NOT_COPY_VALUES, &B->dWm[a]));
+    PetscCall(MatZeroEntries(B->dWm[a]));
+    for (PetscInt f = 0; f < l->n; f++) {
+      FGBodyItem     *it = &B->b[l->body[f]];
+      const PetscReal *w = l->w + 3 * FG_LF_POINTS * f;
+      PetscScalar      v[3] = {0, 0, 0};
+      PetscInt         cl[3], nc = 0;
+      if (!dtheta[l->body[f]]) continue;
+      for (PetscInt p = 0; p < FG_LF_POINTS; p++) {
+        PetscReal gq[FG_SHAPE_MAX_PARAMS], gn, s = 0;
+        if (w[3 * p] == 0 && w[3 * p + 1] == 0 && w[3 * p + 2] == 0) continue;
+        PetscCall(FGLineFluxPointSens_Private(it, l, f, p, gq, &gn));
+        for (PetscInt i = 0; i < it->np; i++) s += gq[i] * dtheta[l->body[f]][i];
+        for (PetscInt k = 0; k < 3; k++) v[k] += w[3 * p + k] * s;
+      }
+      for (PetscInt k = 0; k < 3; k++)
+        if (l->col[3 * f + k] >= 0) cl[nc] = l->col[3 * f + k], v[nc++] = v[k];
+      PetscCall(MatSetValues(B->dWm[a], 1, &l->row[f], nc, cl, v, INSERT_VALUES));
+    }
+    PetscCall(MatAssemblyBegin(B->dWm[a], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B->dWm[a], MAT_FINAL_ASSEMBLY));
+  }
+  *dW = B->dWm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesLineFluxAdjointAdd - the adjoint of W's entries (zeroed when W is made and by
+  FGBodiesLineFluxAdjoint) += l_i r_j on W's pattern, per component (l, r: global face Vecs), the
+  adjoint of W_ij from a term <l, dW r>. Collective.
+@*/
+PetscErrorCode FGBodiesLineFluxAdjointAdd(FGBodies B, Vec l[], Vec r[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < B->g->dim; a++) {
+    if (!B->Wt[a]) PetscCall(MatDuplicate(B->Wone[a], MAT_DO_NOT_COPY_VALUES, &B->Wt[a])); /* work, once per W */
+    PetscCall(MatCopy(B->Wone[a], B->Wt[a], SAME_NONZERO_PATTERN));
+    PetscCall(MatDiagonalScale(B->Wt[a], l[a], r[a]));
+    PetscCall(MatAXPY(B->Wbar[a], 1.0, B->Wt[a], SAME_NONZERO_PATTERN));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesLineFluxAdjoint - the transpose of FGBodiesLineFluxTangent: the adjoint of W's entries
+  summed by FGBodiesLineFluxAdjointAdd (zeroed on return) gives thetabar[b] += its local part
+  (NULL: not wanted) and sens[a] (NULL: not wanted) += the adjoint times dW/dn, the derivative
+  under an outward normal displacement of the surface (at each face, its points' parts summed; as
+  FGBodiesApertureAdjoint does). Collective.
+@*/
+PetscErrorCode FGBodiesLineFluxAdjoint(FGBodies B, PetscReal *const thetabar[], Vec sens[])
+{
+  FGGrid g = B->g;
+  Mat   *Wbar = B->Wbar;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    const FGLineFluxList *l  = &B->lf[a];
+    PetscScalar          *sb = NULL;
+    if (sens) PetscCall(VecGetArray(sens[a], &sb));
+    for (PetscInt f = 0; f < l->n; f++) {
+      FGBodyItem        *it = &B->b[l->body[f]];
+      const PetscReal   *w  = l->w + 3 * FG_LF_POINTS * f;
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+      PetscInt           ncols;
+      PetscReal          wb[3] = {0, 0, 0};
+      PetscCall(MatGetRow(Wbar[a], l->row[f], &ncols, &cols, &vals));
+      for (PetscInt k = 0; k < 3; k++)
+        for (PetscInt q = 0; q < ncols; q++)
+          if (cols[q] == l->col[3 * f + k]) wb[k] = PetscRealPart(vals[q]);
+      PetscCall(MatRestoreRow(Wbar[a], l->row[f], &ncols, &cols, &vals));
+      if (wb[0] == 0 && wb[1] == 0 && wb[2] == 0) continue;
+      for (PetscInt p = 0; p < FG_LF_POINTS; p++) {
+        PetscReal gq[FG_SHAPE_MAX_PARAMS], gn, s = wb[0] * w[3 * p] + wb[1] * w[3 * p + 1] + wb[2] * w[3 * p + 2];
+        if (s == 0) continue;
+        PetscCall(FGLineFluxPointSens_Private(it, l, f, p, gq, &gn));
+        if (thetabar && thetabar[l->body[f]])
+          for (PetscInt i = 0; i < it->np; i++) thetabar[l->body[f]][i] += s * gq[i];
+        if (sb) sb[l->off[f]] -= s * gn; /* phi changes by -V_n |grad phi| */
+      }
+    }
+    if (sens) PetscCall(VecRestoreArray(sens[a], &sb));
+    PetscCall(MatZeroEntries(Wbar[a]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

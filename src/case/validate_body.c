@@ -73,8 +73,9 @@ PetscErrorCode FGCaseCheckBodyApertures_Internal(FGCaseCtx ctx, const FGKeyRef *
   SETERRQ(ctx->comm, FG_ERR_INPUT, "%s: true needs poisson.type: ksp (the apertures weight the pressure Poisson operator face by face; the FFTW solver takes constant coefficients only)", where);
 }
 
-/* line_flux: with apertures (its grazing lines blend into them), 2D, a body at rest whose
-   parameters are not designed (W's design derivative is not built). */
+/* line_flux: with apertures (its grazing lines blend into them) on every body that has them, 2D,
+   a body at rest whose rotation and jets are not designed either (the lines' quadratics pass
+   through u = 0 at the wall). */
 PetscErrorCode FGCaseCheckBodyLineFlux_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
 {
   const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
@@ -93,8 +94,10 @@ PetscErrorCode FGCaseCheckBodyLineFlux_Internal(FGCaseCtx ctx, const FGKeyRef *r
   for (PetscInt i = 0; i < c->nbodies; i++)
     PetscCheck(!c->body[i].apertures || c->body[i].line_flux, ctx->comm, FG_ERR_INPUT, "%s: true with body.%s.apertures: true but not its line_flux: the lines replace the apertures in the projection, so every body with apertures needs line_flux: true too", where, c->body[i].name);
   snprintf(pre, sizeof(pre), "body.%s.", b->name);
-  for (PetscInt i = 0; i < c->design.n; i++)
-    PetscCheck(strncmp(c->design.parameters[i], pre, strlen(pre)), ctx->comm, FG_ERR_INPUT, "%s: %s: the design derivative of body.%s.line_flux is not built yet (issue 21); design the body without line_flux", c->design.where[i], c->design.parameters[i], b->name);
+  for (PetscInt i = 0; i < c->design.n; i++) {
+    const char *p = c->design.parameters[i];
+    PetscCheck(strncmp(p, pre, strlen(pre)) || !strncmp(p + strlen(pre), "shape", 5), ctx->comm, FG_ERR_INPUT, "%s: %s: body.%s.line_flux needs a body at rest; design its shape only", c->design.where[i], p, b->name);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

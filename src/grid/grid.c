@@ -484,7 +484,9 @@ PetscErrorCode FGGridGatherNatural(FGGrid g, Vec x, Vec *seq)
   FGGridGlobalIndex - the index of cell (or face) idx in the grid's global Vecs (PETSc's ordering:
   rank by rank, x fastest within each rank's box), for any idx in the domain, owned or not; a
   periodic direction's index wraps. -1 outside the domain. For assembling operators whose stencil
-  reaches further than the DMDA's ghosts (MatSetValues with global indices).
+  reaches further than the DMDA's ghosts (MatSetValues with global indices). From the ownership
+  ranges, in O(ranks along an axis): the DMDA's AO (DMDAGetAO) maps the same, but its basic type
+  keeps the whole grid's map on every rank and its memory-scalable one maps collectively.
 
   Not collective.
 @*/

@@ -48,7 +48,13 @@
 
   Face weights (FGPoissonSetFaceWeights) scale each interior face's coupling; the matrix is
   assembled again at the first solve after they are set, and KSPSetOperators makes the
-  preconditioner follow.
+  preconditioner follow. A face operator (FGPoissonSetFaceOperator: a sharp wall's line flux)
+  adds G^T M R G, R = W M^-1 W^T M - I, formed by PETSc's sparse products (MatTranspose,
+  MatMatMult, MatPtAP) from W - I and the faces' gradient G: nonzero on the faces near the bodies
+  only, it widens their cells' rows (a face reads the next two along its line) and keeps the matrix
+  symmetric, so CG and GAMG still apply. Measured on Schäfer-Turek 2D-1 at D/20 (1 core, the
+  steady adjoint): 49 s against 35 s with the apertures, from more Krylov iterations; forming the
+  products costs 0.04 s a design.
 */
 #include "poissonimpl.h"
 #include <petscksp.h>
@@ -163,12 +169,7 @@ static PetscErrorCode FGPoissonKSPFaceOperator_Private(FGPoisson p, Mat A0, Mat 
           row = FGGridGlobalIndex(g, f), col[0] = row, col[1] = FGGridGlobalIndex(g, u);
           v[0] = -idist, v[1] = idist;
           PetscCall(MatSetValues(G, 1, &row, 2, col, v, ADD_VALUES));
-          if (m) { /* the face's volume: its area times the distance of the centres across */
-            PetscReal vol = g->ax[d].dxc[f[d]];
-            for (PetscInt e = 0; e < g->dim; e++)
-              if (e != d) vol *= g->ax[e].dxf[f[e]];
-            m[FGBoxOwnedIndex(b, i, j, k)] = vol;
-          }
+          if (m) m[FGBoxOwnedIndex(b, i, j, k)] = FGGridVolume(g, (FGLocation)(FG_LOC_FACE_X + d), f); /* the face's volume: its area times the distance of the centres across */
         }
     PetscCall(MatAssemblyBegin(G, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(G, MAT_FINAL_ASSEMBLY));

@@ -42,10 +42,7 @@ PetscErrorCode FGSolverContinuitySet(FGSolver s)
         for (PetscInt j = b->lo[1]; j < b->hi[1]; j++)
           for (PetscInt i = b->lo[0]; i < b->hi[0]; i++) {
             const PetscInt f[3] = {i, j, k};
-            PetscReal      v    = g->ax[a].dxc[f[a]];
-            for (PetscInt e = 0; e < g->dim; e++)
-              if (e != a) v *= g->ax[e].dxf[f[e]];
-            m[FGBoxOwnedIndex(b, i, j, k)] = v;
+            m[FGBoxOwnedIndex(b, i, j, k)] = FGGridVolume(g, (FGLocation)(FG_LOC_FACE_X + a), f);
           }
       PetscCall(VecRestoreArray(s->Mf[a], &m));
     }
@@ -204,5 +201,166 @@ PetscErrorCode FGSolverProjectionCorrectAdjoint(FGSolver s, PetscReal gdt, Vec u
   PetscCall(DMLocalToGlobal(g->da, plbar, ADD_VALUES, pbar));
   if (Wm)
     for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMRestoreGlobalVector(g->da, &v[a]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The line flux's design derivative (W's perturbation dW, or the adjoint of W's entries) in the
+   projection; rk3.c has the algebra. Global face Vecs unless named ...l (ghosted). */
+
+/* y = Mt x on the owned faces (x ghosted). */
+static PetscErrorCode FGSolverFaceMatMult_Private(FGSolver s, Mat Mt, Vec xl, Vec y)
+{
+  Vec xg;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMGetGlobalVector(s->grid->da, &xg));
+  PetscCall(DMLocalToGlobal(s->grid->da, xl, INSERT_VALUES, xg));
+  PetscCall(MatMult(Mt, xg, y));
+  PetscCall(DMRestoreGlobalVector(s->grid->da, &xg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* div += D (W y) (y global; W = I + Wm, or the apertures, as FGSolverDivergence), or with dW given
+   div += D (dW x) (x ghosted). */
+static PetscErrorCode FGSolverDivergenceAdd_Private(FGSolver s, Mat dW[], Vec x[], PetscReal scale, Vec div)
+{
+  FGGrid g = s->grid;
+  Vec    t[3] = {NULL, NULL, NULL}, tmp;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) {
+    Vec yg;
+    PetscCall(DMGetLocalVector(g->da, &t[a]));
+    PetscCall(VecSet(t[a], 0.0)); /* the ghosts outside the domain: no flux there */
+    if (dW) {
+      PetscCall(DMGetGlobalVector(g->da, &yg));
+      PetscCall(FGSolverFaceMatMult_Private(s, dW[a], x[a], yg));
+      PetscCall(DMGlobalToLocal(g->da, yg, INSERT_VALUES, t[a]));
+      PetscCall(DMRestoreGlobalVector(g->da, &yg));
+    } else PetscCall(DMGlobalToLocal(g->da, x[a], INSERT_VALUES, t[a]));
+  }
+  PetscCall(DMGetGlobalVector(g->da, &tmp));
+  if (dW) PetscCall(FGOpDivergenceWeighted(g, NULL, t, PETSC_FALSE, tmp));
+  else PetscCall(FGSolverDivergence(s, t, tmp));
+  PetscCall(VecAXPY(div, scale, tmp));
+  PetscCall(DMRestoreGlobalVector(g->da, &tmp));
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(DMRestoreLocalVector(g->da, &t[a]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* gp = M G phi on the interior faces (phil ghosted; M = 1 on a uniform grid). */
+static PetscErrorCode FGSolverMGradient_Private(FGSolver s, Vec phil, Vec gp[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < s->grid->dim; a++) PetscCall(VecSet(gp[a], 0.0));
+  PetscCall(FGOpGradientCorrect(s->grid, &s->bc, -1.0, phil, gp));
+  for (PetscInt a = 0; a < s->grid->dim; a++)
+    if (s->Mf[a]) PetscCall(VecPointwiseMult(gp[a], gp[a], s->Mf[a]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSolverLineFluxDivergence - div += scale D (dW x) (x ghosted: the projection's input or output).
+  Collective.
+@*/
+PetscErrorCode FGSolverLineFluxDivergence(FGSolver s, Mat dW[], Vec xl[], PetscReal scale, Vec div)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FGSolverDivergenceAdd_Private(s, dW, xl, scale, div));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSolverLineFluxTangent - the projection's terms in W's perturbation dW (FGBodiesLineFluxTangent),
+  about the recorded stage (phik its phi, global; uoutl its output, ghosted):
+    div += D (dW u_out) / gdt - D W y,   du -= gdt y,   y = M^-1 dW^T M G phi_k.
+  phil: ghosted work. Collective.
+@*/
+PetscErrorCode FGSolverLineFluxTangent(FGSolver s, Mat dW[], PetscReal gdt, Vec phik, Vec phil, Vec uoutl[], Vec div, Vec du[])
+{
+  FGGrid g     = s->grid;
+  Vec    gp[3] = {NULL, NULL, NULL}, y[3] = {NULL, NULL, NULL};
+
+  PetscFunctionBeginUser;
+  PetscCall(FGSolverDivergenceAdd_Private(s, dW, uoutl, 1.0 / gdt, div));
+  PetscCall(DMGlobalToLocal(g->da, phik, INSERT_VALUES, phil));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(DMGetGlobalVector(g->da, &gp[a]));
+    PetscCall(DMGetGlobalVector(g->da, &y[a]));
+  }
+  PetscCall(FGSolverMGradient_Private(s, phil, gp));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(MatMultTranspose(dW[a], gp[a], y[a]));
+    if (s->Mf[a]) PetscCall(VecPointwiseDivide(y[a], y[a], s->Mf[a]));
+    PetscCall(VecAXPY(du[a], -gdt, y[a]));
+  }
+  PetscCall(FGSolverDivergenceAdd_Private(s, NULL, y, -1.0, div));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(DMRestoreGlobalVector(g->da, &gp[a]));
+    PetscCall(DMRestoreGlobalVector(g->da, &y[a]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGSolverLineFluxAdjoint - the transpose of FGSolverLineFluxTangent in dW: with psi / gdt = div
+  (the Poisson transpose solve's output over gdt, before the pressure update's part), ubar the
+  adjoint of u_out and (with uinl) sc pbar that of the pressure update, the adjoint of W's entries
+  gains (FGBodiesLineFluxAdjointAdd)
+    D^T div (x) u_out  -  M G phi_k (x) gdt M^-1 (W^T D^T div + ubar)  -  D^T (sc pbar / gdt) (x) u_in.
+  phil: ghosted work. Collective.
+@*/
+PetscErrorCode FGSolverLineFluxAdjoint(FGSolver s, PetscReal gdt, Vec div, Vec ubar[], Vec phik, Vec phil, Vec uoutl[], Vec uinl[], PetscReal sc, Vec pbar)
+{
+  FGGrid g     = s->grid;
+  Mat   *Wm;
+  Vec    l[3] = {NULL, NULL, NULL}, r[3] = {NULL, NULL, NULL}, tl[3] = {NULL, NULL, NULL};
+
+  PetscFunctionBeginUser;
+  PetscCall(FGBodiesGetLineFlux(s->bodies, &Wm));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(DMGetGlobalVector(g->da, &l[a]));
+    PetscCall(DMGetGlobalVector(g->da, &r[a]));
+    PetscCall(DMGetLocalVector(g->da, &tl[a]));
+    PetscCall(VecSet(tl[a], 0.0));
+  }
+  /* D^T div (x) u_out */
+  PetscCall(FGOpDivergenceWeightedAdjoint(g, NULL, div, tl));
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(VecSet(l[a], 0.0));
+    PetscCall(DMLocalToGlobal(g->da, tl[a], ADD_VALUES, l[a]));
+    PetscCall(DMLocalToGlobal(g->da, uoutl[a], INSERT_VALUES, r[a]));
+  }
+  PetscCall(FGBodiesLineFluxAdjointAdd(s->bodies, l, r));
+  /* -M G phi_k (x) gdt M^-1 (W^T D^T div + ubar) */
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(MatMultTransposeAdd(Wm[a], l[a], l[a], r[a])); /* r = W^T D^T div */
+    PetscCall(VecAXPY(r[a], 1.0, ubar[a]));
+    if (s->Mf[a]) PetscCall(VecPointwiseDivide(r[a], r[a], s->Mf[a]));
+    PetscCall(VecScale(r[a], gdt));
+  }
+  PetscCall(DMGlobalToLocal(g->da, phik, INSERT_VALUES, phil));
+  PetscCall(FGSolverMGradient_Private(s, phil, l));
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecScale(l[a], -1.0));
+  PetscCall(FGBodiesLineFluxAdjointAdd(s->bodies, l, r));
+  if (uinl && sc != 0) { /* -D^T (sc pbar / gdt) (x) u_in */
+    Vec q;
+    PetscCall(DMGetGlobalVector(g->da, &q));
+    PetscCall(VecAXPBY(q, -sc / gdt, 0.0, pbar));
+    for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecSet(tl[a], 0.0));
+    PetscCall(FGOpDivergenceWeightedAdjoint(g, NULL, q, tl));
+    for (PetscInt a = 0; a < g->dim; a++) {
+      PetscCall(VecSet(l[a], 0.0));
+      PetscCall(DMLocalToGlobal(g->da, tl[a], ADD_VALUES, l[a]));
+      PetscCall(DMLocalToGlobal(g->da, uinl[a], INSERT_VALUES, r[a]));
+    }
+    PetscCall(FGBodiesLineFluxAdjointAdd(s->bodies, l, r));
+    PetscCall(DMRestoreGlobalVector(g->da, &q));
+  }
+  for (PetscInt a = 0; a < g->dim; a++) {
+    PetscCall(DMRestoreGlobalVector(g->da, &l[a]));
+    PetscCall(DMRestoreGlobalVector(g->da, &r[a]));
+    PetscCall(DMRestoreLocalVector(g->da, &tl[a]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

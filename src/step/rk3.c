@@ -123,10 +123,25 @@ static PetscErrorCode FGStageProject_Private(FGSolver s, PetscReal gdt, Vec ul[]
    the projection of dul). With the recorded output u_out = u* - gdt G phi and input u_in = u*
    (uinl: needed with the implicit viscous term only), d(D A G phi) = D (A dul + dA u*) / gdt gives
      L_A dphi = D (A dul + dA u_out) / gdt,   du -= gdt G dphi,
-   and div = D (A dul + dA u_in) / gdt, the tangent of the pressure update's divergence. */
-static PetscErrorCode FGStageProjectTangent_Private(FGSolver s, PetscReal gdt, Vec dul[], Vec dAl[], Vec uinl[], Vec uoutl[], Vec div, Vec phi, Vec phil, Vec du[])
+   and div = D (A dul + dA u_in) / gdt, the tangent of the pressure update's divergence. With the
+   line flux's perturbation dW instead (phik the stage's recorded phi), the same with W for A and
+   the correction's own perturbation (FGSolverLineFluxTangent). */
+static PetscErrorCode FGStageProjectTangent_Private(FGSolver s, PetscReal gdt, Vec dul[], Vec dAl[], Mat dW[], Vec phik, Vec uinl[], Vec uoutl[], Vec div, Vec phi, Vec phil, Vec du[])
 {
   PetscFunctionBeginUser;
+  if (dW) { /* the line flux's perturbation dW (src/solver/continuity.c): L dphi = D (W dul + dW u_out) / gdt - D W y, du -= gdt (C G dphi + y) */
+    PetscCall(FGSolverDivergence(s, dul, div));
+    PetscCall(VecScale(div, 1.0 / gdt));
+    PetscCall(FGSolverLineFluxTangent(s, dW, gdt, phik, phil, uoutl, div, du));
+    PetscCall(FGPoissonSolve(s->poisson, div, phi));
+    PetscCall(FGSolverProjectionCorrect(s, gdt, phi, phil, du));
+    if (uinl) { /* the pressure update's divergence D (W dul + dW u_in) / gdt */
+      PetscCall(FGSolverDivergence(s, dul, div));
+      PetscCall(VecScale(div, 1.0 / gdt));
+      PetscCall(FGSolverLineFluxDivergence(s, dW, uinl, 1.0 / gdt, div));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!dAl) {
     PetscCall(FGStageProject_Private(s, gdt, dul, div, phi, phil, du));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -149,13 +164,15 @@ static PetscErrorCode FGStageProjectTangent_Private(FGSolver s, PetscReal gdt, V
    implicit viscous term, sc = 0 without it) (ulbar ghosted, overwritten; the caller applies the fill's
    transpose and adds it to ubar). With Abarl (ghosted, accumulated; NULL: not wanted) the
    apertures' part: Abar += u_out D^T psi / gdt - u_in D^T sc pbar / gdt (uinl with sc != 0
-   only). phil, div: work; phibar is overwritten. */
-static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, Vec ubar[], Vec phibar, Vec phil, Vec div, Vec ulbar[], PetscReal sc, Vec pbar, Vec uinl[], Vec uoutl[], Vec Abarl[])
+   only); with phik (the stage's recorded phi; NULL: not wanted) the line flux's, the adjoint of
+   W's entries (FGSolverLineFluxAdjoint). phil, div: work; phibar is overwritten. */
+static PetscErrorCode FGStageProjectAdjoint_Private(FGSolver s, PetscReal gdt, Vec ubar[], Vec phibar, Vec phil, Vec div, Vec ulbar[], PetscReal sc, Vec pbar, Vec uinl[], Vec uoutl[], Vec Abarl[], Vec phik)
 {
   PetscFunctionBeginUser;
   PetscCall(FGSolverProjectionCorrectAdjoint(s, gdt, ubar, phil, phibar));
   PetscCall(FGPoissonSolveTranspose(s->poisson, phibar, div));
   PetscCall(VecScale(div, 1.0 / gdt));
+  if (phik) PetscCall(FGSolverLineFluxAdjoint(s, gdt, div, ubar, phik, phil, uoutl, uinl, sc, pbar)); /* W's entries' adjoint */
   if (Abarl) PetscCall(FGOpDivergenceWeightedAdjoint(s->grid, uoutl, div, Abarl));
   if (sc != 0) { /* p += phi - sc D (A ul) / gdt (implicit viscous term) */
     PetscCall(VecAXPY(div, -sc / gdt, pbar));
@@ -358,6 +375,7 @@ PetscErrorCode FGStepForward_RK3(FGSolver s, FGStepTape T)
     if (T && T->upin[k][0])
       for (PetscInt a = 0; a < dim; a++) PetscCall(VecCopy(s->ul[a], T->upin[k][a]));
     PetscCall(FGStageProject_Private(s, gdt, s->ul, s->div, s->phi, s->phil, s->u));
+    if (T && T->phik[k]) PetscCall(VecCopy(s->phi, T->phik[k])); /* the line flux's design derivative */
     if (s->viscous) PetscCall(VecAXPBYPCZ(s->p, 1.0, -sc, 1.0, s->phi, s->div)); /* 6. p = p + phi - s L_p phi (implicit) */
     else if (incr) PetscCall(VecAXPY(s->p, 1.0, s->phi));       /*    p = p + phi (bodies), else         */
     if (s->viscous && T) PetscCall(VecCopy(s->div, T->div[k]));
@@ -410,7 +428,7 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
   PetscInt        nb;
   PetscBool       incr;
   Vec            *dAl = NULL; /* the apertures' perturbation (NULL: none) */
-  Mat            *Wm;
+  Mat            *Wm, *dW = NULL; /* the line flux's W - I and its perturbation (NULL: none) */
 
   PetscFunctionBeginUser;
   PetscCall(FGStepCheckForce_Private(s));
@@ -420,7 +438,8 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
   incr = (PetscBool)(nb || s->viscous);
   if (dacc) PetscCall(PetscArrayzero(dacc, 6 * nb));
   PetscCall(FGBodiesGetLineFlux(s->bodies, &Wm));
-  if (T->uend[0] && dprm && dprm->theta && !Wm) { /* the apertures' perturbation (the same at every stage: the surface does not move; the line flux's bodies are not designed) */
+  if (Wm && dprm && dprm->theta) PetscCall(FGBodiesLineFluxTangent(s->bodies, dprm->theta, &dW)); /* W's perturbation (the same at every stage) */
+  else if (T->uend[0] && dprm && dprm->theta) { /* the apertures' perturbation (the same at every stage: the surface does not move) */
     PetscCall(FGBodiesApertureTangent(s->bodies, dprm->theta, T->wA));
     dAl = T->wA;
   }
@@ -447,7 +466,7 @@ PetscErrorCode FGStepTangent_RK3(FGSolver s, FGStepTape T, const FGParams *dprm,
     }
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMGlobalToLocal(g->da, du[a], INSERT_VALUES, T->wl[a]));
     PetscCall(FGOpFillBoundaryTangent(g, &s->bc, tk1, dinf, T->wl));
-    PetscCall(FGStageProjectTangent_Private(s, gdt, T->wl, dAl, T->upin[k][0] ? T->upin[k] : NULL, k < 2 ? T->ul[k + 1] : T->uend, T->wdiv, T->wphi, T->wphil, du));
+    PetscCall(FGStageProjectTangent_Private(s, gdt, T->wl, dAl, dW, T->phik[k], T->upin[k][0] ? T->upin[k] : NULL, k < 2 ? T->ul[k + 1] : T->uend, T->wdiv, T->wphi, T->wphil, du));
     if (incr) PetscCall(VecAXPY(dp, 1.0, T->wphi));
     if (s->viscous) PetscCall(VecAXPY(dp, -sc, T->wdiv));
     if (s->viscous && dnu != 0) PetscCall(VecAXPY(dp, -ch * dnu, T->div[k]));
@@ -486,7 +505,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   PetscCall(FGBodiesHasGhostTerm(s->bodies, &ghost));
   for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(T->wHo[a], 0.0)); /* the carry beta_{k+1} dt ubar* */
   PetscCall(FGBodiesGetLineFlux(s->bodies, &Wm));
-  if (T->uend[0] && bar && !Wm) { /* the apertures' adjoint, summed over the stages (the line flux's bodies are not designed) */
+  if (T->uend[0] && bar && !Wm) { /* the apertures' adjoint, summed over the stages (with the line flux, W's entries': FGBodiesLineFluxAdjointAdd) */
     Abarl = T->wA;
     for (PetscInt a = 0; a < dim; a++) PetscCall(VecSet(Abarl[a], 0.0));
   }
@@ -512,7 +531,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
       PetscCall(VecSet(pbar, 0.0));
     } else PetscCall(VecSet(T->wphi, 0.0));
     /* u = u** - gdt G phi, phi = Lp^{-1} D Fill(u**) / gdt */
-    PetscCall(FGStageProjectAdjoint_Private(s, gdt, ubar, T->wphi, T->wphil, T->wdiv, T->wl, s->viscous ? sc : 0, pbar, T->upin[k][0] ? T->upin[k] : NULL, k < 2 ? T->ul[k + 1] : T->uend, Abarl));
+    PetscCall(FGStageProjectAdjoint_Private(s, gdt, ubar, T->wphi, T->wphil, T->wdiv, T->wl, s->viscous ? sc : 0, pbar, T->upin[k][0] ? T->upin[k] : NULL, k < 2 ? T->ul[k + 1] : T->uend, Abarl, Wm && bar ? T->phik[k] : NULL));
     PetscCall(FGOpFillBoundaryAdjoint(g, &s->bc, tk1, T->wl, &infb));
     for (PetscInt a = 0; a < dim; a++) PetscCall(DMLocalToGlobal(g->da, T->wl[a], ADD_VALUES, ubar[a]));
     /* u** = Pen(u*), u* on the prescribed faces = boundary data */
@@ -559,6 +578,7 @@ PetscErrorCode FGStepAdjoint_RK3(FGSolver s, FGStepTape T, const PetscReal wacc[
   }
   if (bar) bar->v[FG_PARAM_NU] += nub, bar->v[FG_PARAM_INFLOW] += infb;
   if (Abarl) PetscCall(FGBodiesApertureAdjoint(s->bodies, Abarl, bar->theta, bar->sens[0] ? bar->sens : NULL));
+  if (Wm && bar) PetscCall(FGBodiesLineFluxAdjoint(s->bodies, bar->theta, bar->sens[0] ? bar->sens : NULL));
   PetscCall(PetscLogEventEnd(FG_EVENT_StepAdjoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

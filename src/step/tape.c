@@ -2,7 +2,8 @@
   The step's tape (include/fg/step.h): what FGStepForward_RK3 records for its tangent and adjoint
   (each stage's ghosted start velocity and its predicted velocity before the penalization; with
   the implicit viscous term, the divergence its pressure update used and the solve's output; with
-  a sharp wall's apertures, the end state ghosted, and with both the projections' inputs), and
+  a sharp wall's apertures, the end state ghosted, and with both the projections' inputs; with its
+  line flux, each projection's phi too), and
   the work vectors of the linearized steps. A taped run of many steps keeps one tape per step,
   sharing one set of work vectors (FGStepTapeDuplicate).
 */
@@ -28,6 +29,9 @@ static PetscErrorCode FGStepTapeCreateRecord_Private(FGSolver s, FGStepTape *tap
     }
   {
     Vec *Al;
+    Mat *Wm;
+    PetscCall(FGBodiesGetLineFlux(s->bodies, &Wm));
+    for (PetscInt k = 0; Wm && k < 3; k++) PetscCall(DMCreateGlobalVector(da, &T->phik[k]));
     PetscCall(FGBodiesGetApertures(s->bodies, &Al));
     for (PetscInt a = 0; Al && a < s->grid->dim; a++) {
       PetscCall(DMCreateLocalVector(da, &T->uend[a]));
@@ -116,6 +120,7 @@ PetscErrorCode FGStepTapeDestroy(FGStepTape *tape)
       PetscCall(VecDestroy(&T->upin[k][a]));
     }
     PetscCall(VecDestroy(&T->uend[a]));
+    PetscCall(VecDestroy(&T->phik[a]));
     PetscCall(VecDestroy(&T->wA[a]));
     PetscCall(VecDestroy(&T->div[a]));
     PetscCall(VecDestroy(&T->wl[a]));

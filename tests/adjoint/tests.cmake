@@ -63,19 +63,31 @@ set_tests_properties(case_adjoint_check_cylinder_apertures_implicit_np1 case_adj
                      PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... with the line-flux continuity (body.<body>.line_flux, src/body/lineflux.c and
 # src/solver/continuity.c: D W u = 0, the correction M^-1 W^T M G phi, its Poisson operator by
-# sparse products): the cylinder at rest (its design the inflow speed: W's own design derivative
-# is not built) at 1 and 2 ranks (the slabs' boundary at y = 4 crosses the body, so a face's line
-# reads the other rank's faces), and with the implicit viscous term at 1; the Poisson solve to
-# 1e-12, as for the sphere above (at the default 1e-10 the whole step's dot product is 1e-9 apart
-# on the Re 20 cylinder, 8e-15 with LU: measured).
-fg_case_expect(NAME adjoint_check_cylinder_lineflux NP 1 2 CODE 0 REGEX "^flowgrad check: 12 checks, 0 failed"
+# sparse products; W's design derivative through the level set at each row's wall root, the four
+# points of its differenced normal and its aperture's five): the cylinder at rest, its shape and the
+# inflow speed designed, at 1 and 2 ranks (the slabs' boundary at y = 4 crosses the body, so a
+# face's line reads the other rank's faces), and with the implicit viscous term at 1. The Poisson
+# solve to 1e-12 (at the default 1e-10 the whole step's dot product is 1e-9 apart on the Re 20
+# cylinder, 8e-15 with LU); the central differences with a step of 1e-6 and the Taylor test from
+# 1e-4: W's coefficients move steeply where lines graze the wall, so dJ/dr's central difference
+# converges to the adjoint as the step squared from far out (1.9e-5, 1.7e-6, 1.9e-7, 1.4e-8 at
+# steps 1e-5, 3e-6, 1e-6, 3e-7) and the Taylor remainder from 1e-3 is order 1.87-1.98 in its
+# pairs, 1.95-2.00 from 1e-4 (measured).
+fg_case_expect(NAME adjoint_check_cylinder_lineflux NP 1 2 CODE 0 REGEX "^flowgrad check: 16 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set output.dir=adjoint_check_cylinder_lineflux --set body.cyl.apertures=true --set body.cyl.line_flux=true
-                    --set body.cyl.rotation_rate=0 "--set" "design.parameters=[flow.inflow_speed]" --set poisson.type=ksp --set poisson.rtol=1e-12 -fg_fftw_planner estimate)
-fg_case_expect(NAME adjoint_check_cylinder_lineflux_implicit NP 1 CODE 0 REGEX "^flowgrad check: 13 checks, 0 failed"
+                    --set body.cyl.rotation_rate=0 "--set" "design.parameters=[body.cyl.shape, flow.inflow_speed]" --set poisson.type=ksp --set poisson.rtol=1e-12
+                    -fg_check_fd_step 1e-6 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate)
+fg_case_expect(NAME adjoint_check_cylinder_lineflux_implicit NP 1 CODE 0 REGEX "^flowgrad check: 17 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set output.dir=adjoint_check_cylinder_lineflux_implicit --set body.cyl.apertures=true --set body.cyl.line_flux=true
-                    --set body.cyl.rotation_rate=0 "--set" "design.parameters=[flow.inflow_speed]" --set poisson.type=ksp --set poisson.rtol=1e-12 --set time.viscous=implicit -fg_fftw_planner estimate)
+                    --set body.cyl.rotation_rate=0 "--set" "design.parameters=[body.cyl.shape, flow.inflow_speed]" --set poisson.type=ksp --set poisson.rtol=1e-12 --set time.viscous=implicit
+                    -fg_check_fd_step 1e-6 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate)
+# ... and the ellipse and the B-spline at 1 (27 checks; two bodies' rows in one W).
+fg_case_expect(NAME adjoint_check_shapes_lineflux NP 1 CODE 0 REGEX "^flowgrad check: 27 checks, 0 failed"
+               ARGS check ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml --set output.dir=adjoint_check_shapes_lineflux --set body.oval.apertures=true --set body.blob.apertures=true
+                    --set body.oval.line_flux=true --set body.blob.line_flux=true --set poisson.type=ksp --set poisson.rtol=1e-12
+                    -fg_check_fd_step 1e-6 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_check_cylinder_lineflux_np1 case_adjoint_check_cylinder_lineflux_np2 case_adjoint_check_cylinder_lineflux_implicit_np1
-                     PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
+                     case_adjoint_check_shapes_lineflux_np1 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... with quadratic ghosts (body.<body>.quadratic_ghost: the ghost through the next face out, whose
 # explicit part reads the stage's start velocity there, its weight depending on the level set at
 # the face and at its neighbour inside): the rotating cylinder at 1 and 2 ranks (the next face can

@@ -170,14 +170,14 @@ fg_case_expect(NAME body_apertures_info NP 1 CODE 0 REGEX "cyl: circle, sharp wa
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set body.cyl.apertures=true --set poisson.type=ksp)
 # The line-flux continuity (line_flux; src/body/lineflux.c) replaces the apertures in the
 # projection: it needs them (its grazing lines blend into them), every body with apertures has it,
-# 2D, a body at rest, and no design parameter of the body (W's design derivative is not built);
-# info says it is on.
+# 2D, a body at rest whose rotation and jets are not designed either; info says it is on.
 fg_case_expect(NAME body_lineflux_no_apertures NP 1 CODE 2 REGEX "--set body.cyl.line_flux=true: true needs body.cyl.apertures: true"
                ARGS info ${FG_TEST_DIR}/validation/schafer_turek_re20_sharp.yaml --set body.cyl.line_flux=true --set poisson.type=ksp)
 fg_case_expect(NAME body_lineflux_rotating NP 1 CODE 2 REGEX "--set body.cyl.line_flux=true: true needs a body at rest"
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set body.cyl.apertures=true --set body.cyl.line_flux=true --set poisson.type=ksp)
-fg_case_expect(NAME body_lineflux_design NP 1 CODE 2 REGEX "schafer_turek_re20_sharp.yaml:[0-9]+: design.parameters: body.cyl.shape: the design derivative of body.cyl.line_flux is not built yet"
-               ARGS info ${FG_TEST_DIR}/validation/schafer_turek_re20_sharp.yaml --set body.cyl.apertures=true --set body.cyl.line_flux=true --set poisson.type=ksp)
+fg_case_expect(NAME body_lineflux_design NP 1 CODE 2 REGEX "design.parameters=\\[body.oval.rotation_rate\\]: body.oval.rotation_rate: body.oval.line_flux needs a body at rest; design its shape only"
+               ARGS info ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml --set body.oval.apertures=true --set body.blob.apertures=true --set body.oval.line_flux=true --set body.blob.line_flux=true --set poisson.type=ksp
+                    "--set" "design.parameters=[body.oval.rotation_rate]")
 fg_case_expect(NAME body_lineflux_3d NP 1 CODE 2 REGEX "--set body.s.line_flux=true: true is 2D only"
                ARGS info ${FG_TEST_DIR}/adjoint/sphere_sharp.yaml --set body.s.apertures=true --set body.s.line_flux=true --set poisson.type=ksp)
 fg_case_expect(NAME body_lineflux_mixed NP 1 CODE 2 REGEX "--set body.oval.line_flux=true: true with body.blob.apertures: true but not its line_flux"
