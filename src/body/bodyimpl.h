@@ -56,12 +56,13 @@ typedef struct {
 /* The rows of a line-flux continuity's W (lineflux.c) of one velocity component: each row's body,
    global index, owned offset and (up to) 3 global columns (-1: none; column k the k-th face along
    the line outwards), and W's derivative there: dW_k / dphi(y_p) at FG_LF_POINTS points y_p
-   (the wall's root, four points around it for its normal, the aperture's five). */
+   (the wall's root, four points around it for its normal, the aperture's five), with the shape's
+   dphi/dtheta and |grad phi| at each (kept: the tangent and adjoint steps read them every step). */
 #define FG_LF_POINTS 10
 typedef struct {
-  PetscInt   n, cap;
+  PetscInt   n, cap, ns; /* ns: the values kept per point, the bodies' largest np + 1 */
   PetscInt  *body, *row, *off, *col;
-  PetscReal *y, *w; /* 3 FG_LF_POINTS per row each: y_p's coordinates, and w[3 p + k] */
+  PetscReal *s, *w; /* per row: ns FG_LF_POINTS values (point p: dphi/dtheta, then |grad phi|), and w[3 p + k] */
 } FGLineFluxList;
 
 /* A body's placement at one time, kept for reuse (FGBodyPlace_Internal): the adjoint step places

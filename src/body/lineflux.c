@@ -200,18 +200,18 @@ static PetscErrorCode FGLineFluxListReserve_Private(FGLineFluxList *l, PetscInt 
   if (n <= l->cap) PetscFunctionReturn(PETSC_SUCCESS);
   {
     PetscInt   cap = PetscMax(2 * l->cap, PetscMax(n, 256)), *body, *row, *off, *col;
-    PetscReal *y, *w;
-    PetscCall(PetscMalloc6(cap, &body, cap, &row, cap, &off, 3 * cap, &col, 3 * FG_LF_POINTS * cap, &y, 3 * FG_LF_POINTS * cap, &w));
+    PetscReal *sv, *w;
+    PetscCall(PetscMalloc6(cap, &body, cap, &row, cap, &off, 3 * cap, &col, l->ns * FG_LF_POINTS * cap, &sv, 3 * FG_LF_POINTS * cap, &w));
     if (l->n) {
       PetscCall(PetscArraycpy(body, l->body, l->n));
       PetscCall(PetscArraycpy(row, l->row, l->n));
       PetscCall(PetscArraycpy(off, l->off, l->n));
       PetscCall(PetscArraycpy(col, l->col, 3 * l->n));
-      PetscCall(PetscArraycpy(y, l->y, 3 * FG_LF_POINTS * l->n));
+      PetscCall(PetscArraycpy(sv, l->s, l->ns * FG_LF_POINTS * l->n));
       PetscCall(PetscArraycpy(w, l->w, 3 * FG_LF_POINTS * l->n));
     }
-    PetscCall(PetscFree6(l->body, l->row, l->off, l->col, l->y, l->w));
-    l->body = body, l->row = row, l->off = off, l->col = col, l->y = y, l->w = w, l->cap = cap;
+    PetscCall(PetscFree6(l->body, l->row, l->off, l->col, l->s, l->w));
+    l->body = body, l->row = row, l->off = off, l->col = col, l->s = sv, l->w = w, l->cap = cap;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -219,7 +219,7 @@ static PetscErrorCode FGLineFluxListReserve_Private(FGLineFluxList *l, PetscInt 
 PetscErrorCode FGLineFluxListFree_Internal(FGLineFluxList *l)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree6(l->body, l->row, l->off, l->col, l->y, l->w));
+  PetscCall(PetscFree6(l->body, l->row, l->off, l->col, l->s, l->w));
   l->n = l->cap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -315,6 +315,13 @@ PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies B)
     PetscCall(VecSet(B->dA[a], 0.0));
     PetscCall(VecGetArray(B->dA[a], &mark)); /* the rows an earlier body set */
     l->n = 0;
+    { /* the values kept per point: the largest np + 1 (a new stride empties the list) */
+      PetscInt ns = 1;
+      for (PetscInt b = 0; b < B->nb; b++)
+        if (B->b[b].bc->line_flux) ns = PetscMax(ns, B->b[b].np + 1);
+      if (ns != l->ns) PetscCall(FGLineFluxListFree_Internal(l));
+      l->ns = ns;
+    }
     for (PetscInt b = 0; b < B->nb; b++) {
       FGBodyItem *it = &B->b[b];
       PetscReal   bl[3], bh[3], lo[3], hi[3];
@@ -350,7 +357,14 @@ PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies B)
           PetscCall(FGLineFluxListReserve_Private(l, l->n + 1));
           l->body[l->n] = b, l->row[l->n] = col[0], l->off[l->n] = o;
           PetscCall(PetscArraycpy(l->col + 3 * l->n, col, 3));
-          for (PetscInt p = 0; p < FG_LF_POINTS; p++) PetscCall(PetscArraycpy(l->y + 3 * (FG_LF_POINTS * l->n + p), y[p], 3));
+          for (PetscInt p = 0; p < FG_LF_POINTS; p++) { /* the shape's dphi/dtheta and |grad phi| at the points the row reads */
+            PetscReal *sp = l->s + l->ns * (FG_LF_POINTS * l->n + p), phi, gy[3] = {0, 0, 0}, gq[FG_SHAPE_MAX_PARAMS];
+            PetscCall(PetscArrayzero(sp, l->ns));
+            if (w[3 * p] == 0 && w[3 * p + 1] == 0 && w[3 * p + 2] == 0) continue;
+            PetscCall(FGShapeLevelSet(it->shape, y[p], &phi, gy, gq));
+            for (PetscInt q = 0; q < it->np; q++) sp[q] = gq[q];
+            sp[l->ns - 1] = PetscSqrtReal(gy[0] * gy[0] + gy[1] * gy[1] + gy[2] * gy[2]);
+          }
           PetscCall(PetscArraycpy(l->w + 3 * FG_LF_POINTS * l->n, w, 3 * FG_LF_POINTS));
           l->n++;
         }
@@ -387,17 +401,6 @@ PetscErrorCode FGBodiesGetLineFlux(FGBodies B, Mat **Wm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Row f's derivative in the shape's parameters at point p: dphi/dtheta (gq) and |grad phi|. */
-static PetscErrorCode FGLineFluxPointSens_Private(FGBodyItem *it, const FGLineFluxList *l, PetscInt f, PetscInt p, PetscReal gq[], PetscReal *gn)
-{
-  PetscReal phi, gy[3] = {0, 0, 0};
-
-  PetscFunctionBeginUser;
-  PetscCall(FGShapeLevelSet(it->shape, l->y + 3 * (FG_LF_POINTS * f + p), &phi, gy, gq));
-  *gn = PetscSqrtReal(gy[0] * gy[0] + gy[1] * gy[1] + gy[2] * gy[2]);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*@C
   FGBodiesLineFluxTangent - dW (W's pattern, W's tangent for the bodies' parameter perturbations
   dtheta[b], theta_b layout; NULL: none), or *dW = NULL when no line-flux body's parameters are
@@ -423,9 +426,9 @@ PetscErrorCode FGBodiesLineFluxTangent(FGBodies B, PetscReal *const dtheta[], Ma
       PetscInt         cl[3], nc = 0;
       if (!dtheta[l->body[f]]) continue;
       for (PetscInt p = 0; p < FG_LF_POINTS; p++) {
-        PetscReal gq[FG_SHAPE_MAX_PARAMS], gn, s = 0;
+        const PetscReal *gq = l->s + l->ns * (FG_LF_POINTS * f + p);
+        PetscReal        s  = 0;
         if (w[3 * p] == 0 && w[3 * p + 1] == 0 && w[3 * p + 2] == 0) continue;
-        PetscCall(FGLineFluxPointSens_Private(it, l, f, p, gq, &gn));
         for (PetscInt i = 0; i < it->np; i++) s += gq[i] * dtheta[l->body[f]][i];
         for (PetscInt k = 0; k < 3; k++) v[k] += w[3 * p + k] * s;
       }
@@ -488,9 +491,9 @@ PetscErrorCode FGBodiesLineFluxAdjoint(FGBodies B, PetscReal *const thetabar[], 
       PetscCall(MatRestoreRow(Wbar[a], l->row[f], &ncols, &cols, &vals));
       if (wb[0] == 0 && wb[1] == 0 && wb[2] == 0) continue;
       for (PetscInt p = 0; p < FG_LF_POINTS; p++) {
-        PetscReal gq[FG_SHAPE_MAX_PARAMS], gn, s = wb[0] * w[3 * p] + wb[1] * w[3 * p + 1] + wb[2] * w[3 * p + 2];
+        const PetscReal *gq = l->s + l->ns * (FG_LF_POINTS * f + p), gn = gq[l->ns - 1];
+        PetscReal        s  = wb[0] * w[3 * p] + wb[1] * w[3 * p + 1] + wb[2] * w[3 * p + 2];
         if (s == 0) continue;
-        PetscCall(FGLineFluxPointSens_Private(it, l, f, p, gq, &gn));
         if (thetabar && thetabar[l->body[f]])
           for (PetscInt i = 0; i < it->np; i++) thetabar[l->body[f]][i] += s * gq[i];
         if (sb) sb[l->off[f]] -= s * gn; /* phi changes by -V_n |grad phi| */
