@@ -68,7 +68,7 @@ static void FGAperturePoint_Private(FGGrid g, PetscInt a, const PetscInt idx[], 
 
 /* Face idx of component a (at x, level set phi there): its aperture factor A and dA/dphi at the
    FG_APERTURE_POINTS points (0 where unused); *near: some axis has |t| < 2 (the face is listed). */
-static PetscErrorCode FGApertureFace_Private(FGGrid g, FGShape shape, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, PetscReal *A, PetscReal dA[], PetscBool *near)
+static PetscErrorCode FGApertureFace_Private(FGGrid g, FGShape shape, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, const PetscReal phn[], PetscReal *A, PetscReal dA[], PetscBool *near)
 {
   PetscReal f[2] = {1, 1}, df[2] = {0, 0}, dt[2][3] = {{0, 0, 0}, {0, 0, 0}};
 
@@ -79,8 +79,11 @@ static PetscErrorCode FGApertureFace_Private(FGGrid g, FGShape shape, PetscInt a
     PetscReal ym[3], yp[3], pm, pp, gq[3], del, t, sg;
     FGAperturePoint_Private(g, a, idx, x, 1 + 2 * m, ym);
     FGAperturePoint_Private(g, a, idx, x, 2 + 2 * m, yp);
-    PetscCall(FGShapeLevelSet(shape, ym, &pm, gq, NULL));
-    PetscCall(FGShapeLevelSet(shape, yp, &pp, gq, NULL));
+    if (phn) pm = phn[2 * m], pp = phn[2 * m + 1];
+    else {
+      PetscCall(FGShapeLevelSet(shape, ym, &pm, gq, NULL));
+      PetscCall(FGShapeLevelSet(shape, yp, &pp, gq, NULL));
+    }
     del = pp - pm;
     if (PetscAbsReal(phi) >= PetscAbsReal(del)) continue; /* |t| >= 2 (or the axis parallel to the wall) */
     *near = PETSC_TRUE;
@@ -102,15 +105,16 @@ static PetscErrorCode FGApertureFace_Private(FGGrid g, FGShape shape, PetscInt a
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Face idx of component a (at x, level set phi there): this body's aperture alone, and (dA, y:
-   NULL when not wanted) dA/dphi at the FG_APERTURE_POINTS points y it reads (lineflux.c). */
-PetscErrorCode FGBodyApertureAt_Internal(FGGrid g, FGShape shape, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, PetscReal *A, PetscReal dA[], PetscReal y[][3])
+/* Face idx of component a (at x, level set phi there; phn: at its points 1, 2, ... if known, or NULL):
+   this body's aperture alone, and (dA, y: NULL when not wanted) dA/dphi at the FG_APERTURE_POINTS
+   points y it reads (lineflux.c). */
+PetscErrorCode FGBodyApertureAt_Internal(FGGrid g, FGShape shape, PetscInt a, const PetscInt idx[], const PetscReal x[], PetscReal phi, const PetscReal phn[], PetscReal *A, PetscReal dA[], PetscReal y[][3])
 {
   PetscReal dl[FG_APERTURE_POINTS];
   PetscBool near;
 
   PetscFunctionBeginUser;
-  PetscCall(FGApertureFace_Private(g, shape, a, idx, x, phi, A, dA ? dA : dl, &near));
+  PetscCall(FGApertureFace_Private(g, shape, a, idx, x, phi, phn, A, dA ? dA : dl, &near));
   for (PetscInt p = 0; y && p < FG_APERTURE_POINTS; p++) FGAperturePoint_Private(g, a, idx, x, p, y[p]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -187,7 +191,7 @@ PetscErrorCode FGBodiesApertureBuild_Internal(FGBodies B)
             PetscBool      near;
             for (PetscInt d = 0; d < dim; d++) x[d] = FGGridCoordinate(g, (FGLocation)(FG_LOC_FACE_X + a), d, idx[d]);
             PetscCall(FGShapeLevelSet(it->shape, x, &phi, gx, NULL));
-            PetscCall(FGApertureFace_Private(g, it->shape, a, idx, x, phi, &A, dA, &near));
+            PetscCall(FGApertureFace_Private(g, it->shape, a, idx, x, phi, NULL, &A, dA, &near));
             if (!near) continue;
             PetscCall(FGApertureListReserve_Private(l, l->n + 1));
             l->off[l->n] = FGBoxOwnedIndex(&g->box, i, j, k);

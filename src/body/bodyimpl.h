@@ -166,7 +166,7 @@ PETSC_INTERN PetscErrorCode FGBodiesWork_Internal(FGBodies);
 /* aperture.c */
 PETSC_INTERN PetscErrorCode FGBodiesApertureBuild_Internal(FGBodies);
 PETSC_INTERN PetscErrorCode FGApertureListFree_Internal(FGApertureList *);
-PETSC_INTERN PetscErrorCode FGBodyApertureAt_Internal(FGGrid, FGShape, PetscInt, const PetscInt[], const PetscReal[], PetscReal, PetscReal *, PetscReal[], PetscReal[][3]);
+PETSC_INTERN PetscErrorCode FGBodyApertureAt_Internal(FGGrid, FGShape, PetscInt, const PetscInt[], const PetscReal[], PetscReal, const PetscReal[], PetscReal *, PetscReal[], PetscReal[][3]);
 PETSC_INTERN PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies);
 PETSC_INTERN PetscErrorCode FGLineFluxListFree_Internal(FGLineFluxList *);
 
