@@ -104,6 +104,7 @@ typedef struct {
   FGWallModel wall;      /* the body model: the mask band, or a sharp wall */
   PetscBool apertures;   /* a sharp wall: the cut-cell continuity (src/body/aperture.c) */
   PetscBool quadratic_ghost; /* a sharp wall: the stencil's ghost values extrapolated quadratically (src/body/mask.c) */
+  PetscBool shared_ghost; /* a sharp wall with line_flux: one ghost profile per inside node, shared by its neighbours (src/body/ghost.c) */
   PetscBool line_flux;   /* a sharp wall with apertures: the line-flux continuity (src/body/lineflux.c) */
   PetscReal mask_width;  /* width of the smoothed Heaviside band (chi from 0 to 1), in cells */
   PetscReal mask_offset; /* the band's centre at phi = -mask_offset * eps (eps = half the width): 0 on the surface, 1 inside (without a soft skin) */

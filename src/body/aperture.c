@@ -214,6 +214,7 @@ PetscErrorCode FGBodiesApertureBuild_Internal(FGBodies B)
     PetscCall(DMGlobalToLocal(g->da, B->A[a], INSERT_VALUES, B->Al[a]));
   }
   PetscCall(FGBodiesLineFluxBuild_Internal(B)); /* the lines' continuity, where a body has it, grazes into these */
+  PetscCall(FGBodiesSharedGhostBuild_Internal(B)); /* and the shared ghost goes with the lines */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -254,6 +254,7 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     if (bc->apertures) B->apertures = PETSC_TRUE;
     if (bc->line_flux) B->lineflux = PETSC_TRUE;
     if (bc->quadratic_ghost) B->ghost = PETSC_TRUE;
+    if (bc->shared_ghost) B->ghost = B->shared = PETSC_TRUE; /* its explicit term reads the stage's start velocity too */
   }
   PetscCheck(!B->ghost || !B->normal, g->comm, FG_ERR_INPUT, "%s: quadratic_ghost (a sharp wall) and another body's skin_normal in one case are not supported", c->file);
   if (B->nb)
@@ -274,6 +275,7 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
   for (PetscInt b = 0; b < B->nb; b++) {
     for (PetscInt a = 0; a < 3; a++) PetscCall(FGFaceListFree_Internal(&B->b[b].f[a]));
     for (PetscInt a = 0; a < 3; a++) PetscCall(FGApertureListFree_Internal(&B->b[b].ap[a]));
+    for (PetscInt a = 0; a < 3; a++) PetscCall(FGSharedListFree_Internal(&B->b[b].sg[a]));
     for (PetscInt i = 0; i < B->b[b].nkept; i++) PetscCall(FGBodyPlacementFree_Internal(&B->b[b].kept[i]));
     PetscCall(PetscFree(B->b[b].kept));
     PetscCall(FGShapeDestroy(&B->b[b].shape));
@@ -293,6 +295,12 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
     PetscCall(VecDestroy(&B->A[a]));
     PetscCall(VecDestroy(&B->Al[a]));
     PetscCall(VecDestroy(&B->dA[a]));
+    PetscCall(MatDestroy(&B->Xm[a]));
+    PetscCall(MatDestroy(&B->Xone[a]));
+    PetscCall(MatDestroy(&B->dXm[a]));
+    PetscCall(VecDestroy(&B->Eg[a]));
+    PetscCall(VecDestroy(&B->Ug[a]));
+    PetscCall(VecDestroy(&B->dEg[a]));
     PetscCall(MatDestroy(&B->Wm[a]));
     PetscCall(MatDestroy(&B->dWm[a]));
     PetscCall(MatDestroy(&B->Wone[a]));

@@ -65,6 +65,19 @@ typedef struct {
   PetscReal *s, *w; /* per row: ns FG_LF_POINTS values (point p: dphi/dtheta, then |grad phi|), and w[3 p + k] */
 } FGLineFluxList;
 
+/* The shared ghost's design derivative (ghost.c) of one body and velocity component, one entry per
+   listed face in the list's order: the face's level-set points (npt, from po in the point pools)
+   with dchi/dphi there (wchi), the shape's dphi/dtheta and |grad phi| there (sv, ns = np + 1 per
+   point); its explicit term's global row and columns (nc, from co in col) and dX_k/dphi_p (wx,
+   nc npt from xo, column-major in the points). */
+typedef struct {
+  PetscInt   n, cap, ns;
+  PetscInt  *npt, *po, *nc, *co, *xo, *row;
+  PetscInt   pn, pcap, cn, ccap, xn, xcap; /* the pools' use and sizes */
+  PetscInt  *col;
+  PetscReal *wchi, *sv, *wx;
+} FGSharedList;
+
 /* A body's placement at one time, kept for reuse (FGBodyPlace_Internal): the adjoint step places
    the body at the stage times its forward step placed it at (just before, when the step is
    recomputed for its tape: 3 kept placements suffice; when a run of L steps was taped, 3 L:
@@ -113,6 +126,7 @@ typedef struct {
   PetscInt          np;       /* shape parameters (0 for density bodies) */
   PetscBool         allfaces; /* density bodies: list every interior face (rho is being differentiated) */
   FGApertureList    ap[3];  /* a sharp wall's apertures (body.<body>.apertures; aperture.c) */
+  FGSharedList      sg[3];  /* its shared ghost's design derivative (body.<body>.shared_ghost; ghost.c) */
   FGBodyPlacement  *kept; /* moving bodies: earlier placements, for reuse (nkept of them, round robin) */
   PetscInt          nkept, nextkept;
 } FGBodyItem;
@@ -135,6 +149,9 @@ struct _p_FGBodies {
   Mat               Wm[3], dWm[3];      /* its W - I per velocity component, and W's tangent (same pattern) */
   Mat               Wone[3], Wbar[3], Wt[3]; /* W's pattern with ones; the adjoint of W's entries; work */
   FGLineFluxList    lf[3];              /* its rows' design derivatives per component */
+  PetscBool         shared;             /* some body has the shared ghost (ghost.c) */
+  Mat               Xm[3], Xone[3], dXm[3]; /* its explicit term's coefficients per velocity component; their pattern with ones; their tangent */
+  Vec               Eg[3], Ug[3], dEg[3]; /* work: the term, an owned velocity, the term's tangent */
 };
 
 #define FG_JET_EXACT(it)   ((it)->bc->shape == FG_BODY_CIRCLE || (it)->bc->shape == FG_BODY_SPHERE)
@@ -169,6 +186,14 @@ PETSC_INTERN PetscErrorCode FGApertureListFree_Internal(FGApertureList *);
 PETSC_INTERN PetscErrorCode FGBodyApertureAt_Internal(FGGrid, FGShape, PetscInt, const PetscInt[], const PetscReal[], PetscReal, const PetscReal[], PetscReal *, PetscReal[], PetscReal[][3]);
 PETSC_INTERN PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies);
 PETSC_INTERN PetscErrorCode FGLineFluxListFree_Internal(FGLineFluxList *);
+PETSC_INTERN PetscErrorCode FGBodySharedGhostChi_Internal(FGBodies, FGBodyItem *, PetscInt, const PetscInt[], const PetscReal[], PetscReal *);
+PETSC_INTERN PetscErrorCode FGBodiesSharedGhostBuild_Internal(FGBodies);
+PETSC_INTERN PetscErrorCode FGBodiesSharedGhostApply_Internal(FGBodies, PetscInt, Vec, Vec);
+PETSC_INTERN PetscErrorCode FGBodiesSharedGhostApplyTranspose_Internal(FGBodies, PetscInt, Vec, Vec);
+PETSC_INTERN PetscErrorCode FGBodiesSharedGhostTangentAdd_Internal(FGBodies, PetscInt, Vec, PetscReal *const[], Vec);
+PETSC_INTERN PetscErrorCode FGBodiesSharedGhostAdjointAdd_Internal(FGBodies, PetscInt, Vec, Vec, PetscReal *const[], Vec);
+PETSC_INTERN void           FGBodySharedGhostDchi_Internal(const FGBodyItem *, PetscInt, PetscInt, PetscReal[]);
+PETSC_INTERN PetscErrorCode FGSharedListFree_Internal(FGSharedList *);
 
 /* normal.c */
 PETSC_INTERN PetscErrorCode FGBodyNormal_Internal(const FGBodyItem *, PetscInt, const PetscReal[], const PetscReal[], PetscReal[3]);

@@ -166,6 +166,10 @@ PetscErrorCode FGBodySharpWeight_Internal(FGBodies B, FGBodyItem *it, PetscInt a
     *chi = 1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (it->bc->shared_ghost) { /* ghost.c */
+    PetscCall(FGBodySharedGhostChi_Internal(B, it, a, idx, x, chi));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt d = 0; d < g->dim; d++)
     for (PetscInt side = 0; side < 2; side++) {
       PetscReal y[3], pn, gy[3], cm, cp, q = 0;

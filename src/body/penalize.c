@@ -62,7 +62,18 @@ static PetscReal FGBodyGhostE_Private(FGBodies B, const FGBodyItem *it, PetscInt
   return (1 - it->f[a].chi[f]) * FGBodyGhostQ_Private(B, it, a, f, ula, xi, dxf, dxn, ffl, mk);
 }
 
-/* S += E on the faces with quadratic ghosts (ul NULL: none). */
+/* The explicit ghost term E of listed face f: the quadratic ghosts' (from ula), or the shared
+   ghost's (ghost.c; Ega: X u_l, computed once per component by FGBodiesGhostAddS_Private), or 0. */
+static PetscReal FGBodyGhostTerm_Private(FGBodies B, const FGBodyItem *it, PetscInt a, PetscInt f, const PetscScalar *ula, const PetscScalar *Ega)
+{
+  if (!ula) return 0;
+  if (it->bc->quadratic_ghost) return FGBodyGhostE_Private(B, it, a, f, ula);
+  if (it->bc->shared_ghost && Ega) return PetscRealPart(Ega[it->f[a].off[f]]);
+  return 0;
+}
+
+/* S += E on the faces with quadratic ghosts (ul NULL: none), and the shared ghost's term X u_l
+   on every face (into B->Eg[a] too: FGBodyGhostTerm_Private reads it). */
 static PetscErrorCode FGBodiesGhostAddS_Private(FGBodies B, PetscInt a, Vec ul[])
 {
   const PetscScalar *ula;
@@ -70,6 +81,10 @@ static PetscErrorCode FGBodiesGhostAddS_Private(FGBodies B, PetscInt a, Vec ul[]
 
   PetscFunctionBeginUser;
   if (!B->ghost || !ul) PetscFunctionReturn(PETSC_SUCCESS);
+  if (B->shared) {
+    PetscCall(FGBodiesSharedGhostApply_Internal(B, a, ul[a], B->Eg[a]));
+    PetscCall(VecAXPY(B->S[a], 1.0, B->Eg[a]));
+  }
   PetscCall(VecGetArrayRead(ul[a], &ula));
   PetscCall(VecGetArray(B->S[a], &S));
   for (PetscInt b = 0; b < B->nb; b++) {
@@ -112,12 +127,13 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
   }
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar       *K, *S, *ua;
-    const PetscScalar *ula = NULL;
+    const PetscScalar *ula = NULL, *Ega = NULL;
     PetscInt           nloc;
-    /* 1. K and S (with quadratic ghosts' explicit term), and u_s of each listed face */
+    /* 1. K and S (with the ghosts' explicit term), and u_s of each listed face */
     PetscCall(FGBodiesKS_Internal(B, a, t));
     PetscCall(FGBodiesGhostAddS_Private(B, a, ul));
     if (B->ghost && ul) PetscCall(VecGetArrayRead(ul[a], &ula));
+    if (B->shared && ul) PetscCall(VecGetArrayRead(B->Eg[a], &Ega));
     PetscCall(VecGetArray(B->K[a], &K));
     PetscCall(VecGetArray(B->S[a], &S));
     /* 2. the implicit update (where K = 0 it leaves u as it is, exactly) */
@@ -132,7 +148,7 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
       FGBodyState_Internal(it, dim, t, xc, V, &th, &om);
       for (PetscInt f = 0; f < l->n; f++) {
         const PetscReal *x  = l->x + 3 * f;
-        const PetscReal  E  = ula && it->bc->quadratic_ghost ? FGBodyGhostE_Private(B, it, a, f, ula) : 0;
+        const PetscReal  E  = FGBodyGhostTerm_Private(B, it, a, f, ula, Ega);
         const PetscReal  fa = (l->chi[f] / it->bc->eta * (ua[l->off[f]] - l->us[f]) - E) * l->vol[f];
         F += fa;
         /* M = r x F, r = x - x_c, F along a */
@@ -149,6 +165,7 @@ PetscErrorCode FGBodiesPenalize(FGBodies B, PetscReal t, PetscReal gamma, PetscR
     PetscCall(VecRestoreArray(B->S[a], &S));
     PetscCall(VecRestoreArray(B->K[a], &K));
     if (ula) PetscCall(VecRestoreArrayRead(ul[a], &ula));
+    if (Ega) PetscCall(VecRestoreArrayRead(B->Eg[a], &Ega));
   }
   PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalize, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -255,6 +272,7 @@ PetscErrorCode FGBodyFaceLinearize_Internal(FGBodies B, FGBodyItem *it, PetscInt
     for (PetscInt i = 0; i < nt; i++) dxi[i] = 0;
   for (PetscInt k = 0; k < np; k++) dchi[k] = -dH * gp[k];
   chi_th = -dH * gp[dim] * sa; /* the shape angle is angle0 + sa theta(t) */
+  if (it->bc->shared_ghost) FGBodySharedGhostDchi_Internal(it, a, f, dchi); /* through the level set at its points (ghost.c; a body at rest) */
   if (it->sharp && (dH != 0 || ghost)) { /* a sharp wall: chi (and xi) depend on phi at the neighbours inside too (mask.c) */
     const PetscInt idx[3] = {(PetscInt)G[FG_GEO_SHARP_IDX], (PetscInt)G[FG_GEO_SHARP_IDX + 1], (PetscInt)G[FG_GEO_SHARP_IDX + 2]};
     for (PetscInt d = 0; d < dim; d++)
@@ -470,13 +488,20 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
   }
   for (PetscInt a = 0; a < dim; a++) {
     PetscScalar       *dK, *dS, *d;
-    const PetscScalar *K, *S, *us0, *ula = NULL, *dula = NULL;
+    const PetscScalar *K, *S, *us0, *ula = NULL, *dula = NULL, *Ega = NULL, *dEga = NULL;
     PetscInt           nloc;
     PetscCall(FGBodiesKS_Internal(B, a, t));
     PetscCall(FGBodiesGhostAddS_Private(B, a, ul));
     if (B->ghost && ul) {
       PetscCall(VecGetArrayRead(ul[a], &ula));
       if (dul) PetscCall(VecGetArrayRead(dul[a], &dula));
+    }
+    if (B->shared && ul) { /* the shared ghost's term X u_l and its tangent X du_l + dX u_l (ghost.c) */
+      if (dul) PetscCall(FGBodiesSharedGhostApply_Internal(B, a, dul[a], B->dEg[a]));
+      else PetscCall(VecSet(B->dEg[a], 0.0));
+      PetscCall(FGBodiesSharedGhostTangentAdd_Internal(B, a, ul[a], dtheta, B->dEg[a]));
+      PetscCall(VecGetArrayRead(B->Eg[a], &Ega));
+      PetscCall(VecGetArrayRead(B->dEg[a], &dEga));
     }
     PetscCall(VecSet(B->W[a], 0.0));
     PetscCall(VecSet(B->Z[a], 0.0));
@@ -513,6 +538,8 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
       if (dcf) PetscCall(VecRestoreArrayRead(dchif[b][a], &dcf));
     }
     PetscCall(VecGetLocalSize(du[a], &nloc));
+    if (dEga)
+      for (PetscInt i = 0; i < nloc; i++) dS[i] += dEga[i];
     for (PetscInt i = 0; i < nloc; i++) {
       if (K[i] != 0) {
         const PetscReal den = 1 + gdt * K[i], uss = (us0[i] + gdt * S[i]) / den;
@@ -551,6 +578,7 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
             PetscCall(FGBodyGhostTangent_Private(B, it, a, f, t, &at, ula, dula, dtheta ? dtheta[b] : NULL, dc, du_s, &E, &dE));
             fa -= E * l->vol[f], dfa -= dE * l->vol[f];
           }
+          if (Ega && it->bc->shared_ghost) fa -= PetscRealPart(Ega[o]) * l->vol[f], dfa -= PetscRealPart(dEga[o]) * l->vol[f];
           dacc[6 * b + a] += gamma * dfa;
           for (PetscInt m = 0; m < 3; m++) {
             PetscInt i1 = (m + 1) % 3, i2 = (m + 2) % 3;
@@ -568,6 +596,8 @@ PetscErrorCode FGBodiesPenalizeTangent(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecRestoreArrayRead(B->K[a], &K));
     if (ula) PetscCall(VecRestoreArrayRead(ul[a], &ula));
     if (dula) PetscCall(VecRestoreArrayRead(dul[a], &dula));
+    if (Ega) PetscCall(VecRestoreArrayRead(B->Eg[a], &Ega));
+    if (dEga) PetscCall(VecRestoreArrayRead(B->dEg[a], &dEga));
   }
   PetscCall(PetscLogEventEnd(FG_EVENT_BodyPenalizeTangent, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -628,14 +658,19 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt a = 0; a < dim; a++) {
-    PetscScalar       *Kb, *Sb, *ub, *cb = NULL, *sb = NULL, *ulb = NULL;
-    const PetscScalar *K, *S, *us0, *ula = NULL;
+    PetscScalar       *Kb, *Sb, *ub, *cb = NULL, *sb = NULL, *ulb = NULL, *Ebg = NULL;
+    const PetscScalar *K, *S, *us0, *ula = NULL, *Ega = NULL;
     PetscInt           nloc;
     PetscCall(FGBodiesKS_Internal(B, a, t));
     PetscCall(FGBodiesGhostAddS_Private(B, a, ul));
     if (B->ghost && ul) {
       PetscCall(VecGetArrayRead(ul[a], &ula));
       if (ulbar) PetscCall(VecGetArray(ulbar[a], &ulb));
+    }
+    if (B->shared && ul) { /* the shared ghost's term X u_l: its adjoint gathered per face into dEg, then X^T */
+      PetscCall(VecGetArrayRead(B->Eg[a], &Ega));
+      PetscCall(VecSet(B->dEg[a], 0.0));
+      PetscCall(VecGetArray(B->dEg[a], &Ebg));
     }
     PetscCall(VecGetArrayRead(B->K[a], &K));
     PetscCall(VecGetArrayRead(B->S[a], &S));
@@ -688,7 +723,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
         const PetscInt o   = l->off[f];
         PetscReal      cbf = (PetscRealPart(Kb[o]) + PetscRealPart(Sb[o]) * l->us[f]) / it->bc->eta;
         PetscReal      usb = PetscRealPart(Sb[o]) * l->chi[f] / it->bc->eta, xcb[3] = {0, 0, 0};
-        const PetscReal E   = ula && it->bc->quadratic_ghost ? FGBodyGhostE_Private(B, it, a, f, ula) : 0;
+        const PetscReal E   = FGBodyGhostTerm_Private(B, it, a, f, ula, Ega);
         PetscReal       Eb  = PetscRealPart(Sb[o]); /* E joins S in the update */
         if (wacc) {
           PetscReal fb, fc, fu;
@@ -697,6 +732,7 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
           Eb -= fb * l->vol[f]; /* and is taken from the force */
         }
         if (ula && it->bc->quadratic_ghost) PetscCall(FGBodyGhostAdjoint_Private(B, it, a, f, t, &at, ula, Eb, ulb, thetabar ? thetabar[b] : NULL, &cbf, &usb, sb ? &sb[o] : NULL));
+        if (Ebg && it->bc->shared_ghost) Ebg[o] = Eb; /* (a face another body lists too: E joins S once) */
         if (cb) cb[o] += cbf;
         if (sb && !it->dens) FGBodyAddSensitivity_Private(l, f, cbf, &sb[o]);
         if (cfb) cfb[o] += cbf;
@@ -713,6 +749,12 @@ PetscErrorCode FGBodiesPenalizeAdjoint(FGBodies B, PetscReal t, PetscReal gamma,
     PetscCall(VecRestoreArray(ubar[a], &ub));
     if (ula) PetscCall(VecRestoreArrayRead(ul[a], &ula));
     if (ulb) PetscCall(VecRestoreArray(ulbar[a], &ulb));
+    if (Ega) PetscCall(VecRestoreArrayRead(B->Eg[a], &Ega));
+    if (Ebg) {
+      PetscCall(VecRestoreArray(B->dEg[a], &Ebg));
+      if (ulbar) PetscCall(FGBodiesSharedGhostApplyTranspose_Internal(B, a, B->dEg[a], ulbar[a]));
+      if (thetabar || sens) PetscCall(FGBodiesSharedGhostAdjointAdd_Internal(B, a, ul[a], B->dEg[a], thetabar, sens ? sens[a] : NULL));
+    }
     PetscCall(VecRestoreArray(B->Z[a], &Sb));
     PetscCall(VecRestoreArray(B->W[a], &Kb));
     PetscCall(VecRestoreArrayRead(ustar[a], &us0));

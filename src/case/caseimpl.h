@@ -209,6 +209,7 @@ PETSC_INTERN PetscBool      FGCaseAppliesBodyBand_Internal(FGCaseCtx, const FGKe
 PETSC_INTERN PetscBool      FGCaseAppliesBodySharp_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseCheckBodyApertures_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscErrorCode FGCaseCheckBodyLineFlux_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckBodySharedGhost_Internal(FGCaseCtx, const FGKeyRef *);
 PETSC_INTERN PetscBool      FGCaseAppliesBodyStiff_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesBodySkin_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseCheckBodySkinOffset_Internal(FGCaseCtx, const FGKeyRef *);

@@ -101,6 +101,21 @@ PetscErrorCode FGCaseCheckBodyLineFlux_Internal(FGCaseCtx ctx, const FGKeyRef *r
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* shared_ghost: with line_flux (so 2D, at rest, with apertures, its shape alone designed), not with
+   quadratic_ghost. */
+PetscErrorCode FGCaseCheckBodySharedGhost_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  const FGBodyCase *b = FGCaseBody_Private(ctx, ref);
+  char              where[FG_CASE_WHERE_LEN];
+
+  PetscFunctionBeginUser;
+  if (!b->shared_ghost) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  PetscCheck(b->line_flux, ctx->comm, FG_ERR_INPUT, "%s: true needs body.%s.line_flux: true (the shared ghost is built and measured with the lines' continuity)", where, b->name);
+  PetscCheck(!b->quadratic_ghost, ctx->comm, FG_ERR_INPUT, "%s: true replaces body.%s.quadratic_ghost: set one of them", where, b->name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* mask_offset without a soft skin; skin_offset and core_depth with one. */
 PetscBool FGCaseAppliesBodyStiff_Internal(FGCaseCtx ctx, const FGKeyRef *ref, char *why, size_t len)
 {

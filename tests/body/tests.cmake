@@ -184,6 +184,16 @@ fg_case_expect(NAME body_lineflux_mixed NP 1 CODE 2 REGEX "--set body.oval.line_
                ARGS info ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml --set body.oval.apertures=true --set body.blob.apertures=true --set body.oval.line_flux=true --set poisson.type=ksp "--set" "design.parameters=[flow.inflow_speed]")
 fg_case_expect(NAME body_lineflux_info NP 1 CODE 0 REGEX "cyl: circle, sharp wall with the line-flux continuity \\(the cut-cell continuity"
                ARGS info ${FG_TEST_DIR}/validation/schafer_turek_re20_sharp.yaml --set body.cyl.apertures=true --set body.cyl.line_flux=true --set poisson.type=ksp "--set" "design.parameters=[flow.inflow_speed]")
+# The shared ghost (shared_ghost; src/body/ghost.c) goes with the lines (and so with their
+# restrictions) and replaces the quadratic ghosts; info names it.
+fg_case_expect(NAME body_shared_no_lines NP 1 CODE 2 REGEX "--set body.cyl.shared_ghost=true: true needs body.cyl.line_flux: true"
+               ARGS info ${FG_TEST_DIR}/validation/schafer_turek_re20_sharp.yaml --set body.cyl.apertures=true --set body.cyl.shared_ghost=true --set poisson.type=ksp)
+fg_case_expect(NAME body_shared_quadratic NP 1 CODE 2 REGEX "--set body.cyl.shared_ghost=true: true replaces body.cyl.quadratic_ghost: set one of them"
+               ARGS info ${FG_TEST_DIR}/validation/schafer_turek_re20_sharp.yaml --set body.cyl.apertures=true --set body.cyl.line_flux=true --set body.cyl.shared_ghost=true
+                    --set body.cyl.quadratic_ghost=true --set poisson.type=ksp "--set" "design.parameters=[flow.inflow_speed]")
+fg_case_expect(NAME body_shared_info NP 1 CODE 0 REGEX "the faces outside next to them by the shared \\(one quadratic profile per inside node"
+               ARGS info ${FG_TEST_DIR}/validation/schafer_turek_re20_sharp.yaml --set body.cyl.apertures=true --set body.cyl.line_flux=true --set body.cyl.shared_ghost=true
+                    --set poisson.type=ksp "--set" "design.parameters=[flow.inflow_speed]")
 # quadratic ghosts: a sharp wall's key (refused with the band), named by info
 fg_case_expect(NAME body_quadratic_band NP 1 CODE 2 REGEX "quadratic_ghost applies with a sharp wall only \\(body.cyl.wall: sharp\\)"
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder.yaml --set body.cyl.quadratic_ghost=true)
