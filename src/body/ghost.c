@@ -21,12 +21,16 @@
   velocity. Within a cell of the surface the face is also relaxed towards its own profile (from the
   faces beyond it) with the rate P = nu/h^2 (h/phi - 1)^2, which grows without bound at the
   surface; the sum is saturated smoothly, (c + P)/(1 + eta P) with the ghosts' part faded by
-  1/(1 + eta P), so that chi -> 1 (the stiff value, as inside) at phi -> 0. A face inside (phi <= 0)
+  1/(1 + eta P), so that chi -> 1 (the stiff value, as inside) at phi -> 0. A face inside (phi < 0)
   has chi = 1. E's coefficients X form one parallel AIJ matrix per component (a row reads faces up
   to two away along an axis and one across, on any rank).
 
-  Every coefficient is evaluated in forward-mode dual numbers in the level set at the points it
-  reads (FG_SG_MAXP at most), so that its derivative is a sum over those points.
+  The design derivative. Every coefficient is evaluated in forward-mode dual numbers in the level
+  set at the points it reads (FG_SG_MAXP at most: the face, its neighbours, each profile's four
+  normal points and two faces per axis), so that its derivative is a sum over those points; with
+  the shape's dphi/dtheta there (kept per face, FGSharedList) chi's derivative joins the
+  linearization of penalize.c, X's gives its tangent dX (X's pattern) and, from the adjoint of X's
+  entries (outer products Eb_f u_k on X's pattern, MatDiagonalScale), its adjoint.
 
   The body must be at rest (the profiles pass through u = 0 at the wall); 2D, with the line-flux
   continuity (lineflux.c), as measured in docs/bodies.md.
@@ -197,7 +201,7 @@ static PetscErrorCode SGFace(FGBodies B, FGBodyItem *it, PetscInt a, const Petsc
   PetscFunctionBeginUser;
   P->n = 0, T->n = 0;
   PetscCall(SGPoint(it->shape, P, x, &phi));
-  if (phi.v <= 0) { /* inside, or on the surface: held */
+  if (phi.v < 0) { /* inside: held (on the surface, phi = 0, the saturated penalty below gives chi = 1 too, and its derivative is the limit from outside, as the lines take it) */
     *chi = SGConst(1);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -208,7 +212,7 @@ static PetscErrorCode SGFace(FGBodies B, FGBodyItem *it, PetscInt a, const Petsc
       FGSGDual  pn;
       FGBodySharpNeighbour_Internal(g, a, idx, d, 2 * side - 1, x, y);
       PetscCall(SGPoint(it->shape, P, y, &pn));
-      if (pn.v >= 0) continue;
+      if (pn.v >= 0) continue; /* (a neighbour on the surface, phi = 0, counts as outside: as the face itself and the lines do) */
       any = PETSC_TRUE;
       jdx[d] += 2 * side - 1;
       FGOpDiffusionCoefficients(g, a, d, idx[d], &cm, &cp); /* the viscous stencil's weight of that neighbour */
@@ -219,15 +223,19 @@ static PetscErrorCode SGFace(FGBodies B, FGBodyItem *it, PetscInt a, const Petsc
         else PetscCall(SGTermAdd(T, Tn.idx[k], Tn.c[k]));
       }
     }
-  if (phi.v < it->h) { /* within a cell of the surface: relaxed towards its own profile at rate P, saturated */
-    const FGSGDual r    = SGLin(-1, SGDiv(SGConst(it->h), phi), 1); /* 1 - h/phi */
-    const FGSGDual pen  = SGLin(it->nu / (it->h * it->h), SGMul(r, r), 0);
-    const FGSGDual fade = SGDiv(SGConst(1), SGLin(it->bc->eta, pen, 1));
+  if (phi.v < it->h) { /* within a cell of the surface: relaxed towards its own profile at rate P = q/phi^2, saturated */
+    /* in the form bounded at phi -> 0 (P itself overflows there): with q = nu (1 - phi/h)^2 and
+       den = phi^2 + eta q, the fade 1/(1 + eta P) = phi^2/den and P/(1 + eta P) = q/den */
+    const FGSGDual r    = SGLin(-1 / it->h, phi, 1); /* 1 - phi/h */
+    const FGSGDual q    = SGLin(it->nu, SGMul(r, r), 0);
+    const FGSGDual p2   = SGMul(phi, phi);
+    const FGSGDual den  = SGAdd(p2, SGLin(it->bc->eta, q, 0));
+    const FGSGDual fade = SGDiv(p2, den), pf = SGDiv(q, den);
     for (PetscInt k = 0; k < T->n; k++) T->c[k] = SGMul(T->c[k], fade);
-    c = SGMul(SGAdd(c, pen), fade);
+    c = SGAdd(SGMul(c, fade), pf);
     Tn.n = 0;
     PetscCall(SGProfile(B, it, P, a, idx, x, phi, 1.0, &Tn));
-    for (PetscInt k = 0; k < Tn.n; k++) PetscCall(SGTermAdd(T, Tn.idx[k], SGMul(Tn.c[k], SGMul(pen, fade))));
+    for (PetscInt k = 0; k < Tn.n; k++) PetscCall(SGTermAdd(T, Tn.idx[k], SGMul(Tn.c[k], pf)));
     any = PETSC_TRUE;
   }
   *chi = SGLin(it->bc->eta, c, 0);
