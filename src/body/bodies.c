@@ -298,6 +298,7 @@ PetscErrorCode FGBodiesDestroy(FGBodies *bodies)
     PetscCall(MatDestroy(&B->Xm[a]));
     PetscCall(MatDestroy(&B->Xone[a]));
     PetscCall(MatDestroy(&B->dXm[a]));
+    PetscCall(MatDestroy(&B->Xt[a]));
     PetscCall(VecDestroy(&B->Eg[a]));
     PetscCall(VecDestroy(&B->Ug[a]));
     PetscCall(VecDestroy(&B->dEg[a]));

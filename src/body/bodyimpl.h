@@ -150,7 +150,7 @@ struct _p_FGBodies {
   Mat               Wone[3], Wbar[3], Wt[3]; /* W's pattern with ones; the adjoint of W's entries; work */
   FGLineFluxList    lf[3];              /* its rows' design derivatives per component */
   PetscBool         shared;             /* some body has the shared ghost (ghost.c) */
-  Mat               Xm[3], Xone[3], dXm[3]; /* its explicit term's coefficients per velocity component; their pattern with ones; their tangent */
+  Mat               Xm[3], Xone[3], dXm[3], Xt[3]; /* its explicit term's coefficients per velocity component; their pattern with ones; their tangent; work */
   Vec               Eg[3], Ug[3], dEg[3]; /* work: the term, an owned velocity, the term's tangent */
 };
 

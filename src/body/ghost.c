@@ -376,6 +376,7 @@ PetscErrorCode FGBodiesSharedGhostBuild_Internal(FGBodies B)
     }
     PetscCall(MatDestroy(&B->Xone[a]));
     PetscCall(MatDestroy(&B->dXm[a]));
+    PetscCall(MatDestroy(&B->Xt[a]));
     PetscCall(MatCreateAIJ(g->comm, nloc, nloc, N, N, FG_SG_MAXC, NULL, FG_SG_MAXC, NULL, &B->Xone[a]));
     PetscCall(MatSetOption(B->Xone[a], MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
     for (PetscInt b = 0; b < B->nb; b++) {
@@ -510,7 +511,9 @@ PetscErrorCode FGBodiesSharedGhostAdjointAdd_Internal(FGBodies B, PetscInt a, Ve
 
   PetscFunctionBeginUser;
   PetscCall(SGOwned(B->g, ul, B->Ug[a], PETSC_TRUE));
-  PetscCall(MatDuplicate(B->Xone[a], MAT_COPY_VALUES, &Xb));
+  if (!B->Xt[a]) PetscCall(MatDuplicate(B->Xone[a], MAT_DO_NOT_COPY_VALUES, &B->Xt[a])); /* work, once per X */
+  Xb = B->Xt[a];
+  PetscCall(MatCopy(B->Xone[a], Xb, SAME_NONZERO_PATTERN));
   PetscCall(MatDiagonalScale(Xb, Eb, B->Ug[a]));
   if (sens) PetscCall(VecGetArray(sens, &sb));
   for (PetscInt b = 0; b < B->nb; b++) {
@@ -545,6 +548,5 @@ PetscErrorCode FGBodiesSharedGhostAdjointAdd_Internal(FGBodies B, PetscInt a, Ve
     }
   }
   if (sens) PetscCall(VecRestoreArray(sens, &sb));
-  PetscCall(MatDestroy(&Xb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
