@@ -256,7 +256,7 @@ PetscErrorCode FGBodiesCreate(FGGrid g, const FGBoundary *bnd, const FGCase *c, 
     if (bc->quadratic_ghost) B->ghost = PETSC_TRUE;
     if (bc->shared_ghost) B->ghost = B->shared = PETSC_TRUE; /* its explicit term reads the stage's start velocity too */
   }
-  PetscCheck(!B->ghost || !B->normal, g->comm, FG_ERR_INPUT, "%s: quadratic_ghost (a sharp wall) and another body's skin_normal in one case are not supported", c->file);
+  PetscCheck(!B->ghost || !B->normal, g->comm, FG_ERR_INPUT, "%s: quadratic_ghost or shared_ghost (a sharp wall) and another body's skin_normal in one case are not supported", c->file);
   if (B->nb)
     for (PetscInt a = 0; a < g->dim; a++) {
       PetscCall(DMCreateGlobalVector(g->da, &B->K[a]));
