@@ -359,7 +359,7 @@ void FGBodySharedGhostDchi_Internal(const FGBodyItem *it, PetscInt a, PetscInt f
 PetscErrorCode FGBodiesSharedGhostBuild_Internal(FGBodies B)
 {
   FGGrid   g = B->g;
-  PetscInt nloc, N, edge = 0;
+  PetscInt nloc, N, edge = 0, bedge = PETSC_MAX_INT; /* bedge: the first body at the edge */
 
   PetscFunctionBeginUser;
   if (!B->shared) PetscFunctionReturn(PETSC_SUCCESS);
@@ -399,7 +399,7 @@ PetscErrorCode FGBodiesSharedGhostBuild_Internal(FGBodies B)
         for (PetscInt k = 0; k < T.n; k++) { /* every term, zero or not: its derivative may not be */
           cols[nc] = FGGridGlobalIndex(g, T.idx[k]);
           if (cols[nc] < 0) {
-            edge++;
+            edge++, bedge = PetscMin(bedge, b);
             continue;
           }
           cd[nc] = T.c[k], one[nc] = 1, v[nc++] = T.c[k].v;
@@ -422,7 +422,8 @@ PetscErrorCode FGBodiesSharedGhostBuild_Internal(FGBodies B)
     PetscCall(MatAssemblyEnd(B->Xone[a], MAT_FINAL_ASSEMBLY));
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &edge, 1, MPIU_INT, MPI_SUM, g->comm));
-  PetscCheck(!edge, g->comm, FG_ERR_INPUT, "body.<body>.shared_ghost: a body lies within 3 cells of the domain's boundary (%" PetscInt_FMT " ghost terms outside), which is not supported; move it or enlarge the domain", edge);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bedge, 1, MPIU_INT, MPI_MIN, g->comm));
+  PetscCheck(!edge, g->comm, FG_ERR_INPUT, "%s: shared_ghost: the body lies within 3 cells of the domain's boundary (%" PetscInt_FMT " ghost terms outside), which is not supported; move it or enlarge the domain", edge ? B->b[bedge].bc->where : "", edge);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -340,7 +340,7 @@ static PetscErrorCode FGLineFluxFace_Private(FGGrid g, FGShape shape, FGLinePhiC
 PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies B)
 {
   FGGrid   g = B->g;
-  PetscInt nloc, N, clash = 0, edge = 0;
+  PetscInt nloc, N, clash = 0, edge = 0, bedge = PETSC_MAX_INT; /* bedge: the first body at the edge */
 
   PetscFunctionBeginUser;
   if (!B->lineflux) PetscFunctionReturn(PETSC_SUCCESS);
@@ -395,7 +395,7 @@ PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies B)
           PetscCall(FGLineFluxFace_Private(g, it->shape, &pc, a, idx, x, c, col, y, w, &trivial, &atedge));
           if (trivial) continue;
           if (atedge) {
-            edge++;
+            edge++, bedge = PetscMin(bedge, b);
             continue;
           }
           if (PetscRealPart(mark[o]) != 0) clash++;
@@ -432,8 +432,9 @@ PetscErrorCode FGBodiesLineFluxBuild_Internal(FGBodies B)
   {
     PetscInt cnt[2] = {clash, edge};
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cnt, 2, MPIU_INT, MPI_SUM, g->comm));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bedge, 1, MPIU_INT, MPI_MIN, g->comm));
     PetscCheck(!cnt[0], g->comm, FG_ERR_INPUT, "body.<body>.line_flux: two bodies' lines meet at %" PetscInt_FMT " faces (they lie within %d cells of each other along an axis), which is not supported; move them apart or refine the grid", cnt[0], FG_LF_SEARCH + 1);
-    PetscCheck(!cnt[1], g->comm, FG_ERR_INPUT, "body.<body>.line_flux: a body lies within 2 cells of the domain's boundary along a face's line (%" PetscInt_FMT " faces), which is not supported; move it or enlarge the domain", cnt[1]);
+    PetscCheck(!cnt[1], g->comm, FG_ERR_INPUT, "%s: line_flux: the body lies within 2 cells of the domain's boundary along a face's line (%" PetscInt_FMT " faces), which is not supported; move it or enlarge the domain", cnt[1] ? B->b[bedge].bc->where : "", cnt[1]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

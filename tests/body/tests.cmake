@@ -194,6 +194,14 @@ fg_case_expect(NAME body_shared_quadratic NP 1 CODE 2 REGEX "--set body.cyl.shar
 fg_case_expect(NAME body_shared_info NP 1 CODE 0 REGEX "the faces outside next to them by the shared \\(one quadratic profile per inside node"
                ARGS info ${FG_TEST_DIR}/validation/schafer_turek_re20_sharp.yaml --set body.cyl.apertures=true --set body.cyl.line_flux=true --set body.cyl.shared_ghost=true
                     --set poisson.type=ksp "--set" "design.parameters=[flow.inflow_speed]")
+# ... and a body too close to the domain's boundary for the lines (a face's line would read faces
+# outside) or for the shared ghost (its profiles would): exit 2 naming the case file's line and the body.
+fg_case_expect(NAME body_lineflux_edge NP 1 CODE 2 REGEX "cylinder_sharp.yaml:15: body.cyl: line_flux: the body lies within 2 cells of the domain's boundary"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set body.cyl.apertures=true --set body.cyl.line_flux=true --set body.cyl.rotation_rate=0
+                    "--set" "body.cyl.position=[0.7, 4.05]" --set poisson.type=ksp "--set" "design.parameters=[flow.inflow_speed]")
+fg_case_expect(NAME body_shared_edge NP 1 CODE 2 REGEX "cylinder_sharp.yaml:15: body.cyl: shared_ghost: the body lies within 3 cells of the domain's boundary"
+               ARGS info ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set body.cyl.apertures=true --set body.cyl.line_flux=true --set body.cyl.shared_ghost=true
+                    --set body.cyl.rotation_rate=0 "--set" "body.cyl.position=[0.8, 4.05]" --set poisson.type=ksp "--set" "design.parameters=[flow.inflow_speed]")
 # quadratic ghosts: a sharp wall's key (refused with the band), named by info
 fg_case_expect(NAME body_quadratic_band NP 1 CODE 2 REGEX "quadratic_ghost applies with a sharp wall only \\(body.cyl.wall: sharp\\)"
                ARGS info ${FG_TEST_DIR}/adjoint/cylinder.yaml --set body.cyl.quadratic_ghost=true)
