@@ -68,6 +68,7 @@ PETSC_EXTERN PetscErrorCode FGAdjointCompute(FGSolver, FGDesign, FGObjective, Ve
 /* Verification (src/adjoint/check.c), and the tolerances of `flowgrad check` (-help lists them). */
 typedef struct {
   PetscReal dot_rtol, taylor_eps, taylor_order, fd_rtol, fd_step; /* -fg_check_dot_rtol, ... */
+  PetscInt  fd_order;                                              /* -fg_check_fd_order: 2 or 4 */
   PetscInt  seed;                                                  /* -fg_check_seed */
 } FGAdjointCheckOptions;
 PETSC_EXTERN PetscErrorCode FGAdjointCheckGetOptions(MPI_Comm, FGAdjointCheckOptions *);
@@ -84,7 +85,7 @@ typedef struct {
   char      name[96];
   PetscReal value, step, adjoint, fd, scale; /* p_i, h, dJ/dp_i (adjoint), central difference, scale of p_i */
 } FGFDResult;
-PETSC_EXTERN PetscErrorCode FGAdjointFD(FGSolver, FGDesign, FGObjective, Vec, Vec, PetscReal, PetscInt *, FGFDResult[]);
+PETSC_EXTERN PetscErrorCode FGAdjointFD(FGSolver, FGDesign, FGObjective, Vec, Vec, PetscReal, PetscInt, PetscInt *, FGFDResult[]);
 
 
 /* The steady adjoint (adjoint.mode: steady; src/adjoint/steady.c): J and dJ/dp at the steady

@@ -18,6 +18,9 @@
 . -fg_check_taylor_order <1.9>  - Taylor test: the least observed order of the remainder
 . -fg_check_fd_rtol <1e-6>      - central differences: relative tolerance against the adjoint
 . -fg_check_fd_step <3e-6>      - central differences: the step relative to a scalar's scale
+. -fg_check_fd_order <2>        - central differences: 2 (J at +-h) or 4 (also at +-2h: Richardson's
+                                  extrapolation, for a J whose curvature makes the step's error
+                                  and round-off meet near the tolerance)
 - -fg_check_seed <1>            - seed of the random vectors and directions
 @*/
 PetscErrorCode FGAdjointCheckGetOptions(MPI_Comm comm, FGAdjointCheckOptions *o)
@@ -28,6 +31,7 @@ PetscErrorCode FGAdjointCheckGetOptions(MPI_Comm comm, FGAdjointCheckOptions *o)
   o->taylor_order = 1.9;
   o->fd_rtol      = 1e-6;
   o->fd_step      = 3e-6;
+  o->fd_order     = 2;
   o->seed         = 1;
   PetscBool set;
   PetscOptionsBegin(comm, NULL, "flowgrad check: verification of the adjoint", NULL);
@@ -41,6 +45,8 @@ PetscErrorCode FGAdjointCheckGetOptions(MPI_Comm comm, FGAdjointCheckOptions *o)
   PetscCall(FGOptionsCheckValue("-fg_check_fd_rtol", set)); /* given without a value: not silently unset */
   PetscCall(PetscOptionsReal("-fg_check_fd_step", "central differences: the step, relative to each design scalar's scale", NULL, o->fd_step, &o->fd_step, &set));
   PetscCall(FGOptionsCheckValue("-fg_check_fd_step", set)); /* given without a value: not silently unset */
+  PetscCall(PetscOptionsInt("-fg_check_fd_order", "central differences: the order, 2 (J at +-h) or 4 (also at +-2h)", NULL, o->fd_order, &o->fd_order, &set));
+  PetscCall(FGOptionsCheckValue("-fg_check_fd_order", set)); /* given without a value: not silently unset */
   PetscCall(PetscOptionsInt("-fg_check_seed", "seed of the random vectors and the Taylor direction", NULL, o->seed, &o->seed, &set));
   PetscCall(FGOptionsCheckValue("-fg_check_seed", set)); /* given without a value: not silently unset */
   PetscOptionsEnd();
@@ -49,6 +55,7 @@ PetscErrorCode FGAdjointCheckGetOptions(MPI_Comm comm, FGAdjointCheckOptions *o)
   PetscCheck(o->taylor_order > 0, comm, FG_ERR_INPUT, "-fg_check_taylor_order %g: must be > 0", (double)o->taylor_order);
   PetscCheck(o->fd_rtol > 0, comm, FG_ERR_INPUT, "-fg_check_fd_rtol %g: must be > 0", (double)o->fd_rtol);
   PetscCheck(o->fd_step > 0, comm, FG_ERR_INPUT, "-fg_check_fd_step %g: must be > 0", (double)o->fd_step);
+  PetscCheck(o->fd_order == 2 || o->fd_order == 4, comm, FG_ERR_INPUT, "-fg_check_fd_order %" PetscInt_FMT ": must be 2 or 4", o->fd_order);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -484,12 +491,12 @@ PetscErrorCode FGAdjointTaylor(FGSolver s, FGDesign d, FGObjective o, Vec p, Pet
 
 /*@C
   FGAdjointFD - central differences (J(p + h e_i) - J(p - h e_i)) / 2h with h = hrel scale_i
-  (FGDesignScalarScale) for
+  (FGDesignScalarScale; order 4: Richardson's (8 D(h) - D(2h)) / 12 h from J at +-h and +-2h) for
   every design scalar, and for each field block its entry with the largest |g| (a sample of a
   large block; its step is relative to the block's largest |value|). res[] (room for the number of scalars plus the field blocks) gets the entries;
   *n their number. Collective.
 @*/
-PetscErrorCode FGAdjointFD(FGSolver s, FGDesign d, FGObjective o, Vec p, Vec g, PetscReal hrel, PetscInt *n, FGFDResult res[])
+PetscErrorCode FGAdjointFD(FGSolver s, FGDesign d, FGObjective o, Vec p, Vec g, PetscReal hrel, PetscInt order, PetscInt *n, FGFDResult res[])
 {
   Vec                  q;
   PetscInt             ns, nblk, lo;
@@ -510,7 +517,7 @@ PetscErrorCode FGAdjointFD(FGSolver s, FGDesign d, FGObjective o, Vec p, Vec g, 
   for (PetscInt e = 0; e < ns + nblk; e++) {
     FGFDResult *r = &res[*n];
     PetscInt    gi;
-    PetscReal   pv, gv, Jp, Jm, h, fscale = 1;
+    PetscReal   pv, gv, Jp[2] = {0, 0}, Jm[2] = {0, 0}, h, fscale = 1;
     if (e < ns) {
       gi = e;
       pv = sc[e];
@@ -561,21 +568,22 @@ PetscErrorCode FGAdjointFD(FGSolver s, FGDesign d, FGObjective o, Vec p, Vec g, 
       gv = PetscRealPart(gval);
       PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &gv, 1, MPIU_REAL, MPIU_SUM, s->comm));
     }
-    for (PetscInt sg = 1; sg >= -1; sg -= 2) {
-      PetscCall(VecCopy(p, q));
-      if (!rank || e >= ns) {
-        PetscInt qlo, qhi;
-        PetscCall(VecGetOwnershipRange(q, &qlo, &qhi));
-        if (gi >= qlo && gi < qhi) PetscCall(VecSetValue(q, gi, pv + sg * h, INSERT_VALUES));
+    for (PetscInt m = 1; m <= order / 2; m++)
+      for (PetscInt sg = 1; sg >= -1; sg -= 2) {
+        PetscCall(VecCopy(p, q));
+        if (!rank || e >= ns) {
+          PetscInt qlo, qhi;
+          PetscCall(VecGetOwnershipRange(q, &qlo, &qhi));
+          if (gi >= qlo && gi < qhi) PetscCall(VecSetValue(q, gi, pv + sg * m * h, INSERT_VALUES));
+        }
+        PetscCall(VecAssemblyBegin(q));
+        PetscCall(VecAssemblyEnd(q));
+        PetscCall(FGAdjointForward(s, d, o, q, sg > 0 ? &Jp[m - 1] : &Jm[m - 1]));
       }
-      PetscCall(VecAssemblyBegin(q));
-      PetscCall(VecAssemblyEnd(q));
-      PetscCall(FGAdjointForward(s, d, o, q, sg > 0 ? &Jp : &Jm));
-    }
     r->value    = pv;
     r->step     = h;
     r->adjoint  = gv;
-    r->fd       = (Jp - Jm) / (2 * h);
+    r->fd       = order == 4 ? (8 * (Jp[0] - Jm[0]) - (Jp[1] - Jm[1])) / (12 * h) : (Jp[0] - Jm[0]) / (2 * h);
     (*n)++;
   }
   PetscCall(FGDesignApply(d, p));

@@ -16,7 +16,8 @@
   prints a table, and fails (FG_ERR_NUMERIC: exit 3) if any check fails. Options
   (FGAdjointCheckGetOptions, src/adjoint/check.c; -help lists them):
     -fg_check_dot_rtol (1e-12) -fg_check_taylor_eps (1e-3) -fg_check_taylor_order (1.9)
-    -fg_check_fd_rtol (1e-6) -fg_check_fd_step (3e-6, relative) -fg_check_seed (1)
+    -fg_check_fd_rtol (1e-6) -fg_check_fd_step (3e-6, relative) -fg_check_fd_order (2; 4: also at
+    +-2h, Richardson's extrapolation) -fg_check_seed (1)
   Test hook (marked TEST ONLY in -help): -fg_test_break_adjoint perturbs the adjoint step
   (src/step/rk3.c), so a test can see the check fail.
 */
@@ -102,9 +103,9 @@ PetscErrorCode FGCheckMain(MPI_Comm comm, const FGCase *c)
     PetscCall(FGDesignGetScalars(A.d, A.p, &ns, &v));
     PetscCall(FGDesignGetBlocks(A.d, &nblk, &blk));
     PetscCall(PetscMalloc1(ns + nblk + 1, &fres));
-    PetscCall(FGAdjointFD(s, A.d, A.o, A.p, A.g, fd_step, &nres, fres));
+    PetscCall(FGAdjointFD(s, A.d, A.o, A.p, A.g, fd_step, o.fd_order, &nres, fres));
     for (PetscInt i = 0; i < nres; i++) gmax = PetscMax(gmax, PetscMax(PetscAbsReal(fres[i].adjoint), PetscAbsReal(fres[i].fd)) * fres[i].scale);
-    PetscCall(PetscPrintf(comm, "\n3. central differences (step %g relative) against the adjoint, relative tolerance %g\n", (double)fd_step, (double)fd_rtol));
+    PetscCall(PetscPrintf(comm, "\n3. central differences (step %g relative%s) against the adjoint, relative tolerance %g\n", (double)fd_step, o.fd_order == 4 ? ", fourth order: +-h and +-2h" : "", (double)fd_rtol));
     PetscCall(PetscPrintf(comm, "   %-36s %20s %20s %10s\n", "parameter", "adjoint", "central difference", "rel"));
     for (PetscInt i = 0; i < nres; i++) {
       const FGFDResult *r  = &fres[i];

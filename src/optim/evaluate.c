@@ -97,6 +97,28 @@ static PetscErrorCode FGOptPrintEval_Private(FGOptimizer O, const FGEval *e, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* An evaluation failed at design p: its scalars, from rank 0's stderr (not collective: the failure
+   may be one rank's). */
+static PetscErrorCode FGOptPrintFailedDesign_Private(FGOptimizer O, Vec p)
+{
+  const PetscScalar *a;
+  PetscMPIInt        rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(O->comm, &rank));
+  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetArrayRead(p, &a));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "flowgrad optimize: evaluation %" PetscInt_FMT " failed at the design", O->nevals));
+  for (PetscInt i = 0; i < O->ns; i++) {
+    char nm[128];
+    PetscCall(FGDesignScalarName(O->d, i, nm, sizeof(nm)));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s %s = %.17g", i ? "," : "", nm, (double)PetscRealPart(a[i])));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s (the evaluations before it are in %s)\n", O->ns ? "" : " (no design scalars)", O->evdir));
+  PetscCall(VecRestoreArrayRead(p, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The evaluation at design p (gradient: with the gradient): from the cache, the log (replay) or
    computed and logged. */
 PetscErrorCode FGOptEvaluate_Internal(FGOptimizer O, Vec p, PetscBool gradient, FGEval **out)
@@ -143,8 +165,13 @@ PetscErrorCode FGOptEvaluate_Internal(FGOptimizer O, Vec p, PetscBool gradient, 
   {
     PetscLogDouble w0, w1;
     int            sig = 0;
+    PetscErrorCode ierr;
     PetscCall(PetscTime(&w0));
-    PetscCall(FGProblemEvaluate(O->P, p, gradient, &O->cache[slot]));
+    ierr = FGProblemEvaluate(O->P, p, gradient, &O->cache[slot]);
+    if (ierr) { /* say where it failed (the error's own line follows), then pass the error on */
+      PetscCall(FGOptPrintFailedDesign_Private(O, p));
+      PetscFunctionReturn(ierr);
+    }
     PetscCall(PetscTime(&w1));
     PetscCall(VecCopy(p, O->cachep[slot]));
     O->cacheset[slot] = PETSC_TRUE;

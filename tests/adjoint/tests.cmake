@@ -99,30 +99,33 @@ fg_case_expect(NAME adjoint_check_shapes_lineflux NP 1 CODE 0 REGEX "^flowgrad c
 set_tests_properties(case_adjoint_check_cylinder_lineflux_np1 case_adjoint_check_cylinder_lineflux_np2 case_adjoint_check_cylinder_lineflux_implicit_np1
                      case_adjoint_check_shapes_lineflux_np1 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... and with the shared ghost as well (body.<body>.shared_ghost, src/body/ghost.c: each face's
-# explicit term X u_l from the stage's start, X a parallel AIJ matrix whose rows read faces two away
-# along an axis and one across, on any rank; chi and X through the level set at up to 48 points per
+# explicit term X u_l from the stage's start, X a parallel AIJ matrix whose rows read faces three away
+# along an axis and one across, on any rank; chi and X through the level set at up to 64 points per
 # face, in dual numbers): the cylinder at rest, its shape and the inflow speed designed, at 1 rank,
 # at 2 (the slabs' boundary crosses the body) with CG + GAMG to 1e-12, with the implicit viscous
 # term at 1, and the ellipse and the B-spline at 1 (16, 16, 17 and 27 checks). The central
-# differences with a step of 3e-7: the faces within a cell of the surface are relaxed at a rate
-# that grows as (h/phi)^2, so dJ/dr's central difference converges to the adjoint as the step
-# squared from far out (2.2e-5, 2.5e-6, 2.3e-7 at 3e-6, 1e-6, 3e-7; 1.5e-7 at 1e-7, round-off; measured).
+# differences of fourth order (-fg_check_fd_order 4, J at +-h and +-2h) with the default step: the
+# faces within a cell of the surface are relaxed at a rate that grows as (h/phi)^2, and a first
+# face within half a cell of the wall fades into the next pair, so J curves strongly in r and the
+# second-order difference of dJ/dr meets its round-off near the tolerance (1.2e-4, 1.3e-5, 1.2e-6,
+# 7e-7 at steps 3e-6, 1e-6, 3e-7, 1e-7: the step squared, then round-off); the fourth-order one
+# gives 7e-10 at 3e-6 (measured).
 fg_case_expect(NAME adjoint_check_cylinder_shared NP 1 CODE 0 REGEX "^flowgrad check: 16 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set output.dir=adjoint_check_cylinder_shared --set body.cyl.apertures=true --set body.cyl.line_flux=true
                     --set body.cyl.shared_ghost=true --set body.cyl.rotation_rate=0 "--set" "design.parameters=[body.cyl.shape, flow.inflow_speed]" --set poisson.type=ksp
-                    -fg_check_fd_step 3e-7 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate ${FG_POISSON_DIRECT})
+                    -fg_check_fd_order 4 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate ${FG_POISSON_DIRECT})
 fg_case_expect(NAME adjoint_check_cylinder_shared NP 2 CODE 0 REGEX "^flowgrad check: 16 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set output.dir=adjoint_check_cylinder_shared --set body.cyl.apertures=true --set body.cyl.line_flux=true
                     --set body.cyl.shared_ghost=true --set body.cyl.rotation_rate=0 "--set" "design.parameters=[body.cyl.shape, flow.inflow_speed]" --set poisson.type=ksp
-                    --set poisson.rtol=1e-12 -fg_check_fd_step 3e-7 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate)
+                    --set poisson.rtol=1e-12 -fg_check_fd_order 4 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate)
 fg_case_expect(NAME adjoint_check_cylinder_shared_implicit NP 1 CODE 0 REGEX "^flowgrad check: 17 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/cylinder_sharp.yaml --set output.dir=adjoint_check_cylinder_shared_implicit --set body.cyl.apertures=true --set body.cyl.line_flux=true
                     --set body.cyl.shared_ghost=true --set body.cyl.rotation_rate=0 "--set" "design.parameters=[body.cyl.shape, flow.inflow_speed]" --set poisson.type=ksp
-                    --set time.viscous=implicit -fg_check_fd_step 3e-7 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate ${FG_POISSON_DIRECT})
+                    --set time.viscous=implicit -fg_check_fd_order 4 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate ${FG_POISSON_DIRECT})
 fg_case_expect(NAME adjoint_check_shapes_shared NP 1 CODE 0 REGEX "^flowgrad check: 27 checks, 0 failed"
                ARGS check ${FG_TEST_DIR}/adjoint/shapes_sharp.yaml --set output.dir=adjoint_check_shapes_shared --set body.oval.apertures=true --set body.blob.apertures=true
                     --set body.oval.line_flux=true --set body.blob.line_flux=true --set body.oval.shared_ghost=true --set body.blob.shared_ghost=true --set poisson.type=ksp
-                    -fg_check_fd_step 3e-7 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate ${FG_POISSON_DIRECT})
+                    -fg_check_fd_order 4 -fg_check_taylor_eps 1e-4 -fg_fftw_planner estimate ${FG_POISSON_DIRECT})
 set_tests_properties(case_adjoint_check_cylinder_shared_np1 case_adjoint_check_cylinder_shared_np2 case_adjoint_check_cylinder_shared_implicit_np1
                      case_adjoint_check_shapes_shared_np1 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... with quadratic ghosts (body.<body>.quadratic_ghost: the ghost through the next face out, whose
@@ -239,6 +242,16 @@ fg_case_expect(NAME adjoint_example_shape_drag_skin NP 2 CODE 0 REGEX "^flowgrad
                ARGS check ${PROJECT_SOURCE_DIR}/cases/shape_drag/shape_drag_skin.yaml --set time.steps=3 --set adjoint.mode=unsteady
                     --set output.dir=adjoint_example_shape_drag_skin -fg_fftw_planner estimate)
 set_tests_properties(case_adjoint_example_shape_drag_skin_np2 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
+# ... the sharp shape example (cases/shape_drag/shape_drag_sharp.yaml: apertures, lines and the
+# shared ghost; unsteady over 3 steps, 1 rank with the direct Poisson solve): J, the 4 shape
+# scalars and the area row, the central differences of fourth order and the Taylor test from
+# 1e-4 as the other sharp-wall checks (from 1e-3 the pair 5e-4, 2.5e-4 gives order 1.68: a face
+# crossing in the range; measured 19 checks, 3.5 s).
+fg_case_expect(NAME adjoint_example_shape_drag_sharp NP 1 CODE 0 REGEX "^flowgrad check: 19 checks, 0 failed"
+               ARGS check ${PROJECT_SOURCE_DIR}/cases/shape_drag/shape_drag_sharp.yaml --set time.steps=3 --set adjoint.mode=unsteady
+                    --set output.dir=adjoint_example_shape_drag_sharp -fg_check_fd_order 4 -fg_check_taylor_eps 1e-4
+                    -fg_fftw_planner estimate ${FG_POISSON_DIRECT})
+set_tests_properties(case_adjoint_example_shape_drag_sharp_np1 PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint;body")
 # ... the airfoil examples (cases/naca_lift: the CST section with the stiff mask, and with the soft
 # skin and its normal band for the grid study), likewise unsteady over 3 steps: J, the 10 CST
 # coefficients and the thickness rows (measured: 51 checks each; 4 s and 21 s on 2 ranks).

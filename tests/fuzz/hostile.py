@@ -190,6 +190,7 @@ def scenario_options(fg, a, w):
     fg.expect("-fg_test_raise_signal_at_step with no value", run + ["-fg_test_raise_signal_at_step", "-fg_fftw_planner", "estimate"], 2, r"-fg_test_raise_signal_at_step needs a value")
     fg.expect("-fg_test_raise_signal_rank -1", run + ["-fg_test_raise_signal_at_step", "1", "-fg_test_raise_signal_rank", "-1"], 2, r"-fg_test_raise_signal_rank -1: must be a rank")
     fg.expect("check -fg_check_fd_step 0", ["check", case, "--set", f"output.dir={w}/oc", "-fg_check_fd_step", "0"], 2, r"-fg_check_fd_step 0\.?: must be > 0")
+    fg.expect("check -fg_check_fd_order 3", ["check", case, "--set", f"output.dir={w}/oc", "-fg_check_fd_order", "3"], 2, r"-fg_check_fd_order 3: must be 2 or 4")
     fg.expect("-poisson_ksp_max_it -1", run + ["--set", "poisson.type=ksp", "-poisson_ksp_max_it", "-1"], 2, r"-poisson_ksp_max_it -1: must be >= 1")
     fg.expect("-poisson_ksp_type bogus", run + ["--set", "poisson.type=ksp", "-poisson_ksp_type", "bogus"], 2, r"^flowgrad: error: -poisson_ksp_type bogus: .*bogus")
     rec = os.path.join(w, "rec.opts")
