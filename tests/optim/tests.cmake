@@ -110,6 +110,10 @@ fg_case_expect(NAME optim_missing_body NP "1;2" CODE 2 ARGS optimize ${_fg_shape
                REGEX [=[--set constraints\.area\.body=wing: the case has no body wing \(its bodies: cyl\)]=])
 fg_case_expect(NAME optim_bad_bound NP 1 CODE 2 ARGS optimize ${_fg_shape} --set "design.scale=[-1]"
                REGEX [=[--set design\.scale=\[-1\]: entry 1 \(body\.cyl\.shape\.r0\): -1 must be > 0]=])
+# An evaluation that fails (here the flow blows up at dt = 5) names the design it failed at before
+# the error's own line, at 1 and 2 ranks, and exits with the error's code (3: numeric).
+fg_case_expect(NAME optim_eval_failed NP "1;2" CODE 3 ARGS optimize ${_fg_shape} --set time.dt=5 --set output.dir=optim_eval_failed -fg_fftw_planner estimate
+               REGEX [=[flowgrad optimize: evaluation 0 failed at the design body\.cyl\.shape\.r0 = 0\.5, body\.cyl\.shape\.a2 = 0 \(the evaluations before it are in ]=])
 fg_case_expect(NAME optim_type_constraints NP 1 CODE 2 ARGS optimize ${_fg_shape} --set optimizer.type=blmvm --set output.dir=optim_type_constraints
                REGEX [=[--set optimizer\.type=blmvm: blmvm cannot handle constraints, and the case has 1 \(constraints\.\*\): use almm or penalty \(or auto\)]=])
 fg_case_expect(NAME optim_resume_nothing NP 1 CODE 2 ARGS optimize ${_fg_shape} --resume --set output.dir=optim_resume_nothing
