@@ -17,7 +17,7 @@ foreach(scenario long_path:2 special_files:1 probes:1 options:2 memory:1 late_er
   set_tests_properties(hostile_${name} PROPERTIES TIMEOUT 300 PROCESSORS ${np} LABELS "mpi;fuzz")
 endforeach()
 
-# The generated sweep: 736 hostile case files and command lines (seed 1; mostly info, some run,
+# The generated sweep: 742 hostile case files and command lines (seed 1; mostly info, some run,
 # adjoint and check, four at a time: they mostly wait); every one refused with exit 2 or 4 and one
 # line naming a key, file or option, or accepted where it is valid; no signal, hang or traceback,
 # nothing written outside the work directory. With FLOWGRAD_SANITIZE the parser part (info) runs
