@@ -8,6 +8,7 @@ observed order of each quantity and the difference between the two finest grids.
               [--level-set 'K=V{expr}' ...]
               [--mpiexec M --np N] [--jobs J] [--min-order 1.5] [--max-diff NAME=TOL ...]
               [--csv FILE] [--report-only] [--surface-dp NAME=X1,Y1:X2,Y2 ...] [--sequence STEPS]
+              [--reuse]
 
 Level N runs the case with every key of --hkeys (the stretched grid's spacing at the body) set to
 L/N, L the body's size (the cylinder's diameter). --scale-dt also divides time.dt by N/N0 and
@@ -32,6 +33,11 @@ unsteady: `flowgrad run`; from history.csv's rows with time >= --from, for each 
   B_cd_max, B_cl_max (the largest values, refined by a parabola through the peak sample and its
   neighbours) and B_st (the Strouhal number f L / u_ref from Cl's upward mean crossings;
   u_ref from the resolved case).
+
+--reuse (steady): a level whose directory already holds a finished run (its gradient.csv, which
+  flowgrad writes last) is read instead of run again, so that a study stopped at its finest level
+  resumes there (with --sequence, from the level before it). It does not compare the settings:
+  after changing the case or an option, use a new --workdir.
 
 Per quantity q on levels ... N1, N2, N3 (the last three): the observed order
 p = log2(|q(N1) - q(N2)| / |q(N2) - q(N3)|) (N doubling; else log of the ratio over log(N3/N2)),
@@ -72,6 +78,8 @@ ap.add_argument("--sequence", type=int, default=0,
                 help="each level after the first starts from the previous one's steady state (steady: "
                      "with this many time steps before Newton) or last fields (unsteady, mean: and runs "
                      "this many steps, scaled by --scale-dt); the levels run in order")
+ap.add_argument("--reuse", action="store_true",
+                help="steady: read a level whose directory holds a finished run instead of running it")
 ap.add_argument("--surface-dp", action="append", default=[],
                 help="steady: NAME=X1,Y1:X2,Y2, the pressure difference of two surface points, each "
                      "extrapolated from the fluid along the normal (see surface_pressure)")
@@ -281,6 +289,12 @@ def run(n, start="", window=None):
             steps = int(round(a.sequence * n / levels[0]))
         cmd += ["--set", "initial.type=file", "--set", "initial.file=" + start, "--set", f"time.steps={steps}"]
     cmd += a.options.split()
+    if a.reuse and os.path.isfile(os.path.join(out, "gradient.csv")):
+        print(f"level {n}: reusing the finished run in {out}", flush=True)
+        try:
+            return n, steady_quantities(out), ""
+        except (OSError, RuntimeError, ValueError, KeyError) as e:
+            return n, None, str(e)
     with open(out + ".log", "w") as log:
         r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
     if r.returncode != 0:
@@ -306,6 +320,8 @@ if a.scale_dt:  # the case's dt and steps as flowgrad resolves them (with --set)
 for item in a.set:  # a --set of a level's own key would undo the refinement
     if item.partition("=")[0].strip() in [k.strip() for k in a.hkeys.split(",") if k.strip()]:
         sys.exit(f"accuracy.py: --set {item!r} sets an --hkeys key, which each level sets to L/N")
+if a.reuse and a.mode != "steady":
+    sys.exit("accuracy.py: --reuse reads steady levels only (an unsteady run leaves no mark of having finished)")
 if a.sequence < 0:
     sys.exit("accuracy.py: --sequence needs a positive number of steps")
 if a.sequence:  # in order, each from the one before
