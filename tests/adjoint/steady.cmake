@@ -41,7 +41,7 @@ add_test(NAME adjoint_steady_sequence
                  --coarse 100,25 --fine 200,50 --case-dt 2e-3 --case-steps 300 --dt 1e-3 --steps 10 --np 1,2
                  --max-newton 3 --rtol 1e-8
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-set_tests_properties(adjoint_steady_sequence PROPERTIES TIMEOUT 300 LABELS "mpi;adjoint")
+set_tests_properties(adjoint_steady_sequence PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS "mpi;adjoint")
 
 # The steady solver (Newton on SNES, GMRES right-preconditioned by the Oseen solve of
 # src/adjoint/steady_pc.c) over a sweep of the radius of the confined cylinder of issue 20
