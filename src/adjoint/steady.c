@@ -584,6 +584,13 @@ static PetscErrorCode FGSteadyKeep_Private(FGSteadyCtx *c, Vec X, Vec p)
    search only, cut the Krylov iterations to 1-3 per Newton step but Newton then stagnated (12
    iterations at 100 x 25, none converging at 400 x 100), each Newton step refactoring the
    preconditioner; with the full step it is not measured. */
+/* The step of Newton's map F and of the adjoint (newton: adjoint.steady_dt, time.dt where 0), or
+   time.dt again. The fixed point does not depend on it, the Oseen solve's error does (adjoint.md). */
+static void FGSteadyStep_Private(FGSolver s, PetscBool newton)
+{
+  s->dt = newton && s->c->adjoint.steady_dt > 0 ? s->c->adjoint.steady_dt : s->c->time.dt;
+}
+
 static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObjective o, Vec p, PetscReal *J)
 {
   FGSolver       s  = c->s;
@@ -607,6 +614,7 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
     PetscCall(FGSteadyPack_Private(c, st->u, st->p, X));
     c->t = st->t;
     c->N = st->step;
+    FGSteadyStep_Private(s, PETSC_TRUE);
   } else {
     const PetscInt N = s->c->time.steps;
     st->set = PETSC_FALSE; /* the kept state and its preconditioner make way for this design's */
@@ -615,6 +623,8 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
     c->t = s->t;
     c->N = N;
     PetscCall(FGSteadyPack_Private(c, s->u, s->p, X));
+    FGSteadyStep_Private(s, PETSC_TRUE);
+    if (c->every && s->dt != s->c->time.dt) PetscCall(PetscPrintf(s->comm, "steady: Newton's map steps dt = %g (adjoint.steady_dt; the transient's time.dt = %g)\n", (double)s->dt, (double)s->c->time.dt));
     PetscCall(FGSteadyNewton_Private(c, X));
   }
 
@@ -652,6 +662,7 @@ PetscErrorCode FGAdjointForwardSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(FGSteadyCtxCreate_Private(s, &c));
   PetscCall(FGSteadyForward_Private(&c, d, o, p, J));
   PetscCall(FGSteadyCtxDestroy_Private(&c));
+  FGSteadyStep_Private(s, PETSC_FALSE);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -784,5 +795,6 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&A));
   PetscCall(FGSteadyCtxDestroy_Private(&c));
+  FGSteadyStep_Private(s, PETSC_FALSE);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
