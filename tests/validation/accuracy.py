@@ -22,7 +22,9 @@ steady (`adjoint.mode: steady`): `flowgrad adjoint`; the quantities are the case
   STEPS (grid sequencing) the levels run one after the other, each after the first from the
   previous level's steady state (initial.type file: interpolated to its grid) with STEPS time steps
   before Newton instead of the case's transient; the steady states are the same (Newton's
-  tolerance), the cost of the fine levels' transients is gone.
+  tolerance), the cost of the fine levels' transients is gone. At a fixed time.dt Newton's Krylov
+  iterations grow with the level (its CFL number): a step that follows it, --level-set
+  'time.dt={0.005/N}' with --sequence (or adjoint.steady_dt), keeps them low (docs/adjoint.md).
   In unsteady and mean modes --sequence STEPS starts each level after the first from the previous
   level's last fields (interpolated) and runs it STEPS steps (times N/N1 with --scale-dt: the same
   time at every level); its window is the last stretch of its run as long as the first level's
