@@ -141,26 +141,32 @@ set_tests_properties(validation_smoothness_regrid PROPERTIES PROCESSORS 2 TIMEOU
 # docs/bodies.md, "Accuracy of bodies"). Schäfer & Turek's 2D-1 (steady, Re 20) with the soft skin at
 # h = D/20 and D/40 (x uniform, y refined around the body): the drag's error against the
 # reference 5.57953523384 must fall at an order >= 1.5 (measured +3.79 % and +0.96 %: 1.98; the
-# default stiff mask, -3.45 % and -2.37 %, gives 0.54 and fails it).
+# default stiff mask, -3.45 % and -2.37 %, gives 0.54 and fails it). D/40 starts from D/20's steady
+# state (--sequence: the same steady states, without D/40's transient) and Newton steps at 5e-4
+# (adjoint.steady_dt: the same fixed point in fewer Krylov iterations): 27 s on one core, where the
+# two levels from rest side by side took 36 s on two; the same figures to every digit printed.
 add_test(NAME validation_accuracy_re20
          COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/accuracy.py --flowgrad $<TARGET_FILE:flowgrad>
                  --case ${CMAKE_CURRENT_SOURCE_DIR}/validation/schafer_turek_re20.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_accuracy_re20
                  --length 0.1 --levels 20,40 --hkeys grid.stretch.y.h_min --level-set "grid.cells=[{22*N}, 0]"
-                 --options "-fg_fftw_planner estimate" --reference drag=5.57953523384 --min-order 1.5 --jobs 2
+                 --options "-fg_fftw_planner estimate" --reference drag=5.57953523384 --min-order 1.5
+                 --sequence 20 --set adjoint.steady_dt=5e-4
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-set_tests_properties(validation_accuracy_re20 PROPERTIES PROCESSORS 2 TIMEOUT 600 LABELS "validation;body")
+set_tests_properties(validation_accuracy_re20 PROPERTIES TIMEOUT 600 LABELS "validation;body")
 # ... and with a sharp wall (wall: sharp; tests/validation/schafer_turek_re20_sharp.yaml): the drag,
 # the lift and the surface pressure difference (each surface point extrapolated from the fluid along
 # the normal: --surface-dp) must converge to the references at an order >= 1.5 (measured +0.204 %
-# and +0.031 %, -5.0 % and -0.68 %, -2.97 % and -0.90 %: orders 2.71, 2.89 and 1.73).
+# and +0.031 %, -5.0 % and -0.68 %, -2.97 % and -0.90 %: orders 2.71, 2.89 and 1.73), sequenced and
+# with Newton's step as above (30 s on one core; 52 s on two from rest, the same figures).
 add_test(NAME validation_accuracy_re20_sharp
          COMMAND ${FG_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/validation/accuracy.py --flowgrad $<TARGET_FILE:flowgrad>
                  --case ${CMAKE_CURRENT_SOURCE_DIR}/validation/schafer_turek_re20_sharp.yaml --workdir ${CMAKE_CURRENT_BINARY_DIR}/validation_accuracy_re20_sharp
                  --length 0.1 --levels 20,40 --hkeys grid.stretch.y.h_min --level-set "grid.cells=[{22*N}, 0]"
                  --options "-fg_fftw_planner estimate" --reference drag=5.57953523384 --reference lift=0.010618948146
-                 --surface-dp dp_surface=0.15,0.2:0.25,0.2 --reference dp_surface=0.11752016697 --min-order 1.5 --jobs 2
+                 --surface-dp dp_surface=0.15,0.2:0.25,0.2 --reference dp_surface=0.11752016697 --min-order 1.5
+                 --sequence 20 --set adjoint.steady_dt=5e-4
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-set_tests_properties(validation_accuracy_re20_sharp PROPERTIES PROCESSORS 2 TIMEOUT 600 LABELS "validation;body")
+set_tests_properties(validation_accuracy_re20_sharp PROPERTIES TIMEOUT 600 LABELS "validation;body")
 # ... and with issue 21's built model (apertures, line_flux, shared_ghost; x and y refined around
 # the body, h_max 0.04), D/40 from D/20's steady state (--sequence): the same three quantities at an
 # order >= 1.5 against the references (measured +0.225 % and +0.038 %, -3.4 % and +0.025 %,
