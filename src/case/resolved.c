@@ -165,7 +165,7 @@ PetscErrorCode FGCaseResolve_Internal(FGCaseCtx ctx)
 /* Keys of the resolved case that may change between a run and its resumption. */
 static PetscBool FGCaseRestartExcluded_Private(const char *path)
 {
-  static const char *const exact[]  = {"name", "description", "time.steps", "time.cfl_max"};
+  static const char *const exact[]  = {"name", "description", "time.steps", "time.cfl_max", "adjoint.steady_dt"};
   static const char *const prefix[] = {"poisson.", "output."};
   for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
     if (!strcmp(path, exact[i])) return PETSC_TRUE;
@@ -188,9 +188,10 @@ static PetscBool FGCaseRestartExcluded_Private(const char *path)
 - hash - FNV-1a 64-bit hash of keys
 
   Notes:
-  Every key except name, description, time.steps, time.cfl_max, poisson.* and output.*: a run
-  may be resumed with more steps, another output directory, monitor or checkpoint cadence, another
-  blow-up guard or another Poisson solver (fftw and ksp solve the same equations; ksp only to its
+  Every key except name, description, time.steps, time.cfl_max, adjoint.steady_dt, poisson.* and
+  output.*: a run may be resumed with more steps, another output directory, monitor or checkpoint
+  cadence, another blow-up guard, another step for the steady solver's Newton (the same fixed
+  point) or another Poisson solver (fftw and ksp solve the same equations; ksp only to its
   tolerance).
 
 .seealso: FGCheckpointLoad() (include/fg/checkpoint.h); the adjoint sweep's and the optimizer's logs use it too
