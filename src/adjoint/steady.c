@@ -550,6 +550,13 @@ static PetscErrorCode FGSteadyKeep_Private(FGSteadyCtx *c, Vec X, Vec p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The step of Newton's map F and of the adjoint (newton: adjoint.steady_dt, time.dt where 0), or
+   time.dt again. The fixed point does not depend on it, the Oseen solve's error does (adjoint.md). */
+static void FGSteadyStep_Private(FGSolver s, PetscBool newton)
+{
+  s->dt = newton && s->c->adjoint.steady_dt > 0 ? s->c->adjoint.steady_dt : s->c->time.dt;
+}
+
 /* The forward part: the steady state x* of design p; on return the tape holds the step from x*,
    the solver its end state F(x*) and the objective that step's values; J.
 
@@ -584,13 +591,6 @@ static PetscErrorCode FGSteadyKeep_Private(FGSteadyCtx *c, Vec X, Vec p)
    search only, cut the Krylov iterations to 1-3 per Newton step but Newton then stagnated (12
    iterations at 100 x 25, none converging at 400 x 100), each Newton step refactoring the
    preconditioner; with the full step it is not measured. */
-/* The step of Newton's map F and of the adjoint (newton: adjoint.steady_dt, time.dt where 0), or
-   time.dt again. The fixed point does not depend on it, the Oseen solve's error does (adjoint.md). */
-static void FGSteadyStep_Private(FGSolver s, PetscBool newton)
-{
-  s->dt = newton && s->c->adjoint.steady_dt > 0 ? s->c->adjoint.steady_dt : s->c->time.dt;
-}
-
 static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObjective o, Vec p, PetscReal *J)
 {
   FGSolver       s  = c->s;

@@ -20,7 +20,8 @@
   penalization (FGBodiesGetPenalty). Left out (they reach past the stencil below): the line
   flux's D (W - I) (R_p is D u with it) and the shared ghosts' explicit term X u; assembled and
   added, they changed Newton's Krylov iterations on 2D-1 by under 10 % (75 -> 73 at D/40, 160 ->
-  158 at D/80), so the growth of those with the grid (520 at D/160) is not theirs. Their Jacobian J = [K_u  -G; D  0] at the current state is
+  158 at D/80). What grows those with the grid is the step (adjoint.steady_dt, docs/adjoint.md).
+  Their Jacobian J = [K_u  -G; D  0] at the current state is
   assembled by coloring (MatFDColoring on a DMDA with the d + 1 fields interlaced and a box
   stencil of width 1, which holds every coupling of these operators), and
 
