@@ -68,6 +68,8 @@ PETSC_EXTERN PetscErrorCode FGBodiesResetForces(FGBodies);
 PETSC_EXTERN PetscErrorCode FGBodiesPenalize(FGBodies, PetscReal, PetscReal, PetscReal, Vec[], Vec[]);
 PETSC_EXTERN PetscErrorCode FGBodiesReduceForces(FGBodies);
 PETSC_EXTERN PetscErrorCode FGBodiesGetPenalty(FGBodies, PetscReal, Vec[], Vec[]);
+PETSC_EXTERN PetscErrorCode FGBodiesGetPenaltyRead(FGBodies, PetscReal, const PetscScalar *[]);
+PETSC_EXTERN PetscErrorCode FGBodiesRestorePenaltyRead(FGBodies, const PetscScalar *[]);
 PETSC_EXTERN PetscErrorCode FGBodiesGetForces(FGBodies, PetscInt, FGBodyForces *);
 
 /* Control-volume cross-check of a step, outside it (src/body/diagnostics.c): Begin before the

@@ -197,6 +197,31 @@ PetscErrorCode FGBodiesGetPenalty(FGBodies B, PetscReal t, Vec K[], Vec S[])
 }
 
 /*@C
+  FGBodiesGetPenaltyRead - K_a = sum_b chi_b/eta_b at time t, read-only, for every component (NULL
+  without bodies; FGBodiesRestorePenaltyRead gives them back). Allocates nothing: the monitor's
+  CFL number reads it every step (src/solver/solver.c).
+@*/
+PetscErrorCode FGBodiesGetPenaltyRead(FGBodies B, PetscReal t, const PetscScalar *K[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < 3; a++) K[a] = NULL;
+  if (!B || !B->nb) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt b = 0; b < B->nb; b++) PetscCall(FGBodyPlace_Internal(B, &B->b[b], t));
+  for (PetscInt a = 0; a < B->g->dim; a++) {
+    PetscCall(FGBodiesKS_Internal(B, a, t));
+    PetscCall(VecGetArrayRead(B->K[a], &K[a]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FGBodiesRestorePenaltyRead(FGBodies B, const PetscScalar *K[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; B && B->nb && a < B->g->dim; a++) PetscCall(VecRestoreArrayRead(B->K[a], &K[a]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGBodiesReduceForces - reduce the step's forces and moments (one MPI_Allreduce), form the
   coefficients (the step's end). Collective.
 @*/

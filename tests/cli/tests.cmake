@@ -22,6 +22,15 @@ fg_case_expect(NAME cli_run_blowup NP 1 2 CODE 3 REGEX "exceeds time.cfl_max|ble
                ARGS run ${FG_CAVITY} --set time.dt=0.5 --set time.steps=50 --set output.monitor_every=1
                     --set output.dir=cli_blowup)
 
+# The guard counts the flow's faces only. 2D-2 at D/40 with a sharp wall (lines), from rest: the
+# first projection leaves u = 3.1 on faces inside the body (the CFL number 1.42 counting them, 1.14
+# without, the next step 1.20), which the next stage's penalization resets: it runs at 1.3.
+fg_case_expect(NAME cli_run_cfl_inside_body NP 1 2 CODE 0 REGEX "^step      0/2  t 0\\.000000e\\+00  dt 1\\.000e-03  CFL 1\\.14[0-9]"
+               ARGS run ${PROJECT_SOURCE_DIR}/tests/validation/schafer_turek_re100_sharp.yaml --set grid.cells=[880,0]
+                    --set grid.stretch.y.h_min=0.0025 --set time.dt=1e-3 --set time.steps=2 --set time.cfl_max=1.3
+                    --set body.cyl.apertures=true --set body.cyl.line_flux=true --set body.cyl.shared_ghost=true
+                    --set poisson.type=ksp --set output.monitor_every=1 --set output.dir=cli_cfl_inside_body)
+
 # run end to end, 2D (fftw and ksp) and 3D, then check its files.
 foreach(np 1 2)
   foreach(variant fftw ksp)
