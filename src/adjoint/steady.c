@@ -296,8 +296,8 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
   PetscCall(KSPGMRESSetRestart(ksp, 60));
   PetscCall(KSPGetPC(ksp, &pc));
   {
-    /* the Oseen preconditioner by default in 2D unless its sparse LU would not fit, else none
-       (-<prefix>pc_type shell asks for it anyway, with an iterative inner solve if need be) */
+    /* the Oseen preconditioner by default in 2D unless its sparse LU would not fit (a kept one is
+       factored: it needs no more), else none (-<prefix>pc_type shell: it anyway, iterative inside) */
     PetscReal   unknowns = (PetscReal)(c->dim + 1);
     double      budget, need;
     PetscMPIInt size;
@@ -306,7 +306,8 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
     PetscCallMPI(MPI_Comm_size(s->comm, &size));
     PetscCall(FGMemoryBudget(s->comm, &budget));
     need = FG_STEADY_LU_BYTES * (double)unknowns / (double)size;
-    fits = budget > 0 ? (PetscBool)(need <= 0.75 * budget) : (PetscBool)(unknowns <= FG_STEADY_LU_MAX_2D);
+    kept = (PetscBool)(s->steady.pc != NULL);
+    fits = kept || (budget > 0 ? (PetscBool)(need <= 0.75 * budget) : (PetscBool)(unknowns <= FG_STEADY_LU_MAX_2D));
     PetscCall(PCSetType(pc, c->dim == 2 && fits ? PCSHELL : PCNONE));
     PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
     PetscCall(KSPSetTolerances(ksp, 1e-12, PETSC_DEFAULT, PETSC_DEFAULT, 5000));
@@ -315,7 +316,6 @@ static PetscErrorCode FGSteadyKSPCreate_Private(FGSteadyCtx *c, const char *pref
     PetscCall(FGKSPSetStallTest(ksp, PETSC_DEFAULT, adjoint ? FG_STEADY_STALL_ADJOINT : FG_STEADY_STALL_NEWTON));
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &shell));
     PetscCall(PetscOptionsHasName(NULL, prefix, "-pc_type", &chosen));
-    kept = (PetscBool)(s->steady.pc != NULL);
     if (shell) {
       PetscCall(FGSteadyPCGet_Private(c, prefix));
       PetscCall(PCShellSetContext(pc, c));
