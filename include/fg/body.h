@@ -60,6 +60,7 @@ PETSC_EXTERN PetscErrorCode FGBodiesGetSkinOffset(FGBodies, PetscInt, PetscReal 
 PETSC_EXTERN PetscErrorCode FGBodiesGetCoreFraction(FGBodies, PetscInt, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetMaskSpacing(FGBodies, PetscInt, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGBodiesGetWallGaps(FGBodies, PetscInt, FGBodyWallGaps *);
+PETSC_EXTERN PetscErrorCode FGBodiesGetSharpestTurn(FGBodies, PetscInt, PetscReal *, PetscReal[]);
 
 /* The step's penalization: ResetForces at the step's start, Penalize once per stage after the
    explicit predictor (stage end time t, stage weight gamma, step dt), ReduceForces at its end

@@ -387,6 +387,74 @@ PetscErrorCode FGBodiesGetWallGaps(FGBodies B, PetscInt b, FGBodyWallGaps *gaps)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The unit normal grad phi/|grad phi| of body b's level set at x (0 where the gradient vanishes). */
+static PetscErrorCode FGBodyNormalAt_Private(FGShape shape, PetscInt dim, const PetscReal x[], PetscReal n[])
+{
+  PetscReal phi, gx[3] = {0, 0, 0}, g2 = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(FGShapeLevelSet(shape, x, &phi, gx, NULL));
+  for (PetscInt d = 0; d < dim; d++) g2 += gx[d] * gx[d];
+  for (PetscInt d = 0; d < dim; d++) n[d] = g2 > 0 ? gx[d] / PetscSqrtReal(g2) : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGBodiesGetSharpestTurn - with a sharp wall (wall: sharp), the smallest radius of curvature of
+  body b's surface in cells, and where: over the faces of its last placement within half a cell of
+  the surface, |(dim - 1)/div n - d| (n the level set's unit normal, its divergence differenced over
+  a thousandth of the cell; d the face's signed distance) over the face's largest cell width. A tip or an edge that turns within a
+  couple of cells is not resolved, and the forces follow where the grid cuts it (docs/bodies.md:
+  an ellipse turned by 2 degrees). PETSC_MAX_REAL for other bodies. Collective.
+@*/
+PetscErrorCode FGBodiesGetSharpestTurn(FGBodies B, PetscInt b, PetscReal *cells, PetscReal where[])
+{
+  FGBodyItem    *it  = &B->b[b];
+  FGGrid         g   = B->g;
+  const PetscInt dim = g->dim;
+  PetscReal      best = PETSC_MAX_REAL, at[3] = {0, 0, 0}, glob;
+  PetscMPIInt    rank, size, owner;
+
+  PetscFunctionBeginUser;
+  *cells = PETSC_MAX_REAL;
+  for (PetscInt d = 0; d < 3; d++) where[d] = 0;
+  if (!it->sharp) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt a = 0; a < dim; a++) {
+    const FGFaceList *l = &it->f[a];
+    for (PetscInt f = 0; f < l->n; f++) {
+      const PetscReal *G = l->geo + FG_FACE_GEO * f, *x = l->x + 3 * f;
+      const PetscReal  dist = G[0] / PetscMax(G[5], PETSC_SMALL); /* phi/|grad phi|: the signed distance */
+      PetscReal        h = 0, div = 0, r;
+      for (PetscInt d = 0; d < dim; d++) h = PetscMax(h, g->ax[d].dxf[(PetscInt)G[FG_GEO_SHARP_IDX + d]]);
+      if (PetscAbsReal(dist) > 0.5 * h) continue;
+      for (PetscInt d = 0; d < dim; d++) {
+        PetscReal y[3] = {x[0], x[1], x[2]}, np[3], nm[3];
+        y[d] = x[d] + 1e-3 * h;
+        PetscCall(FGBodyNormalAt_Private(it->shape, dim, y, np));
+        y[d] = x[d] - 1e-3 * h;
+        PetscCall(FGBodyNormalAt_Private(it->shape, dim, y, nm));
+        div += (np[d] - nm[d]) / (2e-3 * h);
+      }
+      /* the level set through the face lies dist off the surface, its radius that much larger on
+         a convex part (a corner's: dist, the surface's 0) */
+      r = PetscAbsReal(div) > 0 ? PetscAbsReal((PetscReal)(dim - 1) / div - dist) / h : PETSC_MAX_REAL;
+      if (r < best) {
+        best = r;
+        for (PetscInt d = 0; d < 3; d++) at[d] = x[d];
+      }
+    }
+  }
+  PetscCallMPI(MPI_Allreduce(&best, &glob, 1, MPIU_REAL, MPIU_MIN, g->comm));
+  PetscCallMPI(MPI_Comm_rank(g->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(g->comm, &size));
+  owner = best == glob ? rank : size;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &owner, 1, MPI_INT, MPI_MIN, g->comm));
+  PetscCallMPI(MPI_Bcast(at, 3, MPIU_REAL, owner, g->comm));
+  *cells = glob;
+  for (PetscInt d = 0; d < 3; d++) where[d] = at[d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   FGBodiesGetMaskSpacing - the spacing h the mask band of body b is measured in (its width is
   mask_width h): the largest grid spacing on a uniform grid, the largest cell width around the
