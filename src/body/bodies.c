@@ -403,9 +403,10 @@ static PetscErrorCode FGBodyNormalAt_Private(FGShape shape, PetscInt dim, const 
   FGBodiesGetSharpestTurn - with a sharp wall (wall: sharp), the smallest radius of curvature of
   body b's surface in cells, and where: over the faces of its last placement within half a cell of
   the surface, |(dim - 1)/div n - d| (n the level set's unit normal, its divergence differenced over
-  a thousandth of the cell; d the face's signed distance) over the face's largest cell width. A tip or an edge that turns within a
-  couple of cells is not resolved, and the forces follow where the grid cuts it (docs/bodies.md:
-  an ellipse turned by 2 degrees). PETSC_MAX_REAL for other bodies. Collective.
+  a thousandth of the cell; d the face's signed distance) over the face's largest cell width. A
+  tip or an edge that turns within a couple of cells is not resolved, and the forces follow where
+  the grid cuts it (docs/bodies.md: an ellipse turned by 2 degrees). PETSC_MAX_REAL for other
+  bodies. Collective.
 @*/
 PetscErrorCode FGBodiesGetSharpestTurn(FGBodies B, PetscInt b, PetscReal *cells, PetscReal where[])
 {

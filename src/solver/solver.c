@@ -217,7 +217,7 @@ PetscErrorCode FGSolverFillGhosts(FGSolver s, Vec u[], PetscReal t)
   the bodies' penalization does not hold within a step (dt K_a < 1, K_a = sum_b chi_b/eta_b: a face
   inside a body is reset to the body's velocity every stage, and whatever a projection leaves
   there, e.g. the first one from a field that runs through the body, is not the flow's; counting
-  it stopped the 2D-2 cylinder at D/80 at step 0 with CFL 2.0, where the flow's is 1.1);
+  it stopped the 2D-2 cylinder at D/80 at step 0 with CFL 2.0, where the flow's is 1.27);
   umax = max |u_a| over all faces;
   kinetic energy = 1/2 sum_a sum_faces u_a^2 dV_a over the owned faces (dV_a the face's control
   volume; the cell volume on a uniform grid).
