@@ -403,7 +403,8 @@ typedef struct {
     FGAdjointStorage storage;      /* auto: disk only when the states do not fit in RAM; ram: never disk; disk: always */
     PetscInt         segment;      /* steps between disk checkpoints (0: from the budget) */
     PetscReal        steady_tol;   /* steady: |F(x) - x| <= steady_tol |x| at the converged state */
-    PetscReal        steady_dt;    /* steady: the step of Newton's map F and of its adjoint (0: time.dt) */
+    char             steady_dt[32]; /* steady: the step of Newton's map F and of its adjoint, as written ("auto" or a step) */
+    PetscReal        steady_dt_value; /* ... parsed: the step, 0 for auto (src/adjoint/steady_pc.c, FGSteadyPCStep) */
   } adjoint;
 
   struct {

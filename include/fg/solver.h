@@ -99,7 +99,7 @@ typedef PetscErrorCode (*FGForceFn)(FGSolver, PetscReal, Vec[], void *);
 typedef struct {
   PetscBool      set;
   Vec            u[3], p, design;
-  PetscReal      t;
+  PetscReal      t, dt; /* dt: Newton's step (adjoint.steady_dt) */
   PetscInt       step;
   PetscContainer pc;
 } FGSteadyState;
@@ -153,6 +153,7 @@ PETSC_EXTERN PetscErrorCode FGSolverLineFluxDivergence(FGSolver, Mat[], Vec[], P
 PETSC_EXTERN PetscErrorCode FGSolverLineFluxTangent(FGSolver, Mat[], PetscReal, Vec, Vec, Vec[], Vec, Vec[]);
 PETSC_EXTERN PetscErrorCode FGSolverLineFluxAdjoint(FGSolver, PetscReal, Vec, Vec[], Vec, Vec, Vec[], Vec[], PetscReal, Vec);
 PETSC_EXTERN PetscErrorCode FGSolverMonitorCompute(FGSolver);
+PETSC_EXTERN PetscErrorCode FGSolverStepNumber(FGSolver, PetscReal, PetscReal *);
 PETSC_EXTERN PetscErrorCode FGSolverControlVolumeBegin(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverControlVolumeEnd(FGSolver);
 PETSC_EXTERN PetscErrorCode FGProbesEvaluate(FGSolver, PetscReal[]);

@@ -546,15 +546,9 @@ static PetscErrorCode FGSteadyKeep_Private(FGSteadyCtx *c, Vec X, Vec p)
   PetscCall(VecCopy(p, st->design));
   st->t    = c->t;
   st->step = c->N;
+  st->dt   = c->s->dt;
   st->set  = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The step of Newton's map F and of the adjoint (newton: adjoint.steady_dt, time.dt where 0), or
-   time.dt again. The fixed point does not depend on it, the Oseen solve's error does (adjoint.md). */
-static void FGSteadyStep_Private(FGSolver s, PetscBool newton)
-{
-  s->dt = newton && s->c->adjoint.steady_dt > 0 ? s->c->adjoint.steady_dt : s->c->time.dt;
 }
 
 /* The forward part: the steady state x* of design p; on return the tape holds the step from x*,
@@ -614,7 +608,7 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
     PetscCall(FGSteadyPack_Private(c, st->u, st->p, X));
     c->t = st->t;
     c->N = st->step;
-    FGSteadyStep_Private(s, PETSC_TRUE);
+    s->dt = st->dt; /* Newton's step, as it converged */
   } else {
     const PetscInt N = s->c->time.steps;
     st->set = PETSC_FALSE; /* the kept state and its preconditioner make way for this design's */
@@ -623,8 +617,7 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
     c->t = s->t;
     c->N = N;
     PetscCall(FGSteadyPack_Private(c, s->u, s->p, X));
-    FGSteadyStep_Private(s, PETSC_TRUE);
-    if (c->every && s->dt != s->c->time.dt) PetscCall(PetscPrintf(s->comm, "steady: Newton's map steps dt = %g (adjoint.steady_dt; the transient's time.dt = %g)\n", (double)s->dt, (double)s->c->time.dt));
+    PetscCall(FGSteadyPCStep(s, c->every, &s->dt)); /* Newton's step (adjoint.steady_dt) */
     PetscCall(FGSteadyNewton_Private(c, X));
   }
 
@@ -662,7 +655,7 @@ PetscErrorCode FGAdjointForwardSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(FGSteadyCtxCreate_Private(s, &c));
   PetscCall(FGSteadyForward_Private(&c, d, o, p, J));
   PetscCall(FGSteadyCtxDestroy_Private(&c));
-  FGSteadyStep_Private(s, PETSC_FALSE);
+  s->dt = s->c->time.dt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -795,6 +788,6 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&A));
   PetscCall(FGSteadyCtxDestroy_Private(&c));
-  FGSteadyStep_Private(s, PETSC_FALSE);
+  s->dt = s->c->time.dt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

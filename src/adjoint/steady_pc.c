@@ -367,3 +367,33 @@ PetscErrorCode FGSteadyPCDestroy(FGSteadyPC *pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Newton's step where adjoint.steady_dt is auto: time.dt / 2^k, the least k (at most
+   FG_STEADY_HALVINGS) that brings the state's step number (FGSolverStepNumber) to FG_STEADY_SIGMA or
+   under. Why: M inverts a backward-Euler step F^ while F is the RK3 step; on a mode of rate lambda
+   (dt lambda = z) I - F_x and I - F^_x differ by a factor 1 + O(z), so M's error grows with the
+   step number (and with the grid at a fixed time.dt). Measured (docs/adjoint.md, "Newton's step"):
+   on 2D-1 at D/80 Newton's Krylov iterations fell from 98 and 75 at sigma 10 (time.dt) to 31 at
+   1.3 and 24 at 0.66, 20 at 0.33; the fixed point, J and the gradient do not depend on the step.
+   Halving, not dividing: a step that does not move with the state within a factor 2, and the
+   same at any rank count (a maximum). The floor time.dt / 1024 keeps |F(x) - x| above round-off. */
+#define FG_STEADY_SIGMA    0.25
+#define FG_STEADY_HALVINGS 10
+PetscErrorCode FGSteadyPCStep(FGSolver s, PetscBool print, PetscReal *dt)
+{
+  const PetscReal dt0 = s->c->time.dt;
+  PetscReal       sigma;
+  PetscInt        k = 0;
+
+  PetscFunctionBeginUser;
+  *dt = dt0;
+  if (s->c->adjoint.steady_dt_value > 0) {
+    *dt = s->c->adjoint.steady_dt_value;
+    if (print && *dt != dt0) PetscCall(PetscPrintf(s->comm, "steady: Newton's map steps dt = %g (adjoint.steady_dt; the transient's time.dt = %g)\n", (double)*dt, (double)dt0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(FGSolverStepNumber(s, dt0, &sigma));
+  while (k < FG_STEADY_HALVINGS && sigma / (PetscReal)(1 << k) > FG_STEADY_SIGMA) k++;
+  *dt = dt0 / (PetscReal)(1 << k);
+  if (print) PetscCall(PetscPrintf(s->comm, "steady: Newton's map steps dt = %g = time.dt/%d (adjoint.steady_dt auto: the step number %.3g at time.dt, %.3g at this step)\n", (double)*dt, 1 << k, (double)sigma, (double)(sigma / (PetscReal)(1 << k))));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -14,5 +14,6 @@ PETSC_INTERN PetscErrorCode FGSteadyPCGetOptionsPrefix(FGSteadyPC, const char **
 PETSC_INTERN PetscErrorCode FGSteadyPCApply(FGSteadyPC, Vec, Vec);
 PETSC_INTERN PetscErrorCode FGSteadyPCApplyTranspose(FGSteadyPC, Vec, Vec);
 PETSC_INTERN PetscErrorCode FGSteadyPCDestroy(FGSteadyPC *);
+PETSC_INTERN PetscErrorCode FGSteadyPCStep(FGSolver, PetscBool, PetscReal *);
 
 #endif

@@ -203,6 +203,7 @@ PETSC_INTERN PetscBool      FGCaseAppliesInitialVelocity_Internal(FGCaseCtx, con
 PETSC_INTERN PetscBool      FGCaseAppliesInitialAmplitude_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesInitialFile_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscErrorCode FGCaseCheckAdjointMemory_Internal(FGCaseCtx, const FGKeyRef *);
+PETSC_INTERN PetscErrorCode FGCaseCheckSteadyDt_Internal(FGCaseCtx, const FGKeyRef *);
 /* validate_body.c: bodies and probes */
 PETSC_INTERN PetscBool      FGCaseAppliesBodySolid_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);
 PETSC_INTERN PetscBool      FGCaseAppliesBodyBand_Internal(FGCaseCtx, const FGKeyRef *, char *, size_t);

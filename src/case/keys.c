@@ -377,8 +377,8 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "Steps between the disk checkpoints of the reverse sweep (0: the longest segment whose recomputation fits in the memory budget)"},
   {.path = "adjoint.steady_tol", .type = FG_KEY_REAL, FG_AT(adjoint.steady_tol), .min = 0, .minb = FG_BOUND_OPEN, .def = "1e-10",
    .doc = "`steady`: the forward state counts as converged when |F(x) - x| <= steady_tol |x| (one time step F)"},
-  {.path = "adjoint.steady_dt", .type = FG_KEY_REAL, FG_AT(adjoint.steady_dt), FG_GE(0), .def = "0",
-   .doc = "`steady`: the time step of the map F whose fixed point Newton finds and the adjoint solves with, after the transient (0: `time.dt`); the steady state is the same (to the tolerances), the Krylov iterations are not: a smaller step makes the Oseen preconditioner closer to I - F_x (docs/adjoint.md)"},
+  {.path = "adjoint.steady_dt", .type = FG_KEY_STRING, FG_STR(adjoint.steady_dt), FG_GE(1), .def = "auto", .check = FGCaseCheckSteadyDt_Internal,
+   .doc = "`steady`: the time step of the map F whose fixed point Newton finds and the adjoint solves with, after the transient: a step > 0, or `auto`: `time.dt` halved (at most 10 times) until the state's step number, dt times the largest sum over the directions of (speed + 4 nu/h)/h, is at most 0.25. The steady state is the same (to the tolerances), the Krylov iterations are not: a smaller step makes the Oseen preconditioner closer to I - F_x (docs/adjoint.md)"},
   {.path = "adjoint.fields_every", .type = FG_KEY_INT, FG_AT(adjoint.fields_every), FG_GE(0), .def = "0",
    .doc = "Write the adjoint velocity and pressure every K steps of the reverse sweep (0: only at t = 0)"},
 

@@ -591,6 +591,24 @@ PetscErrorCode FGCaseValidate_Internal(FGCaseCtx ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* adjoint.steady_dt: "auto" (steady_dt_value 0), or a positive step. */
+PetscErrorCode FGCaseCheckSteadyDt_Internal(FGCaseCtx ctx, const FGKeyRef *ref)
+{
+  FGCase     *c = ctx->c;
+  const char *v = c->adjoint.steady_dt;
+  char        where[FG_CASE_WHERE_LEN], *end;
+  double      x;
+
+  PetscFunctionBeginUser;
+  c->adjoint.steady_dt_value = 0;
+  if (!strcmp(v, "auto")) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FGCaseWhere_Internal(ctx, (PetscInt)(ref - ctx->keys), where, sizeof(where)));
+  x = strtod(v, &end);
+  PetscCheck(end != v && !*end && x > 0 && PetscIsNormalReal((PetscReal)x), ctx->comm, FG_ERR_INPUT, "%s: '%s': expected auto or a time step > 0", where, v);
+  c->adjoint.steady_dt_value = (PetscReal)x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* adjoint.memory: "auto", or a size: a positive number with an optional unit (K, M, G, T, with or
    without "iB"/"B", powers of 1024; none: MiB), stored in bytes in adjoint.memory_bytes. */
 PetscErrorCode FGCaseCheckAdjointMemory_Internal(FGCaseCtx ctx, const FGKeyRef *ref)

@@ -272,6 +272,44 @@ PetscErrorCode FGSolverMonitorCompute(FGSolver s)
 }
 
 /*@C
+  FGSolverStepNumber - the step number of the current state at the step dt: sigma = dt max_cells
+  sum_a (|u_a| + 4 nu / h_a) / h_a, the advection's and the viscous stencil's largest rates
+  together (u_a at the cell's + face, h_a the cell's width, nu the viscosity), over the faces the
+  bodies' penalization does not hold within a step (as the CFL number, FGSolverMonitorCompute).
+  Where sigma is small one step is close to any other consistent step of the same size (a
+  backward-Euler one: the steady solver's preconditioner, src/adjoint/steady_pc.c). Collective.
+@*/
+PetscErrorCode FGSolverStepNumber(FGSolver s, PetscReal dt, PetscReal *sigma)
+{
+  FGGrid             g  = s->grid;
+  const FGBox       *bx = &g->box;
+  const PetscReal    nu = s->prm.v[FG_PARAM_NU];
+  const PetscScalar *ua[3], *K[3];
+  PetscReal          loc = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecGetArrayRead(s->u[a], &ua[a]));
+  PetscCall(FGBodiesGetPenaltyRead(s->bodies, s->t, K));
+  for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
+    for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
+      for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
+        const PetscInt o = FGBoxOwnedIndex(bx, i, j, k), idx[3] = {i, j, k};
+        PetscReal      r = 0;
+        for (PetscInt a = 0; a < g->dim; a++) {
+          const PetscReal ih = g->isuniform ? 1 / g->h[a] : g->ax[a].idxf[idx[a]];
+          if (!(K[a] && dt * PetscRealPart(K[a][o]) >= 1)) r += (PetscAbsScalar(ua[a][o]) + 4 * nu * ih) * ih;
+        }
+        loc = PetscMax(loc, r);
+      }
+  for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecRestoreArrayRead(s->u[a], &ua[a]));
+  PetscCall(FGBodiesRestorePenaltyRead(s->bodies, K));
+  if (PetscIsInfOrNanReal(loc)) loc = PETSC_INFINITY;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &loc, 1, MPIU_REAL, MPIU_MAX, s->comm));
+  *sigma = dt * loc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   FGSolverControlVolumeBegin - before a step: fix the bodies' control volumes and note the
   momentum in them (src/body/diagnostics.c). A diagnostic: the step itself never computes it.
 @*/

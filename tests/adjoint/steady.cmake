@@ -30,15 +30,15 @@ add_test(NAME adjoint_steady_vs_unsteady
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(adjoint_steady_vs_unsteady PROPERTIES FIXTURES_REQUIRED fg_adjoint_steady TIMEOUT 300 LABELS "mpi;adjoint")
 
-# adjoint.steady_dt: Newton's map and the steady adjoint at 1/5 of time.dt (src/adjoint/steady.c,
-# FGSteadyStep_Private) give the same J (1e-12) and gradient (1e-8) in fewer Krylov iterations
-# (measured: J to 2e-15, the gradient to 2e-11, 286 -> 186 iterations at 1 rank, 268 -> 186 at 2;
-# at time.dt / 10, 158), at 1 and 2 ranks.
+# adjoint.steady_dt: Newton's map and the steady adjoint at 1/5 of time.dt and at the auto step
+# (src/adjoint/steady_pc.c, FGSteadyPCStep) give the J (1e-12) and gradient (1e-8) of time.dt in
+# fewer Krylov iterations (measured: J to 2e-15, the gradient to 2e-11, 286 -> 186 iterations at 1
+# rank, 268 -> 186 at 2; at time.dt / 10, 158), at 1 and 2 ranks.
 foreach(np 1 2)
   add_test(NAME adjoint_steady_dt_np${np}
            COMMAND ${FG_PYTHON} ${FG_TEST_DIR}/adjoint/steady_dt.py --flowgrad $<TARGET_FILE:flowgrad>
                    --mpiexec ${MPIEXEC_EXECUTABLE} "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}" --np ${np}
-                   --case ${FG_ADJ_STEADY} --workdir ${CMAKE_CURRENT_BINARY_DIR}/adjoint_steady_dt_np${np} --steady-dt 0.02
+                   --case ${FG_ADJ_STEADY} --workdir ${CMAKE_CURRENT_BINARY_DIR}/adjoint_steady_dt_np${np} --time-dt 0.1 --steady-dt 0.02
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(adjoint_steady_dt_np${np} PROPERTIES PROCESSORS ${np} TIMEOUT 300 LABELS "mpi;adjoint")
 endforeach()

@@ -768,7 +768,7 @@ static PetscErrorCode TestObjectives(void)
   CHECK(strstr(c->resolved, "  track:\n    kind: probe_tracking\n    probe: \"wake\"\n    target: [1, 0]\n    time: average\n") != NULL, "resolved track");
   CHECK(strstr(c->resolved, "  cost:\n") && !strstr(strstr(c->resolved, "  cost:\n"), "statistic"), "resolved cost: no statistic (control_cost has none)");
   CHECK(c->objective[0].statistic == FG_OBJ_STAT_VALUE && c->objective[6].statistic == FG_OBJ_STAT_VALUE, "statistic: value by default");
-  CHECK(strstr(c->resolved, "\nadjoint:\n  mode: unsteady\n  memory: \"auto\"\n  checkpoints: 0\n  storage: auto\n  segment: 0\n  steady_tol: 1e-10\n  steady_dt: 0\n  fields_every: 25\noutput:\n") != NULL, "resolved adjoint:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "\nadjoint:\n  mode: unsteady\n  memory: \"auto\"\n  checkpoints: 0\n  storage: auto\n  segment: 0\n  steady_tol: 1e-10\n  steady_dt: \"auto\"\n  fields_every: 25\noutput:\n") != NULL, "resolved adjoint:\n%s", c->resolved);
   PetscCall(RoundTrip(__LINE__, "obj.yaml", c));
   {
     /* --set of the design vector (a list of strings, like the lists of numbers) and of objectives */
@@ -792,7 +792,7 @@ static PetscErrorCode TestObjectives(void)
   /* a case without them: an empty design, adjoint defaults, no objective section */
   PetscCall(LoadOK(__LINE__, "cavity.yaml", cavity, 0, NULL, c));
   CHECK(c->nobjectives == 0 && c->design.n == 0 && c->adjoint.fields_every == 0, "defaults");
-  CHECK(strstr(c->resolved, "\ndesign:\n  time_basis: 1\n  parameters: []\n  lower: []\n  upper: []\n  max_change: []\n  scale: []\noptimizer:\n  type: auto\n  max_iterations: 20\n  max_evaluations: 0\n  gatol: 1e-08\n  grtol: 1e-08\n  constraint_tol: 0.001\n  penalty: 100\n  fields_every: 1\nadjoint:\n  mode: unsteady\n  memory: \"auto\"\n  checkpoints: 0\n  storage: auto\n  segment: 0\n  steady_tol: 1e-10\n  steady_dt: 0\n  fields_every: 0\noutput:\n") && !strstr(c->resolved, "objective") && !strstr(c->resolved, "\nconstraints:") && !strstr(c->resolved, "\npoints:"), "resolved defaults:\n%s", c->resolved);
+  CHECK(strstr(c->resolved, "\ndesign:\n  time_basis: 1\n  parameters: []\n  lower: []\n  upper: []\n  max_change: []\n  scale: []\noptimizer:\n  type: auto\n  max_iterations: 20\n  max_evaluations: 0\n  gatol: 1e-08\n  grtol: 1e-08\n  constraint_tol: 0.001\n  penalty: 100\n  fields_every: 1\nadjoint:\n  mode: unsteady\n  memory: \"auto\"\n  checkpoints: 0\n  storage: auto\n  segment: 0\n  steady_tol: 1e-10\n  steady_dt: \"auto\"\n  fields_every: 0\noutput:\n") && !strstr(c->resolved, "objective") && !strstr(c->resolved, "\nconstraints:") && !strstr(c->resolved, "\npoints:"), "resolved defaults:\n%s", c->resolved);
 
   /* probe_tracking against observations (a file that exists; its contents are the objective's business) */
   if (rank == 0) {
