@@ -44,6 +44,8 @@ def run(tag, sets):
     t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)
     wall[tag] = time.time() - t0
+    with open(out + ".log", "w") as fh:
+        fh.write(r.stdout + r.stderr)
     if r.returncode != 0:
         sys.exit(f"FAIL: {' '.join(cmd)} exited {r.returncode}:\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
     J, g = None, {}
