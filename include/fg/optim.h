@@ -54,6 +54,7 @@ typedef struct {
 /* One evaluation at a design p. */
 typedef struct {
   PetscBool gradient;                       /* g and dq were computed */
+  PetscBool failed;                         /* flowgrad optimize: the flow blew up (src/optim/evaluate.c); no values */
   PetscReal J;                              /* sum_k w_k J_k */
   PetscReal Jk[FG_CASE_MAX_CONDITIONS];     /* per point */
   PetscInt  nterms;                         /* the objective's terms at point 1 */

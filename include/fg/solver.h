@@ -136,6 +136,7 @@ struct _p_FGSolver {
 
   /* monitor quantities of the current state (FGSolverMonitorCompute) */
   PetscReal cfl, maxdiv, ke, umax; /* umax: max over faces and components of |u_a| */
+  PetscBool blown;                 /* FGSolverCheckFlow stopped the forward run from its initial state */
 };
 
 PETSC_EXTERN PetscErrorCode FGSolverCreate(MPI_Comm, const FGCase *, FGSolver *);
@@ -153,7 +154,8 @@ PETSC_EXTERN PetscErrorCode FGSolverLineFluxDivergence(FGSolver, Mat[], Vec[], P
 PETSC_EXTERN PetscErrorCode FGSolverLineFluxTangent(FGSolver, Mat[], PetscReal, Vec, Vec, Vec[], Vec, Vec[]);
 PETSC_EXTERN PetscErrorCode FGSolverLineFluxAdjoint(FGSolver, PetscReal, Vec, Vec[], Vec, Vec, Vec[], Vec[], PetscReal, Vec);
 PETSC_EXTERN PetscErrorCode FGSolverMonitorCompute(FGSolver);
-PETSC_EXTERN PetscErrorCode FGSolverStepNumber(FGSolver, PetscReal, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGSolverStepNumber(FGSolver, PetscReal, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode FGSolverCheckFlow(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverControlVolumeBegin(FGSolver);
 PETSC_EXTERN PetscErrorCode FGSolverControlVolumeEnd(FGSolver);
 PETSC_EXTERN PetscErrorCode FGProbesEvaluate(FGSolver, PetscReal[]);

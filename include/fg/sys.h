@@ -54,6 +54,7 @@ PETSC_EXTERN PetscErrorCode FGMemoryBudget(MPI_Comm, double *); /* bytes each ra
 PETSC_EXTERN unsigned long long FGHashBytes(unsigned long long, const void *, size_t);
 PETSC_EXTERN PetscErrorCode FGErrorCapturePush(char *, size_t);
 PETSC_EXTERN PetscErrorCode FGErrorCapturePop(void);
+PETSC_EXTERN void           FGErrorTake(char *, size_t);
 
 /* Stop requests (src/sys/signal.c): SIGUSR1 and SIGTERM set a flag (async-signal safe) from the
    process's start (FGInitialize) to its exit; the time loop reduces it once per step with

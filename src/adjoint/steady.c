@@ -569,12 +569,10 @@ static PetscErrorCode FGSteadyKeep_Private(FGSteadyCtx *c, Vec X, Vec p)
    instead of 25, in 14.1 s instead of 19.9 s (docs/adjoint.md). -steady_snes_lag_preconditioner L
    sets it up again every L-th Newton iteration.
 
-   Starting Newton from the previous design's steady state instead of the transient was measured
-   and not kept: on cases/naca_lift with the soft skin at c/32 and c/64 Newton took 3 iterations
-   from either start (the designs TAO tries differ by more than the transient's end differs from
-   x*), so it saves only the transient (at c/32 the evaluations took the same time either way; at
-   c/64 the transient is 5.2 s of a 32 s evaluation), for a result that depends on the order of
-   the evaluations.
+   Starting Newton from the previous design's steady state instead was measured and not kept: on
+   cases/naca_lift (soft skin, c/32 and c/64) Newton took 3 iterations from either start (TAO's
+   designs differ by more than the transient's end from x*): it saves only the transient (5.2 s of
+   a 32 s evaluation at c/64), for a result that depends on the order of the evaluations.
 
    Defaults, measured on tests/adjoint/steady_confined.yaml (100 x 25 and 400 x 100) and
    tests/adjoint/steady.yaml: the full Newton step (line search basic) and linear solves to 1e-12.
@@ -602,6 +600,14 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
   c->o     = o;
   c->tol   = s->c->adjoint.steady_tol;
   c->every = s->c->output.monitor_every > 0;
+  if (!kept) { /* the transient (before X: a flow that blows up leaves nothing of this call's) */
+    st->set = PETSC_FALSE; /* the kept state and its preconditioner make way for this design's */
+    PetscCall(PetscContainerDestroy(&st->pc));
+    for (PetscInt n = 0; n < s->c->time.steps; n++) {
+      PetscCall(FGStepForward_RK3(s, NULL));
+      PetscCall(FGSolverCheckFlow(s));
+    }
+  }
   PetscCall(FGSteadyCreateVec_Private(c, &X));
   PetscCall(VecDuplicate(X, &c->R));
   if (kept) {
@@ -610,12 +616,8 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
     c->N = st->step;
     s->dt = st->dt; /* Newton's step, as it converged */
   } else {
-    const PetscInt N = s->c->time.steps;
-    st->set = PETSC_FALSE; /* the kept state and its preconditioner make way for this design's */
-    PetscCall(PetscContainerDestroy(&st->pc));
-    for (PetscInt n = 0; n < N; n++) PetscCall(FGStepForward_RK3(s, NULL));
     c->t = s->t;
-    c->N = N;
+    c->N = s->c->time.steps;
     PetscCall(FGSteadyPack_Private(c, s->u, s->p, X));
     PetscCall(FGSteadyPCStep(s, c->every, &s->dt)); /* Newton's step (adjoint.steady_dt) */
     PetscCall(FGSteadyNewton_Private(c, X));
@@ -649,13 +651,15 @@ static PetscErrorCode FGSteadyForward_Private(FGSteadyCtx *c, FGDesign d, FGObje
 @*/
 PetscErrorCode FGAdjointForwardSteady(FGSolver s, FGDesign d, FGObjective o, Vec p, PetscReal *J)
 {
-  FGSteadyCtx c;
+  FGSteadyCtx    c;
+  PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(FGSteadyCtxCreate_Private(s, &c));
-  PetscCall(FGSteadyForward_Private(&c, d, o, p, J));
+  ierr = FGSteadyForward_Private(&c, d, o, p, J); /* c freed whatever it returns: optimize may go on */
   PetscCall(FGSteadyCtxDestroy_Private(&c));
   s->dt = s->c->time.dt;
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -685,12 +689,15 @@ PetscErrorCode FGAdjointComputeSteady(FGSolver s, FGDesign d, FGObjective o, Vec
   KSPConvergedReason reason;
   PetscBool          stalled;
   PetscLogDouble     w0, w1, w2;
+  PetscErrorCode     ierr;
 
   PetscFunctionBeginUser;
   PetscCall(PetscTime(&w0));
   PetscCall(FGSteadyCtxCreate_Private(s, &c));
   PetscCall(FGBodiesGetCount(s->bodies, &nb));
-  PetscCall(FGSteadyForward_Private(&c, d, o, p, J));
+  ierr = FGSteadyForward_Private(&c, d, o, p, J);
+  if (ierr) PetscCall(FGSteadyCtxDestroy_Private(&c)); /* nothing of this call's left: optimize may go on */
+  PetscCall(ierr);
   n = s->step; /* the recorded step, from x* */
   PetscCall(PetscTime(&w1));
 

@@ -391,7 +391,7 @@ PetscErrorCode FGSteadyPCStep(FGSolver s, PetscBool print, PetscReal *dt)
     if (print && *dt != dt0) PetscCall(PetscPrintf(s->comm, "steady: Newton's map steps dt = %g (adjoint.steady_dt; the transient's time.dt = %g)\n", (double)*dt, (double)dt0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(FGSolverStepNumber(s, dt0, &sigma));
+  PetscCall(FGSolverStepNumber(s, dt0, NULL, &sigma));
   while (k < FG_STEADY_HALVINGS && sigma / (PetscReal)(1 << k) > FG_STEADY_SIGMA) k++;
   *dt = dt0 / (PetscReal)(1 << k);
   if (print) PetscCall(PetscPrintf(s->comm, "steady: Newton's map steps dt = %g = time.dt/%d (adjoint.steady_dt auto: the step number %.3g at time.dt, %.3g at this step)\n", (double)*dt, 1 << k, (double)sigma, (double)(sigma / (PetscReal)(1 << k))));

@@ -75,6 +75,7 @@ PetscErrorCode FGAdjointForward(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
   PetscCall(FGObjectiveReset(o));
   for (PetscInt n = 0; n < s->c->time.steps; n++) {
     PetscCall(FGStepForward_RK3(s, NULL));
+    PetscCall(FGSolverCheckFlow(s));
     PetscCall(FGObjectiveRecord(o));
   }
   PetscCall(FGObjectiveFinish(o, p, J));
@@ -175,6 +176,7 @@ static PetscErrorCode FGSweepAdvance_Private(FGSweep *sw, FGStepTape T)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(s->step == sw->frontier + 1, s->comm, PETSC_ERR_PLIB, "the sweep skipped a step (%" PetscInt_FMT " after %" PetscInt_FMT ")", s->step, sw->frontier);
+  PetscCall(FGSolverCheckFlow(s));
   PetscCall(FGObjectiveRecord(sw->o));
   sw->frontier = s->step;
   if (sw->every && (s->step % sw->every == 0 || s->step == sw->N)) {
@@ -338,90 +340,81 @@ static PetscErrorCode FGSweepLoad_Private(FGSweep *sw, PetscInt b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*@C
-  FGAdjointCompute - J(p) and g = dJ/dp (a Vec of the design's layout), and optionally the
-  gradient fields and the run options (out). Collective.
-@*/
-PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, PetscReal *J, Vec g, FGAdjointOutput *out)
+/* FGAdjointCompute's unsteady sweep, in sw (zeroed; FGSweepDestroy_Private frees it, whatever this returns). */
+static PetscErrorCode FGSweepRun_Private(FGSweep *sw, FGSolver s, FGDesign d, FGObjective o, Vec p, PetscReal *J, Vec g, FGAdjointOutput *out)
 {
-  FGSweep   sw;
   PetscInt *files = NULL, nfiles = 0, start = 0;
   PetscBool resumed = PETSC_FALSE;
   PetscReal *sv;
 
   PetscFunctionBeginUser;
-  if (s->c->adjoint.mode == FG_ADJOINT_STEADY) {
-    PetscCall(FGAdjointComputeSteady(s, d, o, p, J, g, out));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscMemzero(&sw, sizeof(sw)));
-  sw.s = s, sw.d = d, sw.o = o, sw.p = p, sw.out = out;
-  sw.N   = s->c->time.steps;
-  sw.dim = s->grid->dim;
-  sw.every          = s->c->output.monitor_every > 0 ? s->c->output.monitor_every : 0;
-  PetscCall(FGAdjointGetOptions(s->comm, &sw.opt));
-  PetscCheck(sw.N >= 1, s->comm, FG_ERR_INPUT, "%s: time.steps: the adjoint needs at least one step", s->c->file);
-  PetscCall(FGBodiesGetCount(s->bodies, &sw.nb));
-  PetscCall(PetscTime(&sw.tstart));
-  sw.treverse = sw.tstart;
-  PetscCall(FGSchedulePlan(s, &sw.sc));
-  if (sw.every) PetscCall(FGSchedulePrint(s, &sw.sc));
+  sw->s = s, sw->d = d, sw->o = o, sw->p = p, sw->out = out;
+  sw->N   = s->c->time.steps;
+  sw->dim = s->grid->dim;
+  sw->every = s->c->output.monitor_every > 0 ? s->c->output.monitor_every : 0;
+  PetscCall(FGAdjointGetOptions(s->comm, &sw->opt));
+  PetscCheck(sw->N >= 1, s->comm, FG_ERR_INPUT, "%s: time.steps: the adjoint needs at least one step", s->c->file);
+  PetscCall(FGBodiesGetCount(s->bodies, &sw->nb));
+  PetscCall(PetscTime(&sw->tstart));
+  sw->treverse = sw->tstart;
+  PetscCall(FGSchedulePlan(s, &sw->sc));
+  if (sw->every) PetscCall(FGSchedulePrint(s, &sw->sc));
   /* a resumable run's files in adjoint/, another's (check, benchmarks) in adjoint/scratch/, so that
      it cannot touch a stopped run's */
-  sw.resumable = (PetscBool)(out && (out->resume || out->signals));
-  PetscCall(PetscSNPrintf(sw.dir, sizeof(sw.dir), "%s/adjoint/%s", s->c->output.dir, sw.resumable ? "checkpoints" : "scratch"));
-  PetscCall(PetscSNPrintf(sw.resume_path, sizeof(sw.resume_path), "%s/adjoint/resume.h5", s->c->output.dir));
+  sw->resumable = (PetscBool)(out && (out->resume || out->signals));
+  PetscCall(PetscSNPrintf(sw->dir, sizeof(sw->dir), "%s/adjoint/%s", s->c->output.dir, sw->resumable ? "checkpoints" : "scratch"));
+  PetscCall(PetscSNPrintf(sw->resume_path, sizeof(sw->resume_path), "%s/adjoint/resume.h5", s->c->output.dir));
 
   /* the adjoint state and the parameter adjoints */
-  PetscCall(FGStepTapeCreate(s, &sw.work));
-  for (PetscInt a = 0; a < sw.dim; a++) {
-    PetscCall(VecDuplicate(s->u[a], &sw.ubar[a]));
-    PetscCall(VecSet(sw.ubar[a], 0.0));
+  PetscCall(FGStepTapeCreate(s, &sw->work));
+  for (PetscInt a = 0; a < sw->dim; a++) {
+    PetscCall(VecDuplicate(s->u[a], &sw->ubar[a]));
+    PetscCall(VecSet(sw->ubar[a], 0.0));
   }
-  PetscCall(VecDuplicate(s->p, &sw.pbar));
-  PetscCall(VecSet(sw.pbar, 0.0));
-  PetscCall(FGParamsCreate(&s->layout, &sw.bar));
-  PetscCall(FGParamsCreateFaceMasks(&sw.bar, s->bodies, sw.dim));
+  PetscCall(VecDuplicate(s->p, &sw->pbar));
+  PetscCall(VecSet(sw->pbar, 0.0));
+  PetscCall(FGParamsCreate(&s->layout, &sw->bar));
+  PetscCall(FGParamsCreateFaceMasks(&sw->bar, s->bodies, sw->dim));
   if (out)
-    for (PetscInt a = 0; a < sw.dim; a++) {
-      sw.bar.chibar[a] = out->chibar[a];
-      sw.bar.sens[a]   = out->sens[a];
-      if (sw.bar.chibar[a]) PetscCall(VecSet(sw.bar.chibar[a], 0.0));
-      if (sw.bar.sens[a]) PetscCall(VecSet(sw.bar.sens[a], 0.0));
+    for (PetscInt a = 0; a < sw->dim; a++) {
+      sw->bar.chibar[a] = out->chibar[a];
+      sw->bar.sens[a]   = out->sens[a];
+      if (sw->bar.chibar[a]) PetscCall(VecSet(sw->bar.chibar[a], 0.0));
+      if (sw->bar.sens[a]) PetscCall(VecSet(sw->bar.sens[a], 0.0));
     }
-  PetscCall(FGDesignGetScalars(d, p, &sw.ns, &sv));
-  if (out && out->gradient_time && sw.ns) {
-    PetscCall(PetscCalloc1(sw.N * sw.ns, &sw.gtime));
-    PetscCall(PetscCalloc1(s->layout.n, &sw.snap));
-    PetscCall(PetscCalloc1(sw.ns, &sw.gs));
-    PetscCall(FGParamsCreate(&s->layout, &sw.dstep));
+  PetscCall(FGDesignGetScalars(d, p, &sw->ns, &sv));
+  if (out && out->gradient_time && sw->ns) {
+    PetscCall(PetscCalloc1(sw->N * sw->ns, &sw->gtime));
+    PetscCall(PetscCalloc1(s->layout.n, &sw->snap));
+    PetscCall(PetscCalloc1(sw->ns, &sw->gs));
+    PetscCall(FGParamsCreate(&s->layout, &sw->dstep));
   }
 
   /* the design, and where to start */
   PetscCall(FGDesignApply(d, p));
   PetscCall(FGObjectiveReset(o));
-  PetscCall(FGSweepHash_Internal(&sw));
+  PetscCall(FGSweepHash_Internal(sw));
   {
     PetscBool ok;
     char      msg[PETSC_MAX_PATH_LEN + 128];
-    PetscCall(FGIOMakeDirectory(s->comm, sw.dir, msg, sizeof(msg), &ok));
+    PetscCall(FGIOMakeDirectory(s->comm, sw->dir, msg, sizeof(msg), &ok));
     PetscCheck(ok, s->comm, FG_ERR_IO_WRITE, "%s", msg);
   }
   if (out && out->resume) {
     PetscBool have = PETSC_FALSE;
-    PetscCall(PetscTestFile(sw.resume_path, 'r', &have));
+    PetscCall(PetscTestFile(sw->resume_path, 'r', &have));
     PetscCallMPI(MPI_Bcast(&have, 1, MPIU_BOOL, 0, s->comm));
     if (have) {
-      PetscCall(FGSweepReadResume_Internal(&sw));
+      PetscCall(FGSweepReadResume_Internal(sw));
       resumed = PETSC_TRUE;
-      PetscCall(PetscPrintf(s->comm, "adjoint: resuming the reverse sweep at step %" PetscInt_FMT " from %s\n", sw.position, sw.resume_path));
+      PetscCall(PetscPrintf(s->comm, "adjoint: resuming the reverse sweep at step %" PetscInt_FMT " from %s\n", sw->position, sw->resume_path));
     } else {
-      PetscCall(FGSweepListStates_Internal(&sw, &files, &nfiles));
+      PetscCall(FGSweepListStates_Internal(sw, &files, &nfiles));
       if (nfiles) {
         start = files[nfiles - 1];
-        PetscCall(FGSweepReadState_Internal(&sw, start, PETSC_TRUE));
-        sw.frontier = start;
-        PetscCall(PetscPrintf(s->comm, "adjoint: resuming the forward run at step %" PetscInt_FMT " from %s\n", start, sw.dir));
+        PetscCall(FGSweepReadState_Internal(sw, start, PETSC_TRUE));
+        sw->frontier = start;
+        PetscCall(PetscPrintf(s->comm, "adjoint: resuming the forward run at step %" PetscInt_FMT " from %s\n", start, sw->dir));
       } else {
         PetscCheck(!out->resume_required, s->comm, FG_ERR_INPUT, "--resume: nothing to resume from in %s/adjoint (no resume.h5, no state in checkpoints/); run without --resume to start from t = 0", s->c->output.dir);
         PetscCall(PetscPrintf(s->comm, "adjoint: nothing to resume in %s/adjoint: starting from t = 0\n", s->c->output.dir));
@@ -429,95 +422,124 @@ PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, Pe
       PetscCall(PetscFree(files));
     }
   }
-  if (!(out && out->resume) || (!resumed && !start)) PetscCall(FGSweepClean_Internal(&sw));
+  if (!(out && out->resume) || (!resumed && !start)) PetscCall(FGSweepClean_Internal(sw));
   if (!start && !resumed) PetscCall(FGDesignSetInitialState(d, p));
-  if (!resumed) sw.position = sw.N;
+  if (!resumed) sw->position = sw->N;
 
   /* the segment boundaries: 0, the state files there are, then every segment-th step */
-  PetscCall(FGSweepListStates_Internal(&sw, &files, &nfiles));
-  PetscCall(PetscMalloc1(nfiles + sw.N / sw.sc.segment + 2, &sw.bound));
-  sw.bound[sw.nbound++] = 0;
+  PetscCall(FGSweepListStates_Internal(sw, &files, &nfiles));
+  PetscCall(PetscMalloc1(nfiles + sw->N / sw->sc.segment + 2, &sw->bound));
+  sw->bound[sw->nbound++] = 0;
   for (PetscInt i = 0; i < nfiles; i++)
-    if (files[i] < sw.N) sw.bound[sw.nbound++] = files[i];
+    if (files[i] < sw->N) sw->bound[sw->nbound++] = files[i];
   if (!resumed) /* the forward run writes these (a resumed reverse sweep has what it wrote) */
-    for (PetscInt b = sw.sc.segment; b < sw.N; b += sw.sc.segment)
-      if (b > sw.bound[sw.nbound - 1]) sw.bound[sw.nbound++] = b;
+    for (PetscInt b = sw->sc.segment; b < sw->N; b += sw->sc.segment)
+      if (b > sw->bound[sw->nbound - 1]) sw->bound[sw->nbound++] = b;
   PetscCall(PetscFree(files));
 
   /* the forward run up to the last boundary, writing the states there */
   if (!resumed) {
-    const PetscInt last = sw.bound[sw.nbound - 1];
+    const PetscInt last = sw->bound[sw->nbound - 1];
     while (s->step < last) {
-      PetscCall(FGSweepAdvance_Private(&sw, NULL));
-      for (PetscInt i = 1; i < sw.nbound; i++)
-        if (sw.bound[i] == s->step) PetscCall(FGSweepWriteState_Internal(&sw));
+      PetscCall(FGSweepAdvance_Private(sw, NULL));
+      for (PetscInt i = 1; i < sw->nbound; i++)
+        if (sw->bound[i] == s->step) PetscCall(FGSweepWriteState_Internal(sw));
     }
-    PetscCall(FGSweepSegment_Private(&sw, last, sw.N)); /* the forward run's end is its first pass */
-    if (sw.nbound > 1 && sw.resumable) PetscCall(FGSweepWriteResume_Internal(&sw));
+    PetscCall(FGSweepSegment_Private(sw, last, sw->N)); /* the forward run's end is its first pass */
+    if (sw->nbound > 1 && sw->resumable) PetscCall(FGSweepWriteResume_Internal(sw));
   }
   /* the segments before, last to first */
-  for (PetscInt i = sw.nbound - (resumed ? 1 : 2); i >= 0; i--) {
-    const PetscInt lo = sw.bound[i], hi = PetscMin(i + 1 < sw.nbound ? sw.bound[i + 1] : sw.N, sw.position);
-    if (lo >= sw.position) continue;
-    if (!sw.finished) { /* resumed: J from the record */
-      PetscCall(FGObjectiveFinish(o, p, &sw.J));
-      sw.finished = PETSC_TRUE;
+  for (PetscInt i = sw->nbound - (resumed ? 1 : 2); i >= 0; i--) {
+    const PetscInt lo = sw->bound[i], hi = PetscMin(i + 1 < sw->nbound ? sw->bound[i + 1] : sw->N, sw->position);
+    if (lo >= sw->position) continue;
+    if (!sw->finished) { /* resumed: J from the record */
+      PetscCall(FGObjectiveFinish(o, p, &sw->J));
+      sw->finished = PETSC_TRUE;
     }
-    PetscCall(FGSweepLoad_Private(&sw, lo));
-    PetscCall(FGSweepSegment_Private(&sw, lo, hi));
-    if (lo > 0 && sw.resumable) PetscCall(FGSweepWriteResume_Internal(&sw));
+    PetscCall(FGSweepLoad_Private(sw, lo));
+    PetscCall(FGSweepSegment_Private(sw, lo, hi));
+    if (lo > 0 && sw->resumable) PetscCall(FGSweepWriteResume_Internal(sw));
   }
-  if (!sw.finished) {
-    PetscCall(FGObjectiveFinish(o, p, &sw.J));
-    sw.finished = PETSC_TRUE;
+  if (!sw->finished) {
+    PetscCall(FGObjectiveFinish(o, p, &sw->J));
+    sw->finished = PETSC_TRUE;
   }
-  PetscCheck(sw.position == 0, s->comm, PETSC_ERR_PLIB, "the reverse sweep ended at step %" PetscInt_FMT, sw.position);
-  *J = sw.J;
+  PetscCheck(sw->position == 0, s->comm, PETSC_ERR_PLIB, "the reverse sweep ended at step %" PetscInt_FMT, sw->position);
+  *J = sw->J;
 
-  PetscCall(FGParamsReduce(s->comm, &sw.bar));
-  PetscCall(FGDesignGradient(d, &sw.bar, sw.ubar, g));
+  PetscCall(FGParamsReduce(s->comm, &sw->bar));
+  PetscCall(FGDesignGradient(d, &sw->bar, sw->ubar, g));
   PetscCall(FGObjectiveAdjointDesign(o, p, g));
   {
     PetscReal gn;
     PetscCall(VecNorm(g, NORM_2, &gn));
     PetscCheck(!PetscIsInfOrNanReal(gn), s->comm, FG_ERR_NUMERIC, "the gradient is not finite (|g| = %g): the adjoint blew up", (double)gn);
   }
-  if (sw.every) {
+  if (sw->every) {
     PetscLogDouble now;
     PetscCall(PetscTime(&now));
-    PetscCall(PetscPrintf(s->comm, "adjoint: done: %" PetscInt_FMT " adjoint steps, %" PetscInt64_FMT " recomputed steps (planned %" PetscInt64_FMT "%s) (%.1f s)\n", sw.adjoint_steps, sw.recomputed, sw.sc.recomputed, (resumed || start) ? " for a run from the start" : "", (double)(now - sw.tstart)));
+    PetscCall(PetscPrintf(s->comm, "adjoint: done: %" PetscInt_FMT " adjoint steps, %" PetscInt64_FMT " recomputed steps (planned %" PetscInt64_FMT "%s) (%.1f s)\n", sw->adjoint_steps, sw->recomputed, sw->sc.recomputed, (resumed || start) ? " for a run from the start" : "", (double)(now - sw->tstart)));
   }
   if (out) {
-    for (PetscInt a = 0; a < sw.dim; a++)
-      if (out->ubar0[a]) PetscCall(VecCopy(sw.ubar[a], out->ubar0[a]));
-    if (out->pbar0) PetscCall(VecCopy(sw.pbar, out->pbar0));
-    out->recomputed = sw.recomputed;
-    out->planned    = sw.sc.recomputed;
-    out->gtime_n    = sw.gtime ? sw.N : 0;
-    out->gtime      = sw.gtime; /* the caller's now */
-    sw.gtime        = NULL;
+    for (PetscInt a = 0; a < sw->dim; a++)
+      if (out->ubar0[a]) PetscCall(VecCopy(sw->ubar[a], out->ubar0[a]));
+    if (out->pbar0) PetscCall(VecCopy(sw->pbar, out->pbar0));
+    out->recomputed = sw->recomputed;
+    out->planned    = sw->sc.recomputed;
+    out->gtime_n    = sw->gtime ? sw->N : 0;
+    out->gtime      = sw->gtime; /* the caller's now */
+    sw->gtime       = NULL;
   }
-  PetscCall(FGSweepClean_Internal(&sw));
-  PetscCall(FGBodiesSetPlacementCapacity(s->bodies, 0));
+  PetscCall(FGSweepClean_Internal(sw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  for (PetscInt a = 0; a < sw.dim; a++) sw.bar.chibar[a] = sw.bar.sens[a] = NULL; /* the caller's */
-  PetscCall(FGParamsDestroy(&sw.bar));
-  for (PetscInt a = 0; a < sw.dim; a++) PetscCall(VecDestroy(&sw.ubar[a]));
-  PetscCall(VecDestroy(&sw.pbar));
-  for (PetscInt i = 0; i < sw.ntape; i++) PetscCall(FGStepTapeDestroy(&sw.tape[i]));
-  PetscCall(PetscFree(sw.tape));
-  PetscCall(FGStepTapeDestroy(&sw.work));
-  for (PetscInt i = 0; i < sw.nslot; i++) {
-    for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&sw.slot[i].u[a]));
-    PetscCall(VecDestroy(&sw.slot[i].p));
+/* Everything a sweep holds, after its run or a failure anywhere in it (the caller may go on:
+   flowgrad optimize after a trial design's flow blew up, src/optim/evaluate.c). */
+static PetscErrorCode FGSweepDestroy_Private(FGSweep *sw)
+{
+  PetscFunctionBeginUser;
+  if (sw->s) PetscCall(FGBodiesSetPlacementCapacity(sw->s->bodies, 0));
+
+  for (PetscInt a = 0; a < 3; a++) sw->bar.chibar[a] = sw->bar.sens[a] = NULL; /* the caller's */
+  PetscCall(FGParamsDestroy(&sw->bar));
+  for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&sw->ubar[a]));
+  PetscCall(VecDestroy(&sw->pbar));
+  for (PetscInt i = 0; i < sw->ntape; i++) PetscCall(FGStepTapeDestroy(&sw->tape[i]));
+  PetscCall(PetscFree(sw->tape));
+  PetscCall(FGStepTapeDestroy(&sw->work));
+  for (PetscInt i = 0; i < sw->nslot; i++) {
+    for (PetscInt a = 0; a < 3; a++) PetscCall(VecDestroy(&sw->slot[i].u[a]));
+    PetscCall(VecDestroy(&sw->slot[i].p));
   }
-  PetscCall(PetscFree(sw.slot));
-  PetscCall(PetscFree(sw.bound));
-  if (sw.snap) {
-    PetscCall(PetscFree(sw.gtime));
-    PetscCall(PetscFree(sw.snap));
-    PetscCall(PetscFree(sw.gs));
-    PetscCall(FGParamsDestroy(&sw.dstep));
+  PetscCall(PetscFree(sw->slot));
+  PetscCall(PetscFree(sw->bound));
+  if (sw->snap) {
+    PetscCall(PetscFree(sw->gtime));
+    PetscCall(PetscFree(sw->snap));
+    PetscCall(PetscFree(sw->gs));
+    PetscCall(FGParamsDestroy(&sw->dstep));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  FGAdjointCompute - J(p) and g = dJ/dp (a Vec of the design's layout), and optionally the
+  gradient fields and the run options (out). Collective.
+@*/
+PetscErrorCode FGAdjointCompute(FGSolver s, FGDesign d, FGObjective o, Vec p, PetscReal *J, Vec g, FGAdjointOutput *out)
+{
+  FGSweep        sw;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  if (s->c->adjoint.mode == FG_ADJOINT_STEADY) {
+    PetscCall(FGAdjointComputeSteady(s, d, o, p, J, g, out));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMemzero(&sw, sizeof(sw)));
+  ierr = FGSweepRun_Private(&sw, s, d, o, p, J, g, out);
+  PetscCall(FGSweepDestroy_Private(&sw));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -131,7 +131,7 @@ static const FGKeyDef FGCaseKeys[] = {
    .doc = "The viscous term: `explicit` (in the RK3 stages), `implicit` (Crank-Nicolson per stage: no viscous step limit; a Helmholtz solve per component and stage), or `auto`: implicit where `dt` exceeds the explicit term's stability limit (`flowgrad info` prints it)"},
   {.path = "time.steps", .type = FG_KEY_INT, FG_AT(time.steps), .required = PETSC_TRUE, FG_GE(0), .doc = "Number of time steps"},
   {.path = "time.cfl_max", .type = FG_KEY_REAL, FG_AT(time.cfl_max), FG_GT(0), .def = "1.5",
-   .doc = "Blow-up guard: the run stops (exit 3) when the CFL number `dt*max(sum(abs(u_d)/h_d))` exceeds this (RK3 with central advection is stable up to sqrt(3)); faces that a body's penalization holds within a step (`dt*chi/eta >= 1`: inside it) do not count"},
+   .doc = "Blow-up guard: `run` stops (exit 3) when the CFL number `dt*max(sum(abs(u_d)/h_d))` exceeds this (RK3 with central advection is stable up to sqrt(3)), the forward runs of `adjoint`, `check` and `optimize` when it exceeds twice this (`optimize` then tries a shorter step: docs/optimization.md); faces that a body's penalization holds within a step (`dt*chi/eta >= 1`: inside it) do not count"},
 
   {.path = "initial.type", .type = FG_KEY_ENUM, .choices = FGInitialTypeNames, FG_AT(initial.type), .def = "rest", .check = FGCaseCheckInitialType_Internal,
    .doc = "Initial velocity: `rest`, `uniform`, `taylor_green` (2D), `abc` (3D), `kovasznay` (2D, steady, with `nu`), or `file` (a flowgrad fields file: its state, on this grid or interpolated from another grid of the same domain)"},

@@ -423,15 +423,16 @@ PetscErrorCode FGDesignApply(FGDesign d, Vec p)
   FGDesignSetInitialState - put the solver at t = 0 in the initial state: the case's initial
   condition as computed once by FGDesignCreate (so it does not change with the other design
   parameters), or the initial.velocity block of p; the pressure the case's (0, or initial.type
-  file's), the stage right-hand sides 0.
+  file's), the stage right-hand sides 0; the blow-up flag (FGSolverCheckFlow) cleared.
 @*/
 PetscErrorCode FGDesignSetInitialState(FGDesign d, Vec p)
 {
   FGSolver s = d->s;
 
   PetscFunctionBeginUser;
-  s->t    = 0;
-  s->step = 0;
+  s->t     = 0;
+  s->step  = 0;
+  s->blown = PETSC_FALSE;
   PetscCall(VecCopy(d->p0, s->p));
   for (PetscInt a = 0; a < s->grid->dim; a++) {
     PetscCall(VecCopy(d->u0[a], s->u[a]));

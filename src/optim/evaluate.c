@@ -14,6 +14,16 @@
   Signals. SIGUSR1/SIGTERM stop the run after the current evaluation (its log written; an unsteady
   adjoint sweep stops at its next step), exit 75; --resume continues.
 
+  Failed trial designs. A design whose flow blows up (FGSolverCheckFlow: the CFL number past twice
+  time.cfl_max at a step's end, on every rank, the forward and adjoint having freed what they
+  held) after TAO has accepted an iterate is not the end of the run: the evaluation is logged as
+  failed, and TAO is told f = f_a + |g_a . (x - x_a)| with the gradient g_a, (x_a, f_a, g_a) its
+  last accepted iterate (FGOptFailedValue_Internal). More-Thuente's cubic through (0, f_a, g_a.s)
+  and that point then takes about a tenth of the failed step (a larger f than f_a, the same slope:
+  a minimum close to x_a), and the search goes on from there. The first evaluation, any other
+  failure (a linear solve that does not converge, bad input), ALMM (its constraints have no such
+  value) and FG_OPT_MAX_FAILED failures in a row stop the run as before, naming the design.
+
   Test hooks: -fg_test_optimize_kill_at N (TEST ONLY in -help) kills every rank with SIGKILL right after the N-th
   evaluation of this run is logged; -fg_test_optimize_signal_at N sends every rank SIGUSR1 there
   (the run stops with exit 75).
@@ -21,6 +31,8 @@
 #include "optimimpl.h"
 #include <string.h>
 #include <signal.h>
+
+#define FG_OPT_MAX_FAILED 5 /* failed trial designs in a row before the run stops */
 
 /* The hash of every key that changes the optimization's result: the checkpoint restart keys (all
    but name, description, time.steps, time.cfl_max, poisson.*, output.*), time.steps, and not the
@@ -91,6 +103,10 @@ PetscErrorCode FGOptCacheDestroy_Internal(FGOptimizer O)
 static PetscErrorCode FGOptPrintEval_Private(FGOptimizer O, const FGEval *e, const char *how, PetscReal seconds)
 {
   PetscFunctionBeginUser;
+  if (e->failed) {
+    PetscCall(PetscPrintf(O->comm, "  eval %4" PetscInt_FMT ": failed: the flow blew up (%s%.1f s)\n", O->nevals, how[0] ? "from the log, " : "", (double)seconds));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscPrintf(O->comm, "  eval %4" PetscInt_FMT ": J = %.10e%s", O->nevals, (double)e->J, O->nrows ? "  constraints" : ""));
   for (PetscInt i = 0; i < O->nrows; i++) PetscCall(PetscPrintf(O->comm, " %s=%.6g", O->rows[i].name, (double)e->q[i]));
   PetscCall(PetscPrintf(O->comm, "  (%s%s, %.1f s)\n", e->gradient ? "J and gradient" : "J only", how, (double)seconds));
@@ -116,6 +132,39 @@ static PetscErrorCode FGOptPrintFailedDesign_Private(FGOptimizer O, Vec p)
   }
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "%s (the evaluations before it are in %s)\n", O->ns ? "" : " (no design scalars)", O->evdir));
   PetscCall(VecRestoreArrayRead(p, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the failure ierr of the evaluation just tried may be told to TAO (the header: a flow
+   that blew up, after an accepted iterate, not ALMM, under FG_OPT_MAX_FAILED in a row). Not
+   collective, and the same on every rank: FGSolverCheckFlow raises on all ranks alike (from a
+   reduced CFL number), and the rest is replicated; any other failure (which may be one rank's)
+   goes back to main as before. */
+static PetscErrorCode FGOptRetryable_Private(FGOptimizer O, PetscErrorCode ierr, PetscBool *retry)
+{
+  PetscBool blown = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < O->K; k++) {
+    FGSolver s;
+    PetscCall(FGProblemGetSolver(O->P, k, &s));
+    blown = (PetscBool)(blown || s->blown);
+  }
+  *retry = (PetscBool)(ierr == FG_ERR_NUMERIC && blown && O->accset && O->type != FG_OPT_ALMM && O->nfail < FG_OPT_MAX_FAILED);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* TAO's f and gradient G at x where the evaluation failed: f_a + |g_a . (x - x_a)| and g_a (the
+   header). */
+PetscErrorCode FGOptFailedValue_Internal(FGOptimizer O, Vec x, PetscReal *f, Vec G)
+{
+  PetscReal d;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecWAXPY(O->p, -1.0, O->xacc, x));
+  PetscCall(VecDot(O->gacc, O->p, &d));
+  *f = O->facc + PetscAbsReal(d);
+  if (G) PetscCall(VecCopy(O->gacc, G));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -149,6 +198,7 @@ PetscErrorCode FGOptEvaluate_Internal(FGOptimizer O, Vec p, PetscBool gradient, 
     PetscCall(VecNorm(O->cachep[slot], NORM_INFINITY, &nrm));
     if (d <= 1e-12 * PetscMax(nrm, 1.0) && (lg || !gradient)) {
       PetscCall(FGOptLogReadEval_Internal(O, O->nevals, &O->cache[slot]));
+      O->nfail = O->cache[slot].failed ? O->nfail + 1 : 0; /* as the run that logged it counted */
       PetscCall(VecCopy(p, O->cachep[slot]));
       O->cacheset[slot] = PETSC_TRUE;
       O->seconds += sec;
@@ -167,16 +217,35 @@ PetscErrorCode FGOptEvaluate_Internal(FGOptimizer O, Vec p, PetscBool gradient, 
     int            sig = 0;
     PetscErrorCode ierr;
     PetscCall(PetscTime(&w0));
-    ierr = FGProblemEvaluate(O->P, p, gradient, &O->cache[slot]);
-    if (ierr) { /* say where it failed (the error's own line follows), then pass the error on */
-      PetscCall(FGOptPrintFailedDesign_Private(O, p));
-      PetscFunctionReturn(ierr);
+    O->cache[slot].failed = PETSC_FALSE;
+    for (PetscInt k = 0; k < O->K; k++) {
+      FGSolver s;
+      PetscCall(FGProblemGetSolver(O->P, k, &s));
+      s->blown = PETSC_FALSE;
     }
+    ierr = FGProblemEvaluate(O->P, p, gradient, &O->cache[slot]);
+    if (ierr) { /* say where it failed (the error's own line follows), then pass the error on ... */
+      PetscBool retry = PETSC_FALSE;
+      PetscCall(FGOptPrintFailedDesign_Private(O, p));
+      PetscCall(FGOptRetryable_Private(O, ierr, &retry));
+      if (!retry && O->nfail >= FG_OPT_MAX_FAILED) PetscCall(PetscPrintf(O->comm, "flowgrad optimize: %d failed trial designs in a row before this one: stopping (the last accepted design is in the history)\n", FG_OPT_MAX_FAILED));
+      if (!retry) PetscFunctionReturn(ierr);
+      { /* ... or, a trial design's flow that blew up, tell TAO and go on */
+        char msg[512];
+        FGErrorTake(msg, sizeof(msg));
+        O->nfail++;
+        PetscCall(PetscPrintf(O->comm, "flowgrad optimize: evaluation %" PetscInt_FMT ": %s; TAO takes a shorter step (failure %" PetscInt_FMT " in a row of at most %d)\n", O->nevals, msg, O->nfail, FG_OPT_MAX_FAILED));
+        O->cache[slot].failed   = PETSC_TRUE;
+        O->cache[slot].gradient = PETSC_FALSE; /* logged without one ... */
+        O->cache[slot].J        = (PetscReal)NAN;
+      }
+    } else O->nfail = 0;
     PetscCall(PetscTime(&w1));
     PetscCall(VecCopy(p, O->cachep[slot]));
     O->cacheset[slot] = PETSC_TRUE;
     PetscCall(FGOptLogWrite_Internal(O, O->nevals, p, &O->cache[slot], (PetscReal)(w1 - w0)));
     O->seconds += (PetscReal)(w1 - w0);
+    if (O->cache[slot].failed) O->cache[slot].gradient = PETSC_TRUE; /* ... and answers every request */
     PetscCall(FGOptPrintEval_Private(O, &O->cache[slot], "", (PetscReal)(w1 - w0)));
     O->nevals++, O->nlog = O->nevals, O->nreal++;
     if (O->signal_at > 0 && O->nreal == O->signal_at) (void)raise(SIGUSR1); /* test hook: every rank, as SLURM's signal */

@@ -39,6 +39,11 @@ struct _p_FGOptimizer {
   PetscInt  cnext;
   PetscInt  nevals, nlog, nreal, kill_at, signal_at;
   PetscReal seconds; /* evaluation time so far (replayed ones as logged) */
+  /* failed trial designs (evaluate.c): TAO's last accepted iterate, its f and gradient */
+  Vec       xacc, gacc;
+  PetscReal facc;
+  PetscBool accset;
+  PetscInt  nfail; /* failed evaluations in a row */
   /* history */
   PetscInt   nhist, caphist;
   FGHistRow *hist;
@@ -74,6 +79,7 @@ PETSC_INTERN PetscErrorCode FGOptCacheDestroy_Internal(FGOptimizer);
 PETSC_INTERN PetscErrorCode FGOptLogStart_Internal(FGOptimizer);
 PETSC_INTERN PetscErrorCode FGOptEvaluate_Internal(FGOptimizer, Vec, PetscBool, FGEval **);
 PETSC_INTERN PetscReal      FGOptViolation_Internal(FGOptimizer, const FGEval *);
+PETSC_INTERN PetscErrorCode FGOptFailedValue_Internal(FGOptimizer, Vec, PetscReal *, Vec);
 
 /* output.c */
 PETSC_INTERN PetscErrorCode FGOptLogWrite_Internal(FGOptimizer, PetscInt, Vec, const FGEval *, PetscReal);

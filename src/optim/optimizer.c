@@ -169,6 +169,8 @@ PetscErrorCode FGOptimizerSetUp(FGOptimizer O)
   PetscCall(VecDuplicate(O->p0, &O->xhi));
   PetscCall(VecDuplicate(O->p0, &O->p));
   PetscCall(VecDuplicate(O->p0, &O->x));
+  PetscCall(VecDuplicate(O->p0, &O->xacc));
+  PetscCall(VecDuplicate(O->p0, &O->gacc));
   PetscCall(FGProblemGetBounds(O->P, O->p0, O->plo, O->phi, O->scale));
   if (type == FG_OPT_AUTO) type = O->nrows ? FG_OPT_PENALTY : FG_OPT_BLMVM;
   PetscCheck(!(O->nrows && type != FG_OPT_ALMM && type != FG_OPT_PENALTY), comm, FG_ERR_INPUT, "%s: optimizer.type %s cannot handle the %" PetscInt_FMT " constraint rows: use almm or penalty (or auto)", c->file, FGOptimizerTypeNames[type], O->nrows);
@@ -297,6 +299,8 @@ PetscErrorCode FGOptimizerDestroy(FGOptimizer *opt)
   PetscCall(PetscFree(O->hist));
   PetscCall(FGTableDestroy(&O->history));
   PetscCall(VecDestroy(&O->x));
+  PetscCall(VecDestroy(&O->xacc));
+  PetscCall(VecDestroy(&O->gacc));
   PetscCall(VecDestroy(&O->p0));
   PetscCall(VecDestroy(&O->scale));
   PetscCall(VecDestroy(&O->plo));

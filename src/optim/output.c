@@ -154,7 +154,7 @@ PetscErrorCode FGOptLogWrite_Internal(FGOptimizer O, PetscInt n, Vec p, const FG
   nfmax = 3 * (2 + O->nrows) * FG_CASE_MAX_DESIGN + 6; /* field components of p, g and each dq; chibar, sens */
   PetscCall(PetscMalloc3(nfmax, &f, nfmax, &tmp, nfmax, &names));
   PetscCall(PetscMalloc1((size_t)ns * (2 + O->nrows), &buf));
-  head[0] = e->J, head[1] = e->gradient ? 1 : 0, head[2] = seconds, head[3] = (PetscReal)e->nterms;
+  head[0] = e->J, head[1] = e->failed ? 2 : e->gradient ? 1 : 0, head[2] = seconds, head[3] = (PetscReal)e->nterms; /* 2: failed, no values */
   vec[nv++] = (FGIOVector){.name = "head", .n = 4, .values = head};
   vec[nv++] = (FGIOVector){.name = "Jk", .n = O->K, .values = e->Jk};
   vec[nv++] = (FGIOVector){.name = "terms", .n = e->nterms, .values = e->term};
@@ -205,7 +205,7 @@ PetscErrorCode FGOptLogReadDesign_Internal(FGOptimizer O, PetscInt n, Vec p, Pet
   PetscCall(FGIOReadMeta(O->comm, path, &meta, msg, sizeof(msg)));
   PetscCheck(meta.case_hash == O->hash, O->comm, FG_ERR_INPUT, "%s was written for another case (hash %016llx, this one %016llx): to start over, run `flowgrad optimize` without --resume (it removes the log), or remove %s (a requeued SLURM job always resumes)", path, meta.case_hash, O->hash, O->evdir);
   PetscCall(FGIOReadVector(O->comm, path, "head", 4, head));
-  *gradient = (PetscBool)(head[1] != 0);
+  *gradient = (PetscBool)(head[1] != 0); /* (a failed one answers every request) */
   *seconds  = head[2];
   PetscCall(PetscMalloc1(PetscMax(O->ns, 1), &buf));
   if (O->ns) PetscCall(FGIOReadVector(O->comm, path, "p", O->ns, buf));
@@ -228,7 +228,9 @@ PetscErrorCode FGOptLogReadEval_Internal(FGOptimizer O, PetscInt n, FGEval *e)
   PetscCall(FGIOReadVector(O->comm, path, "head", 4, head));
   e->J        = head[0];
   e->gradient = (PetscBool)(head[1] != 0);
+  e->failed   = (PetscBool)(head[1] == 2);
   e->nterms   = (PetscInt)head[3];
+  if (e->failed) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGIOReadVector(O->comm, path, "Jk", O->K, e->Jk));
   if (e->nterms) PetscCall(FGIOReadVector(O->comm, path, "terms", e->nterms, e->term));
   if (O->nrows) PetscCall(FGIOReadVector(O->comm, path, "q", O->nrows, e->q));

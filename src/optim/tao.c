@@ -61,6 +61,10 @@ static PetscErrorCode FGOptObjGrad_Private(Tao tao, Vec x, PetscReal *f, Vec G, 
   PetscFunctionBeginUser;
   PetscCall(FGOptToDesign_Internal(O, x));
   PetscCall(FGOptEvaluate_Internal(O, O->p, PETSC_TRUE, &e));
+  if (e->failed) { /* a trial design whose flow blew up (evaluate.c) */
+    PetscCall(FGOptFailedValue_Internal(O, x, f, G));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   *f = e->J / O->J0s;
   PetscCall(VecPointwiseMult(G, e->g, O->scale));
   PetscCall(VecScale(G, 1.0 / O->J0s));
@@ -77,6 +81,10 @@ static PetscErrorCode FGOptObj_Private(Tao tao, Vec x, PetscReal *f, void *ctx)
   PetscFunctionBeginUser;
   PetscCall(FGOptToDesign_Internal(O, x));
   PetscCall(FGOptEvaluate_Internal(O, O->p, PETSC_FALSE, &e));
+  if (e->failed) {
+    PetscCall(FGOptFailedValue_Internal(O, x, f, NULL));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   *f = e->J / O->J0s;
   if (O->penalty) PetscCall(FGOptPenalty_Internal(O, e, f, NULL));
   (void)tao;
@@ -187,8 +195,13 @@ static PetscErrorCode FGOptMonitor_Private(Tao tao, void *ctx)
   PetscCall(PetscContainerGetPointer((PetscContainer)ctx, (void **)&O));
   if (tao != O->tao) PetscFunctionReturn(PETSC_SUCCESS); /* ALMM's subsolver inherits the monitor */
   PetscCall(TaoGetSolutionStatus(tao, &its, &f, &res, &cnorm, &xdiff, &reason));
-  if (its == 0 && O->nhist) PetscFunctionReturn(PETSC_SUCCESS); /* penalty: later inner solves start at a recorded iterate */
   PetscCall(TaoGetSolution(tao, &x));
+  /* the accepted iterate, its f and gradient (with the penalty's terms of this inner solve): what a
+     failed trial design's value is made of (evaluate.c) */
+  PetscCall(FGOptObjGrad_Private(tao, x, &O->facc, O->gacc, O));
+  PetscCall(VecCopy(x, O->xacc));
+  O->accset = PETSC_TRUE;
+  if (its == 0 && O->nhist) PetscFunctionReturn(PETSC_SUCCESS); /* penalty: later inner solves start at a recorded iterate */
   PetscCall(FGOptToDesign_Internal(O, x));
   PetscCall(FGOptEvaluate_Internal(O, O->p, PETSC_TRUE, &e));
   PetscCall(FGOptRecord_Internal(O, O->itbase + its, O->p, e, res, xdiff));

@@ -67,6 +67,21 @@ static PetscErrorCode FGErrorHandler_Private(MPI_Comm comm, int line, const char
   return n;
 }
 
+/*@C
+  FGErrorTake - the error flowgrad's handler recorded (the first one raised since the last take),
+  taken back: a caller that goes on after it (flowgrad optimize after a trial design's flow blew
+  up) gets its message, and a later error is recorded and reported as the first. Not collective.
+
+  Output Parameters:
++ msg - its message (len bytes at most; "" where none was recorded)
+- len - the size of msg
+@*/
+void FGErrorTake(char *msg, size_t len)
+{
+  if (len) snprintf(msg, len, "%s", fg_error.set ? fg_error.message : "");
+  memset(&fg_error, 0, sizeof(fg_error));
+}
+
 /* Error capture: a handler that keeps the first error's message, for callers that turn a
    local (PETSC_COMM_SELF) error into a collective one with context (FGErrorCapturePush). */
 typedef struct {

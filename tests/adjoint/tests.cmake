@@ -347,6 +347,11 @@ fg_case_expect(NAME adjoint_memory_word NP 1 CODE 2 REGEX "'lots' is not a memor
 fg_case_expect(NAME adjoint_memory_tiny NP 1 CODE 2 REGEX "adjoint.memory: 1K holds no state" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.memory=1K)
 fg_case_expect(NAME adjoint_steady_dt_word NP 1 CODE 2 REGEX "--set adjoint.steady_dt=fast: .fast.: expected auto or a time step > 0" ARGS adjoint ${FG_TEST_DIR}/adjoint/steady.yaml --set output.dir=adjoint_keys --set adjoint.steady_dt=fast)
 fg_case_expect(NAME adjoint_steady_dt_negative NP 1 CODE 2 REGEX "--set adjoint.steady_dt=-1e-3: .-1e-3.: expected auto or a time step > 0" ARGS adjoint ${FG_TEST_DIR}/adjoint/steady.yaml --set output.dir=adjoint_keys --set adjoint.steady_dt=-1e-3)
+# A forward run that blows up stops at the step it does, naming the CFL number (FGSolverCheckFlow):
+# before, the unsteady one ran its 200 steps and said "the objective is nan", the steady one's
+# Newton "|F(x) - x| is 0".
+fg_case_expect(NAME adjoint_blowup NP "1;2" CODE 3 REGEX "the flow blew up: CFL number [0-9.]+ exceeds 3.? .twice time.cfl_max. at step 1, t = 1" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_blowup --set time.dt=1)
+fg_case_expect(NAME adjoint_steady_blowup NP 1 CODE 3 REGEX "the flow blew up: CFL number [0-9.]+ exceeds 3.? .twice time.cfl_max. at step 1, t = 3" ARGS adjoint ${FG_TEST_DIR}/adjoint/steady.yaml --set output.dir=adjoint_blowup --set time.dt=3)
 fg_case_expect(NAME adjoint_storage_bad NP 1 CODE 2 REGEX "adjoint.storage" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.storage=tape)
 fg_case_expect(NAME adjoint_checkpoints_negative NP 1 CODE 2 REGEX "adjoint.checkpoints" ARGS adjoint ${FG_TEST_DIR}/adjoint/cylinder.yaml --set output.dir=adjoint_keys --set adjoint.checkpoints=-1)
 fg_case_expect(NAME adjoint_resume_check NP 1 CODE 2 REGEX "--resume applies to flowgrad run, adjoint and optimize only" ARGS check ${FG_TEST_DIR}/adjoint/cylinder.yaml --resume)

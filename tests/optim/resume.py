@@ -56,7 +56,7 @@ else:
         sys.exit("FAIL: the test hook did not fire")
 res = run(f"{tag}_kill", "--resume")
 replayed = len(re.findall(r"from the log", res.stdout))
-computed = len(re.findall(r"^  eval +\d+: .*\((?:J and gradient|J only), [0-9.]+ s\)$", res.stdout, re.M))
+computed = len(re.findall(r"^  eval +\d+: (?:.*\((?:J and gradient|J only), [0-9.]+ s\)|failed: the flow blew up \([0-9.]+ s\))$", res.stdout, re.M))
 total = len(re.findall(r"^  eval ", ref.stdout, re.M))
 print(f"reference: {total} evaluations; resumed run: {replayed} replayed from the log, {computed} computed")
 if f"replaying {a.kill_at} logged evaluations" not in res.stdout or replayed != a.kill_at:

@@ -133,6 +133,32 @@ fg_optim_run(NAME sysid NP 1 CASE ${PROJECT_SOURCE_DIR}/cases/sysid/sysid.yaml C
              ARGS ${_fg_sysid_small} --set optimizer.max_iterations=6 --set objective.near.observations=optim_sysid_truth/history.csv
                   --set objective.far.observations=optim_sysid_truth/history.csv)
 set_tests_properties(optim_sysid_np1 PROPERTIES FIXTURES_REQUIRED fg_optim_sysid)
+# A trial design whose flow blows up does not end the run (src/optim/evaluate.c): the same, with
+# time.cfl_max 0.08, so that the blow-up guard of the forward runs (twice it: CFL 0.16) refuses an
+# inflow speed above ~0.84 (the start 0.7 has CFL 0.134, the truth 1.0 0.20). TAO's first steps
+# reach for ~1.0 and fail; told f_a + |g_a . (x - x_a)| there, the line search takes about a tenth
+# of the step and goes on: 3 iterations, J down by at least 40 % (measured 57 %), every failure
+# named and logged; killed after evaluation 6 (3 failures logged by then) and resumed, the run
+# replays them and ends at the uninterrupted run's design (measured: identical).
+set(_fg_sysid_fail ${_fg_sysid_small} --set time.cfl_max=0.08 --set optimizer.max_iterations=3
+    --set objective.near.observations=optim_sysid_truth/history.csv --set objective.far.observations=optim_sysid_truth/history.csv)
+foreach(np 1 2)
+  fg_optim_run(NAME failed_trial NP ${np} CASE ${PROJECT_SOURCE_DIR}/cases/sysid/sysid.yaml
+               COUNT "TAO takes a shorter step .failure 1 in a row of at most 5." 1 100 "^  eval +[0-9]+: failed: the flow blew up" 1 100
+               CHECK --min-decrease 0.4 --min-iterations 3 ARGS ${_fg_sysid_fail})
+  set_tests_properties(optim_failed_trial_np${np} PROPERTIES FIXTURES_REQUIRED fg_optim_sysid)
+endforeach()
+# ... and where every step TAO tries fails (the guard at 1 + 5e-7 of the start's CFL number), the
+# sixth failure in a row stops the run: exit 3, naming the design and the count.
+fg_case_expect(NAME optim_failed_trial_limit NP 1 CODE 3 REGEX "flowgrad optimize: 5 failed trial designs in a row before this one: stopping"
+               ARGS optimize ${PROJECT_SOURCE_DIR}/cases/sysid/sysid.yaml --set output.dir=optim_failed_trial_limit ${_fg_sysid_fail} --set time.cfl_max=0.06683664 -fg_fftw_planner estimate)
+set_tests_properties(case_optim_failed_trial_limit_np1 PROPERTIES FIXTURES_REQUIRED fg_optim_sysid)
+add_test(NAME optim_failed_trial_resume_np1
+         COMMAND ${FG_PYTHON} ${FG_OPT_DIR}/resume.py --flowgrad $<TARGET_FILE:flowgrad> --mpiexec ${MPIEXEC_EXECUTABLE}
+                 "--mpiexec-flags=${FLOWGRAD_MPIEXEC_FLAGS}" --np 1 --case ${PROJECT_SOURCE_DIR}/cases/sysid/sysid.yaml --kill-at 6
+                 --tag optim_failed_trial_resume_np1 --workdir ${CMAKE_CURRENT_BINARY_DIR} --rtol 1e-12 --python ${FG_PYTHON} ${_fg_sysid_fail}
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(optim_failed_trial_resume_np1 PROPERTIES TIMEOUT 300 FIXTURES_REQUIRED fg_optim_sysid LABELS "mpi;optim")
 add_test(NAME optim_sysid_values COMMAND ${FG_PYTHON} ${PROJECT_SOURCE_DIR}/postproc/optimization_summary.py optim_sysid_np1
                                          --expect flow.nu=0.01:0.01 --expect flow.inflow_speed=1:0.01
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
