@@ -213,11 +213,11 @@ PetscErrorCode FGSolverFillGhosts(FGSolver s, Vec u[], PetscReal t)
   FGSolverMonitorCompute - CFL number, max |div u| (relative to u_ref/h_min) and kinetic energy
   of the current state, reduced over all ranks (every rank gets the same values).
 
-  CFL = dt max_cells sum_a |u_a|/h_a with u_a at the cell's + face (h_a its width), over the faces
-  the bodies' penalization does not hold within a step (dt K_a < 1, K_a = sum_b chi_b/eta_b: a face
-  inside a body is reset to the body's velocity every stage, and whatever a projection leaves
-  there, e.g. the first one from a field that runs through the body, is not the flow's; counting
-  it stopped the 2D-2 cylinder at D/80 at step 0 with CFL 2.0, where the flow's is 1.27);
+  CFL: FGSolverStepNumber's, dt max_cells sum_a |u_a|/h_a over the faces the bodies' penalization
+  does not hold within a step (a face inside a body is reset to the body's velocity every stage,
+  and whatever a projection leaves there, e.g. the first one from a field that runs through the
+  body, is not the flow's; counting it stopped the 2D-2 cylinder at D/80 at step 0 with CFL 2.0,
+  where the flow's is 1.27); NaN, as the kinetic energy, where any velocity is not finite;
   umax = max |u_a| over all faces;
   kinetic energy = 1/2 sum_a sum_faces u_a^2 dV_a over the owned faces (dV_a the face's control
   volume; the cell volume on a uniform grid).
@@ -226,48 +226,40 @@ PetscErrorCode FGSolverMonitorCompute(FGSolver s)
 {
   FGGrid             g  = s->grid;
   const FGBox       *bx = &g->box;
-  const PetscScalar *ua[3], *K[3];
-  PetscReal          loc[3] = {0, 0, 0}, glob[3], ke = 0, keg, dv = 1, hmin = FGGridMinSpacing(g), divmax;
+  const PetscScalar *ua[3];
+  PetscReal          loc[2] = {0, 0}, glob[2], ke = 0, keg, dv = 1, hmin = FGGridMinSpacing(g), divmax, cfl;
 
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < g->dim; d++) dv *= g->h[d]; /* uniform: one volume for all faces */
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecGetArrayRead(s->u[a], &ua[a]));
-  PetscCall(FGBodiesGetPenaltyRead(s->bodies, s->t, K));
   for (PetscInt k = bx->lo[2]; k < bx->hi[2]; k++)
     for (PetscInt j = bx->lo[1]; j < bx->hi[1]; j++)
       for (PetscInt i = bx->lo[0]; i < bx->hi[0]; i++) {
-        const PetscInt o   = FGBoxOwnedIndex(bx, i, j, k);
-        PetscReal      cfl = 0;
+        const PetscInt o = FGBoxOwnedIndex(bx, i, j, k);
         for (PetscInt a = 0; a < g->dim; a++) {
-          const PetscBool held = K[a] && s->dt * PetscRealPart(K[a][o]) >= 1;
-          if (g->isuniform) {
-            ke += PetscRealPart(ua[a][o] * ua[a][o]);
-            if (!held) cfl += PetscAbsScalar(ua[a][o]) / g->h[a];
-          } else { /* the face's own volume dxc_a x the other widths, and the cell's width */
+          if (g->isuniform) ke += PetscRealPart(ua[a][o] * ua[a][o]);
+          else { /* the face's own volume dxc_a x the other widths */
             const PetscInt idx[3] = {i, j, k};
             PetscReal      va     = g->ax[a].dxc[idx[a]];
             for (PetscInt b = 0; b < g->dim; b++)
               if (b != a) va *= g->ax[b].dxf[idx[b]];
             ke += va * PetscRealPart(ua[a][o] * ua[a][o]);
-            if (!held) cfl += PetscAbsScalar(ua[a][o]) * g->ax[a].idxf[idx[a]];
           }
-          loc[2] = PetscMax(loc[2], PetscAbsScalar(ua[a][o]));
+          loc[1] = PetscMax(loc[1], PetscAbsScalar(ua[a][o]));
         }
-        loc[0] = PetscMax(loc[0], cfl);
       }
   for (PetscInt a = 0; a < g->dim; a++) PetscCall(VecRestoreArrayRead(s->u[a], &ua[a]));
-  PetscCall(FGBodiesRestorePenaltyRead(s->bodies, K));
+  PetscCall(FGSolverStepNumber(s, s->dt, &cfl, NULL));
   PetscCall(FGSolverFillGhosts(s, s->u, s->t));
   PetscCall(FGSolverDivergence(s, s->ul, s->div));
   PetscCall(VecNorm(s->div, NORM_INFINITY, &divmax));
-  loc[0] *= s->dt;
-  loc[1] = PetscIsInfOrNanReal(ke) || PetscIsInfOrNanReal(loc[0]) ? 1.0 : 0.0;
-  PetscCall(MPIU_Allreduce(loc, glob, 3, MPIU_REAL, MPIU_MAX, s->comm));
+  loc[0] = PetscIsInfOrNanReal(ke) ? 1.0 : 0.0;
+  PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, s->comm));
   PetscCall(MPIU_Allreduce(&ke, &keg, 1, MPIU_REAL, MPIU_SUM, s->comm));
-  s->cfl    = glob[1] > 0 ? (PetscReal)NAN : glob[0];
-  s->ke     = glob[1] > 0 ? (PetscReal)NAN : 0.5 * keg * (g->isuniform ? dv : 1.0);
+  s->cfl    = glob[0] > 0 ? (PetscReal)NAN : cfl;
+  s->ke     = glob[0] > 0 ? (PetscReal)NAN : 0.5 * keg * (g->isuniform ? dv : 1.0);
   s->maxdiv = divmax * hmin / s->c->flow.u_ref;
-  s->umax   = glob[2];
+  s->umax   = glob[1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
